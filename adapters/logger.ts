@@ -1,0 +1,42 @@
+import pino, { type Logger } from 'pino';
+
+export type { Logger };
+
+/**
+ * JSON logs. Anything that could hold a credential is redacted by path, and the request
+ * loggers only ever log method, path, status and timing, never headers or bodies.
+ */
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: { service: 'waybill' },
+      redact: {
+        paths: [
+          'authorization',
+          '*.authorization',
+          'headers.authorization',
+          'req.headers.authorization',
+          'client_secret',
+          '*.client_secret',
+          'secret',
+          '*.secret',
+          'Secret',
+          '*.Secret',
+          'access_token',
+          '*.access_token',
+          'token',
+          '*.token',
+        ],
+        censor: '[redacted]',
+      },
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
+    destination,
+  );
+}
+
+/** A logger that writes nothing, for tests. */
+export function silentLogger(): Logger {
+  return pino({ level: 'silent' });
+}

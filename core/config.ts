@@ -1,0 +1,86 @@
+/**
+ * Runtime settings, read once from the environment (CONTRACT.md "Environment").
+ * Everything downstream takes a `Config`, so tests build one directly.
+ */
+export interface Config {
+  databaseUrl: string;
+  host: string;
+  port: number;
+  authPort: number;
+  publicBaseUrl: string;
+  publicAuthUrl: string;
+  /** The JWT `iss`: PUBLIC_AUTH_URL with exactly one trailing slash. */
+  issuer: string;
+  audience: string;
+  /** 32+ bytes; null until resolved by `resolveSecretKey` at start-up. */
+  secretKey: Buffer | null;
+  jwtPrivateKeyPem: string | null;
+  production: boolean;
+  rateLimits: boolean;
+  seed: string | null;
+  webhooks: boolean;
+  webhookTimeoutMs: number;
+  webhookRetryDelays: number[];
+  positionRetentionDays: number | null;
+  logLevel: string;
+  /** Requests per second per client on /api/trpc. */
+  trpcRateLimitPerSecond: number;
+  tokenLifetimeSeconds: number;
+}
+
+export class ConfigError extends Error {}
+
+function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  return value;
+}
+
+function onOff(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = (env[name] ?? 'on').toLowerCase();
+  if (raw === 'on' || raw === 'true' || raw === '1') return true;
+  if (raw === 'off' || raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be "on" or "off", got "${env[name]}"`);
+}
+
+function stripSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const host = env.HOST || '127.0.0.1';
+  const port = intFrom(env, 'PORT', 3000);
+  const authPort = intFrom(env, 'AUTH_PORT', 3001);
+  const publicAuthUrl = stripSlash(env.PUBLIC_AUTH_URL || `http://${host}:${authPort}`);
+  const secretKey = env.SECRET_KEY ? Buffer.from(env.SECRET_KEY, 'utf8') : null;
+  if (secretKey && secretKey.length < 32) throw new ConfigError('SECRET_KEY must be at least 32 bytes');
+  const delays = (env.WEBHOOK_RETRY_DELAYS || '5,300,1800,7200,18000,36000').split(',').map((s) => Number(s.trim()));
+  if (delays.some((d) => !Number.isFinite(d) || d < 0)) {
+    throw new ConfigError('WEBHOOK_RETRY_DELAYS must be comma-separated seconds');
+  }
+  const retention = env.POSITION_RETENTION_DAYS ? intFrom(env, 'POSITION_RETENTION_DAYS', 0) : null;
+  return {
+    databaseUrl: env.DATABASE_URL || 'sqlite:./data/freight.db',
+    host,
+    port,
+    authPort,
+    publicBaseUrl: stripSlash(env.PUBLIC_BASE_URL || `http://${host}:${port}`),
+    publicAuthUrl,
+    issuer: `${publicAuthUrl}/`,
+    audience: env.API_AUDIENCE || 'https://api.freight.local',
+    secretKey,
+    jwtPrivateKeyPem: env.JWT_PRIVATE_KEY || null,
+    production: env.NODE_ENV === 'production',
+    rateLimits: onOff(env, 'RATE_LIMITS'),
+    seed: env.SEED || null,
+    webhooks: onOff(env, 'WEBHOOKS'),
+    webhookTimeoutMs: intFrom(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
+    webhookRetryDelays: delays,
+    positionRetentionDays: retention,
+    logLevel: env.LOG_LEVEL || 'info',
+    trpcRateLimitPerSecond: intFrom(env, 'TRPC_RATE_LIMIT', 100),
+    tokenLifetimeSeconds: 86_400,
+  };
+}

@@ -1,0 +1,14 @@
+import { subsidiariesRouter } from './subsidiaries/router.js';
+import { createCallerFactory, router } from './trpc.js';
+
+/**
+ * Every procedure of the API. REST routes are registered in this order and the first match
+ * wins, so literal paths (`/loads/search`) must come before parameterised ones.
+ */
+export const appRouter = router({
+  subsidiaries: subsidiariesRouter,
+});
+
+export type AppRouter = typeof appRouter;
+
+export const createCaller = createCallerFactory(appRouter);

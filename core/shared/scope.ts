@@ -1,0 +1,29 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { Principal } from '../trpc.js';
+
+/** The part of a principal that decides which rows it may see. Repositories take it explicitly. */
+export interface Scope {
+  tenantId: string;
+  /** null: every subsidiary of the tenant. */
+  subsidiaryId: string | null;
+}
+
+export function scopeOf(principal: Principal): Scope {
+  return { tenantId: principal.TenantId, subsidiaryId: principal.SubsidiaryId };
+}
+
+/**
+ * The one scope filter: rows of the caller's tenant and, for a subsidiary-bound caller, of
+ * its subsidiary. `subsidiaryColumn: null` is for tenant-wide records (carriers, reference
+ * definitions, accessorial types). Records outside the scope are simply not found.
+ */
+export function inScope(
+  table: string,
+  scope: Scope,
+  options: { subsidiaryColumn?: string | null } = {},
+): Expression<SqlBool> {
+  const tenant = sql<SqlBool>`${sql.ref(`${table}.tenant_id`)} = ${scope.tenantId}`;
+  const column = options.subsidiaryColumn === undefined ? 'subsidiary_id' : options.subsidiaryColumn;
+  if (scope.subsidiaryId === null || column === null) return tenant;
+  return sql<SqlBool>`${tenant} and ${sql.ref(`${table}.${column}`)} = ${scope.subsidiaryId}`;
+}

@@ -1,0 +1,45 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/create-db.js';
+import type { SubsidiariesTable } from '../../db/tables/tenancy.js';
+import { inScope, type Scope } from '../shared/scope.js';
+import type { TSubsidiary } from './subsidiary.schemas.js';
+
+// For subsidiaries the "subsidiary column" is the row's own id.
+const scoped = (scope: Scope) => inScope('subsidiaries', scope, { subsidiaryColumn: 'id' });
+
+export function toSubsidiary(row: Pick<Selectable<SubsidiariesTable>, 'id' | 'name'>): TSubsidiary {
+  return { Id: row.id, Name: row.name };
+}
+
+export async function getSubsidiary(db: Db, scope: Scope, id: string): Promise<TSubsidiary | undefined> {
+  const row = await db
+    .selectFrom('subsidiaries')
+    .select(['id', 'name'])
+    .where(scoped(scope))
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row && toSubsidiary(row);
+}
+
+export async function findSubsidiaries(
+  db: Db,
+  scope: Scope,
+  page: { Page: number; PageSize: number },
+): Promise<{ items: TSubsidiary[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('subsidiaries')
+      .select(['id', 'name'])
+      .where(scoped(scope))
+      .orderBy('id')
+      .limit(page.PageSize)
+      .offset(page.Page * page.PageSize)
+      .execute(),
+    db
+      .selectFrom('subsidiaries')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .where(scoped(scope))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { items: rows.map(toSubsidiary), total: Number(count.total) };
+}

@@ -1,0 +1,68 @@
+import { initTRPC } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { Db } from '../db/create-db.js';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import { AppError } from './errors.js';
+
+/** Who is calling: the verified claims of a bearer token. */
+export interface Principal {
+  TenantId: string;
+  /** Set for subsidiary-bound clients: they see only that subsidiary's records. */
+  SubsidiaryId: string | null;
+  ClientId: string;
+  Scopes: string[];
+}
+
+/**
+ * What a procedure may tell the edge about its answer beyond the body (an ETag, the new
+ * record's location, an idempotent replay). The REST adapter turns these into headers; the
+ * core never sees HTTP.
+ */
+export interface ResponseHints {
+  etag?: string;
+  location?: string;
+  replayed?: boolean;
+}
+
+export interface Context {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  principal: Principal | null;
+  response: ResponseHints;
+}
+
+export interface ProcedureMeta {
+  /** Every scope listed is required (checked before the input is validated). */
+  scopes?: string[];
+  /** Status of a successful REST answer; 200 when absent. */
+  successStatus?: 200 | 201 | 202 | 204;
+  /** Largest accepted REST body in bytes; 1 MiB when absent. */
+  bodyLimit?: number;
+}
+
+export type Meta = OpenApiMeta<ProcedureMeta>;
+
+const t = initTRPC.context<Context>().meta<Meta>().create({
+  // Internal apps over tRPC HTTP get tRPC's envelope; no stack traces leave the server.
+  isDev: false,
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const publicProcedure = t.procedure;
+
+/**
+ * Requires a principal and every scope in the procedure's `meta.scopes`. It runs before the
+ * input parser, so the order is authentication, then scope, then validation.
+ */
+export const authedProcedure = t.procedure.use(({ ctx, meta, next }) => {
+  const principal = ctx.principal;
+  if (!principal) throw new AppError('UNAUTHORIZED', 'A valid bearer token is required.');
+  const missing = (meta?.scopes ?? []).filter((scope) => !principal.Scopes.includes(scope));
+  if (missing.length > 0) {
+    throw new AppError('FORBIDDEN', `The token lacks the scope ${missing.join(' ')}.`);
+  }
+  return next({ ctx: { ...ctx, principal } });
+});

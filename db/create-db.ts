@@ -1,0 +1,108 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Database } from './database.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+export type Db = Kysely<Database>;
+
+const dialects = new WeakMap<Kysely<any>, Dialect>();
+
+/** The one place that knows which database a Kysely instance talks to. */
+export function dialectOf(db: Kysely<any>): Dialect {
+  const found = dialects.get(db);
+  if (found) return found;
+  // Transactions are new Kysely instances; fall back to the adapter's class.
+  const adapter = db.getExecutor().adapter.constructor.name;
+  return adapter.startsWith('Postgres') ? 'postgres' : 'sqlite';
+}
+
+export interface CreateDbOptions {
+  /** Postgres only: a schema to create and use as search_path (test isolation). */
+  schema?: string;
+  /** Postgres pool size. */
+  maxConnections?: number;
+}
+
+/** `sqlite::memory:`, `sqlite:<path>` or `postgres://…`. */
+export function createDb(url: string, options: CreateDbOptions = {}): Db {
+  if (url.startsWith('sqlite:')) return createSqlite(url.slice('sqlite:'.length));
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return createPostgres(url, options);
+  throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${redactUrl(url)}"`);
+}
+
+function createSqlite(path: string): Db {
+  const memory = path === ':memory:' || path === '';
+  if (!memory) mkdirSync(dirname(path), { recursive: true });
+  const database = new SQLite(memory ? ':memory:' : path);
+  if (!memory) database.pragma('journal_mode = WAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('synchronous = NORMAL');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  dialects.set(db, 'sqlite');
+  return db;
+}
+
+// int8 (bigint, COUNT) as a JS number so both dialects return the same type; money in minor
+// units stays far below 2^53.
+const pgTypes = {
+  getTypeParser: (oid: number, format?: any) =>
+    oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format),
+};
+
+function createPostgres(url: string, options: CreateDbOptions): Db {
+  const schema = options.schema;
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) {
+    throw new Error('schema must be a plain lower-case identifier');
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.maxConnections ?? 10,
+    types: pgTypes,
+    // A startup parameter, so every pooled connection uses the schema from its first query.
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  dialects.set(db, 'postgres');
+  return db;
+}
+
+/** Postgres: create a schema (for test isolation) on a short-lived connection. */
+export async function createSchema(url: string, schema: string): Promise<void> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('schema must be a plain lower-case identifier');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function dropSchema(url: string, schema: string): Promise<void> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('schema must be a plain lower-case identifier');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Whether the database answers; used by /healthz. */
+export async function pingDb(db: Db): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+}

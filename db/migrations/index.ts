@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import * as tenancy from './2026-11-22T0001-tenancy.js';
+
+/**
+ * Every migration, by name, in order. Listed statically (not read from the folder) so the
+ * same code runs from TypeScript under tsx and from the compiled `dist/`.
+ */
+export const migrations: Record<string, Migration> = {
+  '2026-11-22T0001-tenancy': tenancy,
+};
