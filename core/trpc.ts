@@ -53,6 +53,11 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure;
 
+/** The scopes of `required` the principal lacks. */
+export function missingScopes(principal: Principal, required: readonly string[] | undefined): string[] {
+  return (required ?? []).filter((scope) => !principal.Scopes.includes(scope));
+}
+
 /**
  * Requires a principal and every scope in the procedure's `meta.scopes`. It runs before the
  * input parser, so the order is authentication, then scope, then validation.
@@ -60,7 +65,7 @@ export const publicProcedure = t.procedure;
 export const authedProcedure = t.procedure.use(({ ctx, meta, next }) => {
   const principal = ctx.principal;
   if (!principal) throw new AppError('UNAUTHORIZED', 'A valid bearer token is required.');
-  const missing = (meta?.scopes ?? []).filter((scope) => !principal.Scopes.includes(scope));
+  const missing = missingScopes(principal, meta?.scopes);
   if (missing.length > 0) {
     throw new AppError('FORBIDDEN', `The token lacks the scope ${missing.join(' ')}.`);
   }

@@ -1,0 +1,78 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AnyTRPCRouter } from '@trpc/server';
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
+import type { Db } from '../db/create-db.js';
+import { SigningKeys } from './auth/keys.js';
+import { createAuthHandler } from './auth/server.js';
+import { createBearerVerifier } from './auth/verify.js';
+import type { Logger } from './logger.js';
+import { RateLimits } from './rest/rate-limit.js';
+import { createApiHandler } from './rest/server.js';
+
+export interface App {
+  api: Server;
+  auth: Server;
+  keys: SigningKeys;
+  /** Listens on `port`/`authPort` (0 picks free ports) and returns the bound URLs. */
+  listen(ports?: { port: number; authPort: number }): Promise<{ apiUrl: string; authUrl: string }>;
+  /** Stops accepting, lets in-flight requests finish, then resolves. The caller closes the db. */
+  close(): Promise<void>;
+}
+
+export interface AppOptions {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  /** Tests may serve their own procedures through the real edge. */
+  router?: AnyTRPCRouter;
+}
+
+/** Both hosts of one process: the API host and the token host, over one database. */
+export async function createApp(options: AppOptions): Promise<App> {
+  const { db, config, clock, logger } = options;
+  const keys = await SigningKeys.load({ db, config, clock });
+  const verifyBearer = createBearerVerifier({ keys, config, clock });
+  const rateLimits = new RateLimits(config.rateLimits);
+  const api = createServer({ keepAliveTimeout: 5_000 }, createApiHandler({ db, config, clock, logger, rateLimits, verifyBearer, router: options.router }));
+  const auth = createServer({ keepAliveTimeout: 5_000 }, createAuthHandler({ db, config, keys, clock, logger }));
+
+  return {
+    api,
+    auth,
+    keys,
+    async listen(ports = { port: config.port, authPort: config.authPort }) {
+      await Promise.all([listenOn(api, ports.port, config.host), listenOn(auth, ports.authPort, config.host)]);
+      return { apiUrl: urlOf(api, config.host), authUrl: urlOf(auth, config.host) };
+    },
+    async close() {
+      await Promise.all([closeServer(api), closeServer(auth)]);
+    },
+  };
+}
+
+function listenOn(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function urlOf(server: Server, host: string): string {
+  const { port } = server.address() as AddressInfo;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** Graceful: no new connections, idle keep-alive sockets closed, in-flight requests finish. */
+function closeServer(server: Server): Promise<void> {
+  if (!server.listening) return Promise.resolve();
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+}

@@ -1,0 +1,190 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AppError } from '../../core/errors.js';
+import { missingScopes, type Context, type Principal } from '../../core/trpc.js';
+import { DEFAULT_BODY_LIMIT, readJsonObject } from './body.js';
+import { mapError } from './errors.js';
+import { buildProblem, edgeKinds, problemKinds, sendProblem } from './problem.js';
+import { rateLimitHeaders, type RateLimits } from './rate-limit.js';
+import { endpointRuleFor, tenantRule, tokenRule } from './rate-rules.js';
+import { queryObject } from './request-context.js';
+import { matchRoute, type Route } from './routes.js';
+import { SUPPORTED_VERSIONS, resolveVersion, versionHeaders } from './versions.js';
+
+export interface ApiRouteDeps {
+  routes: Route[];
+  baseUrl: string;
+  rateLimits: RateLimits;
+  verifyBearer: (authorization: string | undefined) => Promise<Principal>;
+  /** A fresh core context for a verified principal. */
+  contextFor: (principal: Principal) => Context;
+  /** `createCaller` of the router the routes came from. */
+  createCaller: (ctx: Context) => unknown;
+}
+
+export interface ApiOutcome {
+  principal?: Principal;
+  /** The unexpected error behind a 500, for the log. */
+  error?: unknown;
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * One request under /api/p/: the order of checks is DECISIONS' (route 404/405 → version 400
+ * → authentication 401 → rate limit 429 → scope 403 → body 413/415/400 → the procedure,
+ * which validates its input and applies the business rules).
+ */
+export async function handleApiRequest(
+  deps: ApiRouteDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<ApiOutcome> {
+  const instance = url.pathname;
+  const problem = (kind: Parameters<typeof buildProblem>[1]['kind'], detail: string, extra: Partial<Parameters<typeof buildProblem>[1]> = {}) =>
+    buildProblem(deps.baseUrl, { kind, detail, instance, ...extra });
+
+  const method = req.method ?? 'GET';
+  const match = matchRoute(deps.routes, method, url.pathname);
+  if (match.kind === 'not-found') {
+    sendProblem(res, problem(problemKinds.NOT_FOUND, 'No operation exists at this path.'));
+    return {};
+  }
+  if (match.kind === 'method-not-allowed') {
+    sendProblem(res, problem(edgeKinds.METHOD_NOT_ALLOWED, `Use one of: ${match.allow.join(', ')}.`), {
+      Allow: match.allow.join(', '),
+    });
+    return {};
+  }
+  const { route } = match;
+
+  const params: Record<string, string> = {};
+  for (const [name, raw] of Object.entries(match.params)) {
+    try {
+      params[name] = decodeURIComponent(raw);
+    } catch {
+      sendProblem(res, problem(problemKinds.NOT_FOUND, 'No operation exists at this path.'));
+      return {};
+    }
+  }
+
+  const headerVersion = req.headers['api-version'];
+  const version = resolveVersion(params.version ?? '', typeof headerVersion === 'string' ? headerVersion : undefined);
+  if (!version) {
+    sendProblem(
+      res,
+      problem(edgeKinds.UNSUPPORTED_API_VERSION, `Supported versions: ${SUPPORTED_VERSIONS.join(', ')}.`, {
+        extensions: { SupportedVersions: [...SUPPORTED_VERSIONS] },
+      }),
+      versionHeaders,
+    );
+    return {};
+  }
+
+  let principal: Principal;
+  try {
+    principal = await deps.verifyBearer(req.headers.authorization);
+  } catch (error) {
+    const mapped = mapError(error, deps.baseUrl, instance);
+    const challenge = req.headers.authorization ? 'Bearer error="invalid_token"' : 'Bearer';
+    sendProblem(res, mapped.problem, { ...versionHeaders, ...mapped.headers, 'WWW-Authenticate': challenge });
+    return { error: mapped.unexpected ? error : undefined };
+  }
+
+  const endpointRule = endpointRuleFor(route.method, route.template);
+  const decision = await deps.rateLimits.check(
+    endpointRule
+      ? [{ rule: endpointRule, key: principal.ClientId }]
+      : [
+          { rule: tokenRule, key: tokenKey(req.headers.authorization) },
+          { rule: tenantRule, key: principal.TenantId },
+        ],
+  );
+  const limitHeaders = rateLimitHeaders(decision);
+  if (decision && !decision.allowed) {
+    sendProblem(res, problem(problemKinds.RATE_LIMITED, `Retry after ${decision.resetSeconds} seconds.`), {
+      ...versionHeaders,
+      ...limitHeaders,
+    });
+    return { principal };
+  }
+
+  const missing = missingScopes(principal, route.meta.scopes);
+  if (missing.length > 0) {
+    sendProblem(res, problem(problemKinds.FORBIDDEN, `The token lacks the scope ${missing.join(' ')}.`), {
+      ...versionHeaders,
+      ...limitHeaders,
+    });
+    return { principal };
+  }
+
+  let body: Record<string, unknown> | undefined;
+  if (BODY_METHODS.has(method)) {
+    const read = await readJsonObject(req, route.meta.bodyLimit ?? DEFAULT_BODY_LIMIT);
+    if (!read.ok) {
+      const failure = read.failure;
+      const p =
+        failure.kind === 'too-large'
+          ? problem(edgeKinds.PAYLOAD_TOO_LARGE, `The body may be at most ${route.meta.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes.`)
+          : failure.kind === 'unsupported-media-type'
+            ? problem(edgeKinds.UNSUPPORTED_MEDIA_TYPE, 'Send application/json, text/json, application/*+json or application/json-patch+json.')
+            : problem(problemKinds.VALIDATION, failure.message, { errors: { $: [failure.message] } });
+      sendProblem(res, p, { ...versionHeaders, ...limitHeaders });
+      return { principal };
+    }
+    body = read.value;
+  } else {
+    req.resume();
+  }
+
+  // Path parameters (and the version) come from the URL only: the same names in the body
+  // are refused rather than silently overridden.
+  const clashes = Object.keys(body ?? {}).filter((key) => key === 'version' || key in params);
+  if (clashes.length > 0) {
+    const errors = Object.fromEntries(clashes.map((key) => [key, ['The property is not allowed.']]));
+    sendProblem(res, problem(problemKinds.VALIDATION, 'See Errors for the fields to correct.', { errors }), {
+      ...versionHeaders,
+      ...limitHeaders,
+    });
+    return { principal };
+  }
+  const input = { ...queryObject(url.searchParams), ...body, ...params, version };
+
+  const ctx = deps.contextFor(principal);
+  try {
+    const output = await callProcedure(deps.createCaller(ctx), route.procedurePath, input);
+    const status = route.meta.successStatus ?? 200;
+    const headers: Record<string, string> = { ...versionHeaders, ...limitHeaders, 'Cache-Control': 'no-store' };
+    if (ctx.response.etag) headers.ETag = ctx.response.etag;
+    if (ctx.response.location) headers.Location = ctx.response.location;
+    if (ctx.response.replayed) headers['Idempotent-Replayed'] = 'true';
+    if (status === 204 || output === undefined) {
+      res.writeHead(status === 200 && output === undefined ? 204 : status, headers);
+      res.end();
+    } else {
+      const json = JSON.stringify(output);
+      headers['Content-Type'] = 'application/json; charset=utf-8';
+      headers['Content-Length'] = String(Buffer.byteLength(json));
+      res.writeHead(status, headers);
+      res.end(method === 'HEAD' ? undefined : json);
+    }
+    return { principal };
+  } catch (error) {
+    const mapped = mapError(error, deps.baseUrl, instance);
+    sendProblem(res, mapped.problem, { ...versionHeaders, ...limitHeaders, ...mapped.headers });
+    return { principal, error: mapped.unexpected ? error : undefined };
+  }
+}
+
+/** Counters per access token key on the signature part: unique per token, short. */
+function tokenKey(authorization: string | undefined): string {
+  const token = authorization ?? '';
+  return token.slice(token.lastIndexOf('.') + 1) || token;
+}
+
+async function callProcedure(caller: unknown, procedurePath: string, input: unknown): Promise<unknown> {
+  let target: any = caller;
+  for (const segment of procedurePath.split('.')) target = target[segment];
+  if (typeof target !== 'function') throw new AppError('NOT_FOUND', 'No operation exists at this path.');
+  return target(input);
+}

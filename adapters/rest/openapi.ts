@@ -1,0 +1,163 @@
+import { generateOpenApiDocument } from 'trpc-to-openapi';
+import type { AnyTRPCRouter } from '@trpc/server';
+import { SCOPES } from '../../core/auth/scopes.js';
+import type { Config } from '../../core/config.js';
+import type { Route } from './routes.js';
+import { endpointRuleFor, tenantRule, tokenRule } from './rate-rules.js';
+
+type Json = Record<string, any>;
+
+const JSON_MEDIA_TYPES = ['application/json', 'text/json', 'application/*+json', 'application/json-patch+json'];
+
+const problemSchema: Json = {
+  type: 'object',
+  description: 'Problem details (spec section 7). `Type` is `{base_url}/errors/<Category>[/<Code>]`.',
+  properties: {
+    Type: { type: ['string', 'null'] },
+    Title: { type: ['string', 'null'] },
+    Status: { type: 'integer' },
+    Detail: { type: ['string', 'null'] },
+    Instance: { type: ['string', 'null'] },
+  },
+  required: ['Type', 'Title', 'Status', 'Detail', 'Instance'],
+  additionalProperties: true,
+};
+
+const validationProblemSchema: Json = {
+  allOf: [
+    { $ref: '#/components/schemas/Problem' },
+    {
+      type: 'object',
+      properties: {
+        Errors: {
+          type: 'object',
+          description: 'Field path (PascalCase, dotted, `[i]` for array items) to messages.',
+          additionalProperties: { type: 'array', items: { type: 'string' } },
+        },
+      },
+      required: ['Errors'],
+    },
+  ],
+};
+
+const errorDescriptions: Record<number, string> = {
+  400: 'Validation failure, or an unsupported API version (`UnsupportedApiVersion`).',
+  401: 'Missing or invalid access token.',
+  403: 'The token lacks the required scope.',
+  404: 'The record does not exist, is deleted, or is outside the credential\'s scope.',
+  405: 'The method is not allowed on this path (see `Allow`).',
+  409: 'The request conflicts with the current state.',
+  410: 'The link has expired.',
+  412: 'If-Match does not match the current version.',
+  413: 'The request body is too large.',
+  415: 'The request body media type is not supported.',
+  422: 'The request is understood but refused.',
+  428: 'If-Match is required.',
+  429: 'Rate limit exceeded; wait `Retry-After` seconds.',
+  503: 'The write could not be confirmed.',
+};
+
+const standardErrors = [400, 401, 403, 404, 429];
+const bodyErrors = [413, 415];
+
+function problemResponse(status: number): Json {
+  const schema = status === 400 ? 'ValidationProblem' : 'Problem';
+  const headers: Json = {};
+  if (status === 429) headers['Retry-After'] = { schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait.' };
+  if (status === 401) headers['WWW-Authenticate'] = { schema: { type: 'string' } };
+  if (status === 405) headers.Allow = { schema: { type: 'string' } };
+  return {
+    description: errorDescriptions[status] ?? 'Error.',
+    ...(Object.keys(headers).length ? { headers } : {}),
+    content: { 'application/problem+json': { schema: { $ref: `#/components/schemas/${schema}` } } },
+  };
+}
+
+const versionResponseHeaders: Json = {
+  'api-version': { schema: { type: 'string' }, description: 'The version that served the request.' },
+  'api-supported-versions': { schema: { type: 'string' } },
+  'X-Request-Id': { schema: { type: 'string' } },
+  RateLimit: { schema: { type: 'string' }, description: 'IETF RateLimit header field.' },
+  'RateLimit-Policy': { schema: { type: 'string' } },
+};
+
+/**
+ * The OpenAPI 3.1 document: trpc-to-openapi builds paths and schemas from the procedures,
+ * then this makes the parts it cannot know true: success statuses, the four request media
+ * types, problem+json errors, OAuth 2.0 client-credentials security with each operation's
+ * scopes, rate rules, and the response headers every operation sends.
+ */
+export function buildOpenApiDocument(router: AnyTRPCRouter, routes: Route[], config: Config): Json {
+  const doc: Json = generateOpenApiDocument(router, {
+    title: 'Waybill Freight Operations API',
+    description:
+      'Loads, trips, stops, documents, references, carriers, assets, settlements and webhooks. ' +
+      `Get a token with the client-credentials grant at ${config.publicAuthUrl}/oauth/token ` +
+      `(audience ${config.audience}) and send it as \`Authorization: Bearer <token>\`.`,
+    version: '1.0',
+    baseUrl: config.publicBaseUrl,
+    securitySchemes: {},
+  });
+
+  doc.components ??= {};
+  const schemas: Json = (doc.components.schemas ??= {});
+  for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
+  schemas.Problem = problemSchema;
+  schemas.ValidationProblem = validationProblemSchema;
+  doc.components.securitySchemes = {
+    oauth2: {
+      type: 'oauth2',
+      description: 'OAuth 2.0 client credentials; the access token is an ES256 JWT.',
+      flows: {
+        clientCredentials: {
+          tokenUrl: `${config.publicAuthUrl}/oauth/token`,
+          scopes: Object.fromEntries(SCOPES.map((scope) => [scope, scope])),
+        },
+      },
+    },
+  };
+
+  for (const route of routes) {
+    const operation: Json | undefined = doc.paths?.[route.template]?.[route.method.toLowerCase()];
+    if (!operation) continue;
+    const scopes = route.meta.scopes ?? [];
+    operation.security = [{ oauth2: scopes }];
+    if (scopes.length) operation.description = [operation.description, `Requires scope: ${scopes.join(', ')}.`].filter(Boolean).join('\n\n');
+
+    for (const parameter of operation.parameters ?? []) {
+      if (parameter.in === 'path') parameter.required = true;
+      if (parameter.in === 'path' && parameter.name === 'version') {
+        parameter.schema = { type: 'string', enum: ['1', '1.0', '1.0.0', '2.0'], default: '1.0' };
+      }
+    }
+    operation.parameters = [
+      ...(operation.parameters ?? []),
+      { in: 'header', name: 'api-version', required: false, schema: { type: 'string' }, description: 'Overrides the path version.' },
+    ];
+
+    const success = String(route.meta.successStatus ?? 200);
+    const responses: Json = {};
+    const ok = operation.responses?.['200'];
+    if (ok) responses[success] = { ...ok, headers: { ...versionResponseHeaders, ...(ok.headers ?? {}) } };
+
+    const body = operation.requestBody?.content?.['application/json'];
+    if (body) {
+      operation.requestBody.content = Object.fromEntries(JSON_MEDIA_TYPES.map((type) => [type, body]));
+    }
+    const statuses = new Set<number>([...standardErrors, ...(body ? bodyErrors : []), ...declaredErrors(route)]);
+    for (const status of [...statuses].sort()) responses[String(status)] = problemResponse(status);
+    operation.responses = responses;
+
+    const endpointRule = endpointRuleFor(route.method, route.template);
+    operation['x-rate-limit'] = endpointRule
+      ? { perMinute: endpointRule.points, blockSeconds: endpointRule.blockSeconds, per: 'client' }
+      : { perSecondPerToken: tokenRule.points, perSecondPerTenant: tenantRule.points };
+  }
+  return doc;
+}
+
+function declaredErrors(route: Route): number[] {
+  const declared = route.meta.openapi?.errorResponses;
+  if (!declared) return [];
+  return Array.isArray(declared) ? declared : Object.keys(declared).map(Number);
+}

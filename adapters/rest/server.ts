@@ -1,0 +1,164 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { Clock } from '../../core/clock.js';
+import type { Config } from '../../core/config.js';
+import type { AnyTRPCRouter } from '@trpc/server';
+import { appRouter } from '../../core/router.js';
+import { createCallerFactory, type Context, type Principal } from '../../core/trpc.js';
+import { pingDb, type Db } from '../../db/create-db.js';
+import type { Logger } from '../logger.js';
+import { createTrpcHandler, TRPC_PREFIX } from '../trpc/server.js';
+import { handleApiRequest } from './api-routes.js';
+import { serveDocs } from './docs.js';
+import { buildOpenApiDocument } from './openapi.js';
+import { buildProblem, edgeKinds, problemKinds, sendProblem } from './problem.js';
+import { rateLimitHeaders, type RateLimits } from './rate-limit.js';
+import { defaultBurstRule, defaultRule, publicRule, type RateRule } from './rate-rules.js';
+import { clientIpOf, loggablePath, requestIdOf } from './request-context.js';
+import { buildRoutes } from './routes.js';
+
+export interface ApiHandlerOptions {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  rateLimits: RateLimits;
+  verifyBearer: (authorization: string | undefined) => Promise<Principal>;
+  /** The procedures to serve; the app router unless a test brings its own. */
+  router?: AnyTRPCRouter | undefined;
+}
+
+/**
+ * The API host (PORT): REST under /api/p/v{version}/, tRPC for internal apps under
+ * /api/trpc, and, without a token, /openapi.json, /docs and /healthz.
+ *
+ * Dispatch is our own (trpc-to-openapi's "shape 2", notes/trpc-to-openapi.md): the library
+ * gives route metadata, path matching and the OpenAPI document, while this adapter owns the
+ * edge the library does not do — the four JSON media types, per-route body limits, problem
+ * bodies, 405 with Allow, success statuses, ETag/Location headers — and calls the procedure
+ * through `createCaller`, exactly as internal apps do.
+ */
+export function createApiHandler(options: ApiHandlerOptions): RequestListener {
+  const { config, logger, rateLimits } = options;
+  const router = options.router ?? appRouter;
+  const routes = buildRoutes(router);
+  const createCaller = createCallerFactory(router);
+  let openApiJson: string | undefined;
+  const contextFor = (principal: Principal | null): Context => ({
+    db: options.db,
+    clock: options.clock,
+    config,
+    principal,
+    response: {},
+  });
+  const trpcRule: RateRule = { name: 'trpc', points: config.trpcRateLimitPerSecond, windowSeconds: 1, blockSeconds: 0 };
+  const trpc = createTrpcHandler({ router, rateLimits, trpcRule, verifyBearer: options.verifyBearer, contextFor });
+  const apiDeps = {
+    routes,
+    // Read per request: tests learn the bound port only after the handler exists.
+    get baseUrl() {
+      return config.publicBaseUrl;
+    },
+    rateLimits,
+    verifyBearer: options.verifyBearer,
+    contextFor,
+    createCaller: (ctx: Context) => createCaller(ctx as never),
+  };
+
+  const limited = async (req: IncomingMessage, res: ServerResponse, url: URL, rules: RateRule[]) => {
+    const ip = clientIpOf(req);
+    const decision = await rateLimits.check(rules.map((rule) => ({ rule, key: ip })));
+    if (decision && !decision.allowed) {
+      const problem = buildProblem(config.publicBaseUrl, {
+        kind: problemKinds.RATE_LIMITED,
+        detail: `Retry after ${decision.resetSeconds} seconds.`,
+        instance: url.pathname,
+      });
+      sendProblem(res, problem, rateLimitHeaders(decision));
+      return true;
+    }
+    return false;
+  };
+
+  const notFound = (res: ServerResponse, url: URL) =>
+    sendProblem(
+      res,
+      buildProblem(config.publicBaseUrl, { kind: problemKinds.NOT_FOUND, detail: 'Nothing exists at this path.', instance: url.pathname }),
+    );
+
+  const route = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<{ principal?: Principal; error?: unknown }> => {
+    const path = url.pathname;
+    if (path.startsWith('/api/p/')) return handleApiRequest(apiDeps, req, res, url);
+    if (path === '/api/trpc' || path.startsWith(TRPC_PREFIX)) {
+      await trpc(req, res, path);
+      return {};
+    }
+    if (path === '/api' || path.startsWith('/api/')) {
+      if (!(await limited(req, res, url, [defaultBurstRule, defaultRule]))) notFound(res, url);
+      return {};
+    }
+    if (await limited(req, res, url, [publicRule])) return {};
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      const known = path === '/openapi.json' || path === '/healthz' || path.startsWith('/docs');
+      if (known) {
+        const problem = buildProblem(config.publicBaseUrl, { kind: edgeKinds.METHOD_NOT_ALLOWED, instance: path });
+        sendProblem(res, problem, { Allow: 'GET, HEAD' });
+      } else notFound(res, url);
+      return {};
+    }
+    if (path === '/openapi.json') {
+      openApiJson ??= JSON.stringify(buildOpenApiDocument(router, routes, config));
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache' });
+      res.end(openApiJson);
+      return {};
+    }
+    if (path === '/healthz') {
+      const healthy = await pingDb(options.db);
+      if (healthy) {
+        res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+        res.end(JSON.stringify({ Status: 'ok', Database: 'ok' }));
+      } else {
+        const problem = buildProblem(config.publicBaseUrl, { kind: edgeKinds.UNAVAILABLE, detail: 'The database is not reachable.', instance: path });
+        sendProblem(res, problem);
+      }
+      return {};
+    }
+    if (await serveDocs(path, res)) return {};
+    notFound(res, url);
+    return {};
+  };
+
+  return (req, res) => {
+    const started = performance.now();
+    const requestId = requestIdOf(req);
+    res.setHeader('X-Request-Id', requestId);
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://api.invalid');
+    } catch {
+      url = new URL('http://api.invalid/');
+    }
+    route(req, res, url)
+      .then(({ principal, error }) => {
+        if (error) logger.error({ requestId, err: error }, 'unexpected error');
+        logger.info(
+          {
+            requestId,
+            method: req.method,
+            path: loggablePath(url.pathname),
+            status: res.statusCode,
+            ms: Math.round((performance.now() - started) * 10) / 10,
+            clientId: principal?.ClientId,
+            tenantId: principal?.TenantId,
+          },
+          'request',
+        );
+      })
+      .catch((error: unknown) => {
+        logger.error({ requestId, err: error }, 'unexpected error');
+        if (!res.headersSent) {
+          sendProblem(res, buildProblem(config.publicBaseUrl, { kind: edgeKinds.INTERNAL, instance: url.pathname }));
+        } else res.destroy();
+      });
+  };
+}

@@ -1,0 +1,42 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
+import { AppError } from '../../core/errors.js';
+import type { AnyTRPCRouter } from '@trpc/server';
+import type { Context, Principal } from '../../core/trpc.js';
+import type { RateLimits } from '../rest/rate-limit.js';
+import type { RateRule } from '../rest/rate-rules.js';
+
+export const TRPC_PREFIX = '/api/trpc/';
+
+export interface TrpcDeps {
+  router: AnyTRPCRouter;
+  rateLimits: RateLimits;
+  trpcRule: RateRule;
+  verifyBearer: (authorization: string | undefined) => Promise<Principal>;
+  contextFor: (principal: Principal | null) => Context;
+}
+
+/**
+ * The app router over tRPC's own HTTP protocol, for internal TypeScript apps. Same bearer
+ * tokens and scopes as REST; errors use tRPC's envelope (the client needs it), with codes
+ * from the core's AppError. Its own rate limit per client (DECISIONS).
+ */
+export function createTrpcHandler(deps: TrpcDeps) {
+  return (req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> =>
+    nodeHTTPRequestHandler({
+      router: deps.router,
+      req,
+      res,
+      path: pathname.slice(TRPC_PREFIX.length),
+      createContext: async () => {
+        if (!req.headers.authorization) return deps.contextFor(null);
+        const principal = await deps.verifyBearer(req.headers.authorization);
+        const decision = await deps.rateLimits.check([{ rule: deps.trpcRule, key: principal.ClientId }]);
+        if (decision && !decision.allowed) {
+          res.setHeader('Retry-After', String(decision.resetSeconds));
+          throw new AppError('RATE_LIMITED', `Retry after ${decision.resetSeconds} seconds.`);
+        }
+        return deps.contextFor(principal);
+      },
+    });
+}

@@ -1,0 +1,154 @@
+import { readFileSync } from 'node:fs';
+import type { AnyTRPCRouter } from '@trpc/server';
+import { createApp, type App } from '../adapters/app.js';
+import { silentLogger } from '../adapters/logger.js';
+import { SCOPES } from '../core/auth/scopes.js';
+import { ManualClock } from '../core/clock.js';
+import { loadConfig, type Config } from '../core/config.js';
+import { loadFixture } from '../core/fixtures/load-fixture.js';
+import type { Db } from '../db/create-db.js';
+import { createTestDatabase, type TestDatabase } from './support/database.js';
+
+export const AUDIENCE = 'https://api.test.invalid';
+export const SECRET_KEY = Buffer.from('test-secret-key-0123456789abcdef-0123456789');
+
+/** The demo fixture plus clients every test needs: all scopes, subsidiary-bound, no useful scope. */
+export function testFixture(): any {
+  const fixture = JSON.parse(readFileSync(new URL('../fixtures/demo.json', import.meta.url), 'utf8'));
+  for (const tenant of fixture.Tenants) {
+    tenant.Clients.push(
+      { ClientId: `${tenant.Id}-all`, ClientSecret: `secret-${tenant.Id}-all`, Scopes: [...SCOPES], SubsidiaryId: null },
+      // A client whose only scope is useless for every route: the "missing scope" case.
+      { ClientId: `${tenant.Id}-none`, ClientSecret: `secret-${tenant.Id}-none`, Scopes: ['user:read'], SubsidiaryId: null },
+    );
+    for (const subsidiary of tenant.Subsidiaries) {
+      tenant.Clients.push({
+        ClientId: `${subsidiary.Id}-all`,
+        ClientSecret: `secret-${subsidiary.Id}-all`,
+        Scopes: [...SCOPES],
+        SubsidiaryId: subsidiary.Id,
+      });
+    }
+  }
+  return fixture;
+}
+
+/** Secret of a client of `testFixture()`. */
+export function secretOf(clientId: string): string {
+  for (const tenant of testFixture().Tenants) {
+    const client = tenant.Clients.find((c: any) => c.ClientId === clientId);
+    if (client) return client.ClientSecret;
+  }
+  throw new Error(`no fixture client ${clientId}`);
+}
+
+export interface TestApp {
+  db: Db;
+  config: Config;
+  clock: ManualClock;
+  app: App;
+  apiUrl: string;
+  authUrl: string;
+  /** A real token from the token endpoint, cached per client (the endpoint allows 30 a minute). */
+  token(clientId: string): Promise<string>;
+  /** An authenticated (or not) request to the API host. */
+  api(path: string, init?: ApiInit): Promise<ApiResponse>;
+  close(): Promise<void>;
+}
+
+export interface ApiInit {
+  method?: string;
+  /** A client id (its token is fetched), a raw token with `raw:` prefix, or null for none. */
+  as?: string | null;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export interface StartOptions {
+  fixture?: unknown;
+  now?: string;
+  env?: Record<string, string>;
+  router?: AnyTRPCRouter;
+}
+
+/** A fresh migrated database with the fixture, and both hosts on free ports. */
+export async function startTestApp(options: StartOptions = {}): Promise<TestApp> {
+  const database: TestDatabase = await createTestDatabase();
+  const clock = new ManualClock(options.now ?? '2026-11-22T12:00:00Z');
+  const config: Config = {
+    ...loadConfig({
+      DATABASE_URL: 'sqlite::memory:',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      AUTH_PORT: '0',
+      API_AUDIENCE: AUDIENCE,
+      ...options.env,
+    }),
+    secretKey: SECRET_KEY,
+  };
+  await loadFixture(database.db, options.fixture ?? testFixture(), { clock, secretKey: SECRET_KEY });
+  const app = await createApp({ db: database.db, config, clock, logger: silentLogger(), router: options.router });
+  const { apiUrl, authUrl } = await app.listen({ port: 0, authPort: 0 });
+  // Links and problem types name the bound URLs, as PUBLIC_BASE_URL would in production.
+  config.publicBaseUrl = apiUrl;
+  const tokens = new Map<string, Promise<string>>();
+
+  const token = (clientId: string) => {
+    let cached = tokens.get(clientId);
+    if (!cached) {
+      cached = fetchToken(authUrl, clientId, secretOf(clientId));
+      tokens.set(clientId, cached);
+    }
+    return cached;
+  };
+
+  return {
+    db: database.db,
+    config,
+    clock,
+    app,
+    apiUrl,
+    authUrl,
+    token,
+    async api(path, init = {}) {
+      const headers: Record<string, string> = { ...init.headers };
+      if (init.as) headers.authorization = `Bearer ${init.as.startsWith('raw:') ? init.as.slice(4) : await token(init.as)}`;
+      let body: string | undefined;
+      if (init.body !== undefined) {
+        body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const response = await fetch(apiUrl + path, { method: init.method ?? 'GET', headers, body });
+      const text = await response.text();
+      let parsed: unknown = undefined;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      return { status: response.status, headers: response.headers, body: parsed, text };
+    },
+    async close() {
+      await app.close();
+      await database.dispose();
+    },
+  };
+}
+
+export async function fetchToken(authUrl: string, clientId: string, secret: string): Promise<string> {
+  const response = await fetch(`${authUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_id: clientId, client_secret: secret, audience: AUDIENCE, grant_type: 'client_credentials' }),
+  });
+  const body = (await response.json()) as { access_token?: string };
+  if (response.status !== 200 || !body.access_token) throw new Error(`token for ${clientId}: ${response.status} ${JSON.stringify(body)}`);
+  return body.access_token;
+}
