@@ -1,0 +1,92 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createApp } from '../adapters/app.js';
+import { createLogger } from '../adapters/logger.js';
+import { systemClock } from '../core/clock.js';
+import { loadConfig } from '../core/config.js';
+import { FixtureError, loadFixture } from '../core/fixtures/load-fixture.js';
+import { createDb, redactUrl } from '../db/create-db.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { projectRoot } from './project-root.js';
+import { resolveSecretKey } from './secret-key.js';
+
+/**
+ * `npm start` (CONTRACT.md): migrate, load SEED or the demo data into an empty database,
+ * start the API host and the token host, print how to get a token, and shut down gracefully.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  config.secretKey = resolveSecretKey(config);
+  const clock = systemClock;
+  const db = createDb(config.databaseUrl);
+  await migrateToLatest(db);
+
+  const empty = !(await db.selectFrom('tenants').select('id').limit(1).executeTakeFirst());
+  const demoPath = join(projectRoot(), 'fixtures', 'demo.json');
+  const fixturePath = config.seed ?? demoPath;
+  let demoClient: { id: string; secret: string } | null = null;
+  if (empty) {
+    const fixture = JSON.parse(await readFile(fixturePath, 'utf8'));
+    const summary = await loadFixture(db, fixture, { clock, secretKey: config.secretKey });
+    logger.info({ fixture: fixturePath, summary }, 'fixture loaded into the empty database');
+    // Only the demo data's own, published credentials are printed; a SEED's secrets are not.
+    const client = fixture.Tenants?.[0]?.Clients?.[0];
+    if (client && fixturePath === demoPath) demoClient = { id: client.ClientId, secret: client.ClientSecret };
+  } else if (!config.seed) {
+    // The database was seeded before; the demo credentials still work if it was the demo data.
+    const fixture = JSON.parse(await readFile(demoPath, 'utf8'));
+    const client = fixture.Tenants[0].Clients[0];
+    const known = await db.selectFrom('api_clients').select('client_id').where('client_id', '=', client.ClientId).executeTakeFirst();
+    if (known) demoClient = { id: client.ClientId, secret: client.ClientSecret };
+  }
+
+  const app = await createApp({ db, config, clock, logger });
+  const { apiUrl, authUrl } = await app.listen();
+  logger.info({ apiUrl, authUrl, database: redactUrl(config.databaseUrl) }, 'listening');
+  printWelcome(apiUrl, authUrl, config.audience, demoClient);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await app.close();
+    await db.destroy();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+function printWelcome(apiUrl: string, authUrl: string, audience: string, client: { id: string; secret: string } | null): void {
+  const id = client?.id ?? '<CLIENT_ID>';
+  const secret = client?.secret ?? '<CLIENT_SECRET>';
+  const lines = [
+    '',
+    `Waybill is running.`,
+    `  API host:   ${apiUrl}   (REST under /api/p/v1.0/, docs at ${apiUrl}/docs, OpenAPI at ${apiUrl}/openapi.json)`,
+    `  Token host: ${authUrl}   (POST /oauth/token, GET /.well-known/jwks.json)`,
+    '',
+    'Get a token:',
+    `  curl -s -X POST ${authUrl}/oauth/token -H 'content-type: application/json' \\`,
+    `    -d '{"client_id":"${id}","client_secret":"${secret}","audience":"${audience}","grant_type":"client_credentials"}'`,
+    '',
+    'Then call the API with it:',
+    `  curl -s ${apiUrl}/api/p/v1.0/subsidiaries -H "Authorization: Bearer $TOKEN"`,
+    '',
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof FixtureError) {
+    process.stderr.write(`The fixture was refused:\n${error.problems.join('\n')}\n`);
+  } else {
+    process.stderr.write(`waybill failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './harness.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('GET /openapi.json', () => {
+  it('serves an OpenAPI 3.1 document without a token', async () => {
+    const response = await t.api('/openapi.json');
+    expect(response.status).toBe(200);
+    expect(response.body.openapi).toBe('3.1.0');
+    expect(response.body.paths).toHaveProperty('/api/p/v{version}/subsidiaries/{id}');
+  });
+
+  it('tells the truth about statuses, media types, security and errors', async () => {
+    const doc = (await t.api('/openapi.json')).body;
+    const operation = doc.paths['/api/p/v{version}/subsidiaries/{id}'].get;
+    expect(operation.security).toEqual([{ oauth2: ['subsidiary:read'] }]);
+    expect(doc.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl).toBe(`${t.config.publicAuthUrl}/oauth/token`);
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '403', '404', '429']);
+    expect(operation.responses['404'].content).toEqual({
+      'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
+    });
+    expect(operation.responses['400'].content['application/problem+json'].schema.$ref).toBe('#/components/schemas/ValidationProblem');
+    expect(operation.responses['429'].headers).toHaveProperty('Retry-After');
+    const pathParams = operation.parameters.filter((p: any) => p.in === 'path');
+    expect(pathParams.every((p: any) => p.required === true)).toBe(true);
+    expect(Object.keys(doc.components.schemas).some((name) => name.startsWith('error.'))).toBe(false);
+    expect(doc.components.schemas.Problem.required).toEqual(['Type', 'Title', 'Status', 'Detail', 'Instance']);
+  });
+});
+
+describe('GET /docs', () => {
+  it('serves the reference page and its assets from the package, no CDN', async () => {
+    const page = await t.api('/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.text).not.toMatch(/https?:\/\//);
+    for (const asset of ['/docs/swagger-ui-bundle.js', '/docs/swagger-ui.css', '/docs/init.js']) {
+      const response = await fetch(t.apiUrl + asset);
+      expect(response.status, asset).toBe(200);
+      expect((await response.arrayBuffer()).byteLength).toBeGreaterThan(10);
+    }
+  });
+});
+
+describe('GET /healthz', () => {
+  it('reports the database reachable', async () => {
+    const response = await t.api('/healthz');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ Status: 'ok', Database: 'ok' });
+  });
+});
+
+describe('paths outside the API', () => {
+  it('answers unknown paths with a 404 problem', async () => {
+    const response = await t.api('/nothing');
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+  });
+
+  it('answers a wrong method on /openapi.json with 405 and Allow', async () => {
+    const response = await t.api('/openapi.json', { method: 'POST', body: {} });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, HEAD');
+  });
+});
