@@ -1,13 +1,58 @@
+import type { DriversTable, TrailersTable, TrucksTable } from './tables/assets.js';
+import type { DocumentsTable } from './tables/documents.js';
+import type { LoadsTable, StopsTable, TripLineItemsTable, TripsTable } from './tables/loads.js';
+import type { CarriersTable, CustomersTable, FactoringCompaniesTable, OwnerOperatorsTable } from './tables/parties.js';
+import type { ReferenceDefinitionsTable, TripReferencesTable } from './tables/references.js';
+import type {
+  AccessorialTypesTable,
+  CarrierSettlementStatementsTable,
+  CarrierStatementPaymentsTable,
+  CarrierStatementTripItemsTable,
+  CarrierStatementTripsTable,
+  DeductionsTable,
+  DriverSettlementStatementsTable,
+} from './tables/settlements.js';
 import type { ApiClientsTable, SigningKeysTable, SubsidiariesTable, TenantsTable } from './tables/tenancy.js';
+import type { WebhooksTable } from './tables/webhooks.js';
 
 /**
  * Every table of the database, by name. Column types are chosen so that SQLite and Postgres
- * return the same JavaScript values: ids and date-times are text (ISO 8601 UTC), booleans are
- * integers 0/1, money is integer minor units (bigint on Postgres, parsed to number).
+ * return the same JavaScript values: ids and date-times are text (ISO 8601 UTC, stored as
+ * `YYYY-MM-DDTHH:mm:ss.sssZ`, see core/shared/datetime.ts), booleans are integers 0/1, money
+ * is integer minor units (bigint on Postgres, parsed to number) with its currency beside it,
+ * binary content is blob/bytea (a Buffer from both drivers).
  */
 export interface Database {
   tenants: TenantsTable;
   subsidiaries: SubsidiariesTable;
   api_clients: ApiClientsTable;
   signing_keys: SigningKeysTable;
+
+  customers: CustomersTable;
+  carriers: CarriersTable;
+  owner_operators: OwnerOperatorsTable;
+  factoring_companies: FactoringCompaniesTable;
+
+  drivers: DriversTable;
+  trucks: TrucksTable;
+  trailers: TrailersTable;
+
+  reference_definitions: ReferenceDefinitionsTable;
+  accessorial_types: AccessorialTypesTable;
+
+  loads: LoadsTable;
+  trips: TripsTable;
+  stops: StopsTable;
+  trip_references: TripReferencesTable;
+  trip_line_items: TripLineItemsTable;
+  documents: DocumentsTable;
+
+  carrier_settlement_statements: CarrierSettlementStatementsTable;
+  carrier_statement_trips: CarrierStatementTripsTable;
+  carrier_statement_trip_items: CarrierStatementTripItemsTable;
+  carrier_statement_payments: CarrierStatementPaymentsTable;
+  driver_settlement_statements: DriverSettlementStatementsTable;
+  deductions: DeductionsTable;
+
+  webhooks: WebhooksTable;
 }

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as tenancy from './2026-11-22T0001-tenancy.js';
+import * as records from './2026-11-22T0002-records.js';
 
 /**
  * Every migration, by name, in order. Listed statically (not read from the folder) so the
@@ -7,4 +8,5 @@ import * as tenancy from './2026-11-22T0001-tenancy.js';
  */
 export const migrations: Record<string, Migration> = {
   '2026-11-22T0001-tenancy': tenancy,
+  '2026-11-22T0002-records': records,
 };

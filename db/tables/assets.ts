@@ -1,0 +1,37 @@
+/**
+ * Drivers, trucks and trailers. Their ids are unique across the three tables within the whole
+ * database (DECISIONS.md "Visibility"), so a position's asset id names exactly one of them.
+ */
+
+export interface DriversTable {
+  id: string;
+  tenant_id: string;
+  subsidiary_id: string | null;
+  first_name: string;
+  last_name: string;
+  /** `COMPANY`, `OWNER_OPERATOR`, `CONTRACTOR` or `EXTERNAL`. */
+  type: string;
+  owner_operator_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TrucksTable {
+  id: string;
+  tenant_id: string;
+  subsidiary_id: string | null;
+  truck_number: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TrailersTable {
+  id: string;
+  tenant_id: string;
+  subsidiary_id: string | null;
+  trailer_number: string;
+  /** Nullable boolean 0/1: null means the flag is unset, which is not false. */
+  company_owned_asset: number | null;
+  created_at: string;
+  updated_at: string;
+}

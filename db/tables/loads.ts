@@ -1,0 +1,97 @@
+/** Loads, their trips, the trips' stops (in route order) and the trips' pay line items. */
+
+export interface LoadsTable {
+  id: string;
+  tenant_id: string;
+  subsidiary_id: string | null;
+  /** Unique per tenant; the key of the load routes. */
+  load_number: string;
+  customer_id: string | null;
+  /** A trip status (core/shared/statuses.ts); follows the load's trips. */
+  status: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TripsTable {
+  id: string;
+  tenant_id: string;
+  /** The load's subsidiary, copied so trips are scoped without a join. */
+  subsidiary_id: string | null;
+  load_id: string;
+  /** Position of the trip within its load, from 1. */
+  sequence: number;
+  trip_number: string;
+  /** `Planned`, `Assigned`, `Dispatched`, `InTransit`, `Delivered` or `Cancelled`. */
+  status: string;
+  driver_id: string | null;
+  truck_id: string | null;
+  trailer_id: string | null;
+  carrier_id: string | null;
+  /** Bumped on every write to the trip, its stops or its references: the source of the trip ETag. */
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StopsTable {
+  id: string;
+  tenant_id: string;
+  trip_id: string;
+  /** Route order within the trip, from 1. */
+  sequence: number;
+  /** The API's `$type`: `appointment`, `delivery_window` or `waypoint`. */
+  stop_kind: string;
+  /** `Pickup`, `Delivery` or `Waypoint`. */
+  stop_type: string;
+  /** `APPT` or `FCFS`. */
+  schedule_type: string;
+  /** Booleans 0/1. */
+  appointment_requested: number;
+  appointment_confirmed: number;
+  appointment_date: string | null;
+  window_begin: string | null;
+  window_end: string | null;
+  loading_type: string | null;
+  /** `Open`, `Arrived` or `Completed`. */
+  status: string;
+  /** IANA zone for reading offset-less times; from the data, the coordinates, or UTC. */
+  time_zone: string;
+  address_street: string | null;
+  address_city: string | null;
+  address_state: string | null;
+  address_zip_code: string | null;
+  address_country: string | null;
+  /** Decimal text exactly as received; coordinates are strings in the API. */
+  latitude: string | null;
+  longitude: string | null;
+  company_id: string | null;
+  company_number: string | null;
+  company_name: string | null;
+  arrived_at: string | null;
+  departed_at: string | null;
+  /** The stop's Eta is null when all three are null. */
+  eta_planned: string | null;
+  eta_live: string | null;
+  eta_manual: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TripLineItemsTable {
+  id: string;
+  tenant_id: string;
+  trip_id: string;
+  /** Order within the trip, from 1. */
+  sequence: number;
+  description: string;
+  type: string;
+  /** Minor units. */
+  amount: number;
+  /** ISO 4217 numeric code. */
+  currency: number;
+  /** RatePolicies rates per hour in hundredths of the tenant's currency (exact, like money). */
+  hourly_pay_rate: number | null;
+  hourly_rest_breaks_rate: number | null;
+  created_at: string;
+}
