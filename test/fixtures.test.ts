@@ -4,11 +4,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../core/clock.js';
 import { decryptSecret } from '../core/crypto/secret-box.js';
 import { verifySecret } from '../core/crypto/secret-hash.js';
-import { FixtureError, attachmentPathFor, loadFixture, type FixtureSummary } from '../core/fixtures/load-fixture.js';
+import {
+  FIXTURE_TABLES,
+  FixtureError,
+  attachmentPathFor,
+  loadFixture,
+  type FixtureSummary,
+} from '../core/fixtures/load-fixture.js';
 import { toStoredDateTime } from '../core/shared/datetime.js';
 import { fromMinorUnits, toMinorUnits } from '../core/shared/money.js';
 import { createDb, createSchema, dropSchema, type Db } from '../db/create-db.js';
-import type { Database } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 
 const SECRET_KEY = Buffer.from('fixture-test-secret-key-0123456789abcdef');
@@ -59,37 +64,10 @@ async function freshDb(dialect: 'sqlite' | 'postgres'): Promise<Db> {
   return db;
 }
 
-const TABLES: Array<keyof Database> = [
-  'tenants',
-  'subsidiaries',
-  'api_clients',
-  'customers',
-  'carriers',
-  'owner_operators',
-  'factoring_companies',
-  'drivers',
-  'trucks',
-  'trailers',
-  'reference_definitions',
-  'accessorial_types',
-  'loads',
-  'trips',
-  'stops',
-  'trip_references',
-  'trip_line_items',
-  'documents',
-  'carrier_settlement_statements',
-  'carrier_statement_trips',
-  'carrier_statement_trip_items',
-  'carrier_statement_payments',
-  'driver_settlement_statements',
-  'deductions',
-  'webhooks',
-];
 
 async function rowCounts(db: Db): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  for (const table of TABLES) {
+  for (const table of FIXTURE_TABLES) {
     const row = await db
       .selectFrom(table)
       .select((eb) => eb.fn.countAll<number>().as('n'))
