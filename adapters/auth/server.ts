@@ -1,0 +1,113 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { Clock } from '../../core/clock.js';
+import type { Config } from '../../core/config.js';
+import { decoyHash } from '../../core/crypto/secret-hash.js';
+import type { Db } from '../../db/create-db.js';
+import type { Logger } from '../logger.js';
+import type { SigningKeys } from './keys.js';
+import { OAuthError } from './oauth-error.js';
+import { createTokenEndpoint, type TokenLogContext } from './token.js';
+
+export interface AuthHandlerOptions {
+  db: Db;
+  config: Config;
+  keys: SigningKeys;
+  clock: Clock;
+  logger: Logger;
+}
+
+const TOKEN_PATH = '/oauth/token';
+const JWKS_PATH = '/.well-known/jwks.json';
+
+// Token answers must never be cached by the client or anything in between (RFC 6749 5.1).
+const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+
+/**
+ * The token host: `POST /oauth/token` and `GET /.well-known/jwks.json`. Requests are logged
+ * with method, path, status, duration and the client id named; never a body or header.
+ */
+export function createAuthHandler(options: AuthHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const { keys, logger } = options;
+  const token = createTokenEndpoint(options);
+  // Computed once up front, so the first request with an unknown client id is not slower than the rest.
+  void decoyHash();
+
+  async function handle(req: IncomingMessage, res: ServerResponse, log: TokenLogContext): Promise<void> {
+    const path = pathOf(req.url);
+    const method = req.method ?? 'GET';
+    if (path === TOKEN_PATH) {
+      if (method !== 'POST') return send(res, 405, methodNotAllowed(method), { ...NO_STORE, Allow: 'POST' });
+      try {
+        return send(res, 200, await token(req, log), NO_STORE);
+      } catch (error) {
+        if (!(error instanceof OAuthError)) throw error;
+        return send(res, error.status, error.body(), { ...NO_STORE, ...error.headers });
+      }
+    }
+    if (path === JWKS_PATH) {
+      if (method !== 'GET' && method !== 'HEAD') {
+        return send(res, 405, methodNotAllowed(method), { ...NO_STORE, Allow: 'GET, HEAD' });
+      }
+      await keys.refreshIfStale();
+      return send(res, 200, keys.jwks(), { 'Cache-Control': 'public, max-age=300' }, method === 'HEAD');
+    }
+    send(res, 404, { error: 'not_found', error_description: 'No such endpoint on the token host.' }, NO_STORE);
+  }
+
+  return (req, res) => {
+    const started = performance.now();
+    const log: TokenLogContext = {};
+    res.on('finish', () => {
+      logger.info(
+        {
+          method: req.method,
+          path: pathOf(req.url).slice(0, 200),
+          status: res.statusCode,
+          durationMs: Math.round(performance.now() - started),
+          ...(log.clientId === undefined ? {} : { client_id: log.clientId }),
+        },
+        'auth request',
+      );
+    });
+    handle(req, res, log).catch((error: unknown) => {
+      logger.error({ err: error }, 'auth request failed');
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      send(res, 500, { error: 'server_error', error_description: 'The token host could not answer.' }, NO_STORE);
+    });
+  };
+}
+
+/** The path without query: a query is never routed on, and never logged. */
+function pathOf(url: string | undefined): string {
+  const target = url ?? '/';
+  if (target.startsWith('/')) return target.split(/[?#]/, 1)[0] ?? '/';
+  try {
+    return new URL(target).pathname;
+  } catch {
+    return '';
+  }
+}
+
+function methodNotAllowed(method: string): { error: string; error_description: string } {
+  return { error: 'method_not_allowed', error_description: `${method.slice(0, 20)} is not allowed here.` };
+}
+
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string>,
+  headOnly = false,
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...headers,
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(text)),
+  });
+  res.end(headOnly ? undefined : text);
+}

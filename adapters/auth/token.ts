@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { SignJWT } from 'jose';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { parseScopeList } from '../../core/auth/scopes.js';
+import type { Clock } from '../../core/clock.js';
+import type { Config } from '../../core/config.js';
+import { decoyHash, verifySecret } from '../../core/crypto/secret-hash.js';
+import type { Db } from '../../db/create-db.js';
+import { findClient } from './client.repository.js';
+import { ALG } from './key-material.js';
+import type { SigningKeys } from './keys.js';
+import { OAuthError } from './oauth-error.js';
+import { readTokenRequest } from './token-request.js';
+
+/** Token requests per client id and minute (DECISIONS.md); clients are told to cache tokens. */
+export const TOKEN_REQUESTS_PER_MINUTE = 30;
+
+export interface TokenEndpointOptions {
+  db: Db;
+  config: Config;
+  keys: SigningKeys;
+  clock: Clock;
+}
+
+export interface TokenSubject {
+  clientId: string;
+  tenantId: string;
+  subsidiaryId: string | null;
+  scopes: string[];
+}
+
+export interface TokenResponseBody {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  scope: string;
+}
+
+/** What the request log may know about a token request: the client id it named, nothing else. */
+export interface TokenLogContext {
+  clientId?: string;
+}
+
+/** Signs an access token (RFC 9068 `at+jwt`) for a client; time comes from the clock. */
+export async function issueAccessToken(
+  { keys, config, clock }: Pick<TokenEndpointOptions, 'keys' | 'config' | 'clock'>,
+  subject: TokenSubject,
+): Promise<TokenResponseBody> {
+  const { kid, key } = keys.signingKey();
+  const iat = Math.floor(clock.now().getTime() / 1000);
+  const scope = subject.scopes.join(' ');
+  const claims: Record<string, string> = { azp: subject.clientId, scope, tid: subject.tenantId };
+  if (subject.subsidiaryId !== null) claims.sid = subject.subsidiaryId;
+  const accessToken = await new SignJWT(claims)
+    .setProtectedHeader({ alg: ALG, kid, typ: 'at+jwt' })
+    .setIssuer(config.issuer)
+    .setSubject(`${subject.clientId}@clients`)
+    .setAudience(config.audience)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + config.tokenLifetimeSeconds)
+    .setJti(randomUUID())
+    .sign(key);
+  return { access_token: accessToken, token_type: 'Bearer', expires_in: config.tokenLifetimeSeconds, scope };
+}
+
+const unauthorized = (usedBasic: boolean) =>
+  new OAuthError(401, 'access_denied', 'Unauthorized', usedBasic ? { 'WWW-Authenticate': 'Basic realm="token"' } : {});
+
+/**
+ * The client-credentials grant. Checks run in a fixed order: body, required fields, rate
+ * limit, client authentication, grant_type, audience, scope. The limit counts before the
+ * secret is checked so that guessing secrets is limited too. Failures throw OAuthError.
+ */
+export function createTokenEndpoint(
+  options: TokenEndpointOptions,
+): (req: IncomingMessage, log: TokenLogContext) => Promise<TokenResponseBody> {
+  const { db, config, keys } = options;
+  const limiter = new RateLimiterMemory({ keyPrefix: 'oauth-token', points: TOKEN_REQUESTS_PER_MINUTE, duration: 60 });
+
+  return async (req, log) => {
+    const request = await readTokenRequest(req);
+    log.clientId = request.clientId;
+
+    if (config.rateLimits) {
+      try {
+        await limiter.consume(request.clientId);
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+        throw new OAuthError(429, 'too_many_requests', 'Too many token requests; cache the token for expires_in.', {
+          'Retry-After': String(retryAfter),
+        });
+      }
+    }
+
+    // Unknown ids are checked against a decoy hash so response time does not reveal which ids exist.
+    const client = await findClient(db, request.clientId);
+    const matches = await verifySecret(request.clientSecret, client?.secretHash ?? (await decoyHash()));
+    if (!client || !matches || !client.active) throw unauthorized(request.usedBasic);
+
+    if (request.grantType !== 'client_credentials') {
+      throw new OAuthError(400, 'unsupported_grant_type', 'Only the client_credentials grant is supported.');
+    }
+    if (request.audience !== config.audience) {
+      throw new OAuthError(400, 'invalid_target', 'The audience is not this API.');
+    }
+    // Non-narrowing (spec section 5): naming a scope only checks it; the token carries every granted one.
+    if (request.scope !== undefined && parseScopeList(request.scope).some((s) => !client.scopes.includes(s))) {
+      throw new OAuthError(400, 'invalid_scope', 'A requested scope is not granted to this client.');
+    }
+
+    await keys.refreshIfStale();
+    return issueAccessToken(options, {
+      clientId: client.clientId,
+      tenantId: client.tenantId,
+      subsidiaryId: client.subsidiaryId,
+      scopes: client.scopes,
+    });
+  };
+}

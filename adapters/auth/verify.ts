@@ -1,0 +1,100 @@
+import { jwtVerify, type JWTPayload } from 'jose';
+import type { Clock } from '../../core/clock.js';
+import type { Config } from '../../core/config.js';
+import { AppError } from '../../core/errors.js';
+import type { Principal } from '../../core/trpc.js';
+import { ALG } from './key-material.js';
+import type { SigningKeys } from './keys.js';
+
+export interface BearerVerifierOptions {
+  keys: SigningKeys;
+  config: Config;
+  clock: Clock;
+  /** Verified tokens kept in memory; the least recently used is dropped first. */
+  cacheSize?: number;
+}
+
+export type BearerVerifier = (authorization: string | undefined) => Promise<Principal>;
+
+// RFC 6750 2.1: the b64token syntax; anything else cannot be one of our JWTs.
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+interface CachedPrincipal {
+  principal: Principal;
+  /** The token's `exp`, in seconds. */
+  exp: number;
+}
+
+/**
+ * Turns an Authorization header into a Principal or an UNAUTHORIZED AppError. Messages never
+ * repeat the token. Verified tokens are cached by their exact text until they expire, so
+ * the hot path skips ECDSA; the clock still decides when a cached token stops working.
+ */
+export function createBearerVerifier(options: BearerVerifierOptions): BearerVerifier {
+  const { keys, config, clock } = options;
+  const cacheSize = options.cacheSize ?? 10_000;
+  const cache = new Map<string, CachedPrincipal>();
+
+  return async (authorization) => {
+    const token = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
+    if (!token) throw new AppError('UNAUTHORIZED', 'A bearer token is required.');
+    const nowSeconds = Math.floor(clock.now().getTime() / 1000);
+
+    const cached = cache.get(token);
+    if (cached) {
+      cache.delete(token);
+      if (nowSeconds >= cached.exp) throw new AppError('UNAUTHORIZED', 'The access token has expired.');
+      cache.set(token, cached);
+      return cached.principal;
+    }
+
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(
+        token,
+        async (header) => {
+          const key = header.kid === undefined ? undefined : await keys.verificationKey(header.kid);
+          if (!key) throw new Error('unknown kid');
+          return key;
+        },
+        {
+          algorithms: [ALG],
+          issuer: config.issuer,
+          audience: config.audience,
+          typ: 'at+jwt',
+          currentDate: clock.now(),
+          requiredClaims: ['exp', 'iat', 'tid', 'azp', 'scope'],
+        },
+      ));
+    } catch {
+      throw new AppError('UNAUTHORIZED', 'The access token is invalid or expired.');
+    }
+
+    const principal = principalOf(payload);
+    if (cache.size >= cacheSize) {
+      const oldest = cache.keys().next();
+      if (!oldest.done) cache.delete(oldest.value);
+    }
+    cache.set(token, { principal, exp: payload.exp as number });
+    return principal;
+  };
+}
+
+function principalOf(payload: JWTPayload): Principal {
+  const { tid, sid, azp, scope } = payload;
+  const valid =
+    typeof tid === 'string' &&
+    tid !== '' &&
+    typeof azp === 'string' &&
+    azp !== '' &&
+    typeof scope === 'string' &&
+    (sid === undefined || (typeof sid === 'string' && sid !== ''));
+  if (!valid) throw new AppError('UNAUTHORIZED', 'The access token is invalid or expired.');
+  // Frozen: the cache hands the same object to every request bearing the token.
+  return Object.freeze({
+    TenantId: tid,
+    SubsidiaryId: sid ?? null,
+    ClientId: azp,
+    Scopes: Object.freeze(scope.split(' ').filter((part) => part !== '')) as string[],
+  });
+}

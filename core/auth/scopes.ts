@@ -1,0 +1,48 @@
+/**
+ * The scope catalog (DECISIONS.md "Authentication"). Clients can only be granted scopes from
+ * this list, so a typo in the operator CLI fails loudly instead of granting nothing.
+ */
+export const SCOPES = [
+  'load:read',
+  'load:update',
+  'trip:read',
+  'trip:update',
+  'carrier:read',
+  'customer:read',
+  'driver:read',
+  'truck:read',
+  'trailer:read',
+  'visibility:read',
+  'visibility:create',
+  'deduction:read',
+  'deduction:create',
+  'deduction:update',
+  'deduction:delete',
+  'accessorial:read',
+  'accessorial:create',
+  'accessorial:update',
+  'maintenance:read',
+  'maintenance:create',
+  'maintenance:update',
+  'invoice:read',
+  'fuel:read',
+  'toll:read',
+  'user:read',
+  'subsidiary:read',
+  'tender:read',
+  'webhook:read',
+  'webhook:manage',
+] as const;
+
+export type TScopeName = (typeof SCOPES)[number];
+
+const known: ReadonlySet<string> = new Set(SCOPES);
+
+export function isScopeName(value: string): value is TScopeName {
+  return known.has(value);
+}
+
+/** Space-delimited scope text (RFC 6749 3.3) to a list without empty entries or repeats. */
+export function parseScopeList(text: string): string[] {
+  return [...new Set(text.split(' ').filter((part) => part !== ''))];
+}
