@@ -89,6 +89,8 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
       PORT: '0',
       AUTH_PORT: '0',
       API_AUDIENCE: AUDIENCE,
+      // Limits are tested on their own (rate-limits.test.ts); elsewhere they would only add noise.
+      RATE_LIMITS: 'off',
       ...options.env,
     }),
     secretKey: SECRET_KEY,

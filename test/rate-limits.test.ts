@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from './harness.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ env: { RATE_LIMITS: 'on' } });
 });
 afterAll(async () => {
   await t?.close();
@@ -30,7 +30,7 @@ describe('rate limits', () => {
     expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(limited!.headers.get('ratelimit-policy')).toBe('"token";q=10;w=1');
     expect(limited!.headers.get('content-type')).toBe('application/problem+json');
-    expect((await limited!.json()).Type).toBe(`${t.apiUrl}/errors/RateLimited`);
+    expect(((await limited!.json()) as { Type: string }).Type).toBe(`${t.apiUrl}/errors/RateLimited`);
   });
 
   it('applies the default rule to other /api/ paths per client IP, before the route lookup', async () => {

@@ -1,0 +1,101 @@
+/**
+ * `npm run bench`: an authenticated read through the whole stack against a bare node:http
+ * server doing the same query and serialisation, on the same database.
+ *
+ * Full stack: GET /api/p/v1.0/subsidiaries/sub_kc with a real token (JWT verification, scope
+ * check, route lookup, input validation, query, output validation, serialisation).
+ * Bare: node:http → getSubsidiary(db, scope, id) → JSON.stringify.
+ *
+ * autocannon runs in a child process so the load generator does not share the event loop
+ * with the server it measures. Target: full stack ≥ 50% of the bare server's throughput.
+ */
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../adapters/app.js';
+import { silentLogger } from '../adapters/logger.js';
+import { systemClock } from '../core/clock.js';
+import { loadConfig } from '../core/config.js';
+import { loadFixture } from '../core/fixtures/load-fixture.js';
+import { getSubsidiary } from '../core/subsidiaries/subsidiary.repository.js';
+import { createDb } from '../db/create-db.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { fetchToken, secretOf, testFixture, AUDIENCE, SECRET_KEY } from '../test/harness.js';
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+
+interface Result {
+  requests: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+function autocannon(url: string, headers: Record<string, string>, seconds = DURATION): Promise<Result> {
+  const args = ['-j', '-d', String(seconds), '-c', String(CONNECTIONS)];
+  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}=${value}`);
+  args.push(url);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [require_autocannon(), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('error', reject);
+    child.on('close', () => {
+      try {
+        const json = JSON.parse(out);
+        resolve({ requests: json.requests.average, p50: json.latency.p50, p99: json.latency.p99, non2xx: json.non2xx });
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
+}
+
+function require_autocannon(): string {
+  return new URL('../node_modules/autocannon/autocannon.js', import.meta.url).pathname;
+}
+
+async function main(): Promise<void> {
+  const db = createDb('sqlite::memory:');
+  await migrateToLatest(db);
+  await loadFixture(db, testFixture(), { clock: systemClock, secretKey: SECRET_KEY });
+  const config = { ...loadConfig({ API_AUDIENCE: AUDIENCE, RATE_LIMITS: 'off', PORT: '0', AUTH_PORT: '0' }), secretKey: SECRET_KEY };
+  const app = await createApp({ db, config, clock: systemClock, logger: silentLogger() });
+  const { apiUrl, authUrl } = await app.listen({ port: 0, authPort: 0 });
+  const token = await fetchToken(authUrl, 'prairie-integration', secretOf('prairie-integration'));
+
+  const scope = { tenantId: 'tn_prairie', subsidiaryId: null };
+  const bare: Server = createServer((req, res) => {
+    const id = decodeURIComponent((req.url ?? '').split('/').pop() ?? '');
+    getSubsidiary(db, scope, id).then((subsidiary) => {
+      const body = JSON.stringify(subsidiary);
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+      res.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+  const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/subsidiaries/sub_kc`;
+
+  console.log(`warming up, then ${DURATION}s each with ${CONNECTIONS} connections…`);
+  await autocannon(`${apiUrl}/api/p/v1.0/subsidiaries/sub_kc`, { authorization: `Bearer ${token}` }, 3);
+  await autocannon(bareUrl, {}, 2);
+  const full = await autocannon(`${apiUrl}/api/p/v1.0/subsidiaries/sub_kc`, { authorization: `Bearer ${token}` });
+  const plain = await autocannon(bareUrl, {});
+
+  const ratio = full.requests / plain.requests;
+  const row = (name: string, r: Result) =>
+    `${name.padEnd(12)} ${r.requests.toFixed(0).padStart(8)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   non-2xx ${r.non2xx}`;
+  console.log(row('full stack', full));
+  console.log(row('bare http', plain));
+  console.log(`ratio: ${(ratio * 100).toFixed(1)}% of the bare server's throughput (target ≥ 50%) — ${ratio >= 0.5 ? 'met' : 'NOT met'}`);
+
+  bare.close();
+  await app.close();
+  await db.destroy();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
