@@ -10,6 +10,7 @@
  * with the server it measures. Target: full stack ≥ 50% of the bare server's throughput.
  */
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../adapters/app.js';
@@ -53,7 +54,7 @@ function autocannon(url: string, headers: Record<string, string>, seconds = DURA
 }
 
 function require_autocannon(): string {
-  return new URL('../node_modules/autocannon/autocannon.js', import.meta.url).pathname;
+  return createRequire(import.meta.url).resolve('autocannon');
 }
 
 async function main(): Promise<void> {
@@ -78,10 +79,13 @@ async function main(): Promise<void> {
   const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/subsidiaries/sub_kc`;
 
   console.log(`warming up, then ${DURATION}s each with ${CONNECTIONS} connections…`);
-  await autocannon(`${apiUrl}/api/p/v1.0/subsidiaries/sub_kc`, { authorization: `Bearer ${token}` }, 3);
-  await autocannon(bareUrl, {}, 2);
-  const full = await autocannon(`${apiUrl}/api/p/v1.0/subsidiaries/sub_kc`, { authorization: `Bearer ${token}` });
-  const plain = await autocannon(bareUrl, {});
+  if (process.env.BENCH_ONLY !== 'bare') await autocannon(`${apiUrl}/api/p/v1.0/subsidiaries/sub_kc`, { authorization: `Bearer ${token}` }, 3);
+  if (process.env.BENCH_ONLY !== 'full') await autocannon(bareUrl, {}, 2);
+  // BENCH_ONLY=full|bare runs one side, for profiling it alone with --cpu-prof.
+  const only = process.env.BENCH_ONLY;
+  const skipped: Result = { requests: NaN, p50: NaN, p99: NaN, non2xx: NaN };
+  const full = only === 'bare' ? skipped : await autocannon(`${apiUrl}/api/p/v1.0/subsidiaries/sub_kc`, { authorization: `Bearer ${token}` });
+  const plain = only === 'full' ? skipped : await autocannon(bareUrl, {});
 
   const ratio = full.requests / plain.requests;
   const row = (name: string, r: Result) =>

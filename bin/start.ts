@@ -7,7 +7,7 @@ import { loadConfig } from '../core/config.js';
 import { FixtureError, loadFixture } from '../core/fixtures/load-fixture.js';
 import { createDb, redactUrl } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { projectRoot } from './project-root.js';
+import { projectRoot } from '../adapters/project-root.js';
 import { resolveSecretKey } from './secret-key.js';
 
 /**

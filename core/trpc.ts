@@ -71,3 +71,24 @@ export const authedProcedure = t.procedure.use(({ ctx, meta, next }) => {
   }
   return next({ ctx: { ...ctx, principal } });
 });
+
+/**
+ * The resolver of a procedure, kept beside it so the REST adapter can run it directly after
+ * doing what tRPC's middleware chain does (it has already authenticated and checked scopes,
+ * then it parses the input and the output with the procedure's own schemas). tRPC's chain
+ * copies its options object several times per middleware, which is most of an authenticated
+ * read's cost; internal callers still go through it.
+ */
+export const directResolver = Symbol('waybill.directResolver');
+
+export type DirectResolver = (opts: { ctx: Context & { principal: Principal }; input: any }) => Promise<unknown> | unknown;
+
+type Builder = { query: (resolver: any) => any; mutation: (resolver: any) => any };
+
+export function defineQuery<B extends Builder>(builder: B, resolver: Parameters<B['query']>[0]): ReturnType<B['query']> {
+  return Object.assign(builder.query(resolver), { [directResolver]: resolver as DirectResolver });
+}
+
+export function defineMutation<B extends Builder>(builder: B, resolver: Parameters<B['mutation']>[0]): ReturnType<B['mutation']> {
+  return Object.assign(builder.mutation(resolver), { [directResolver]: resolver as DirectResolver });
+}

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AnyTRPCRouter } from '@trpc/server';
 import { createApp, type App } from '../adapters/app.js';
 import { silentLogger } from '../adapters/logger.js';
+import { projectRoot } from '../adapters/project-root.js';
 import { SCOPES } from '../core/auth/scopes.js';
 import { ManualClock } from '../core/clock.js';
 import { loadConfig, type Config } from '../core/config.js';
@@ -14,7 +16,7 @@ export const SECRET_KEY = Buffer.from('test-secret-key-0123456789abcdef-01234567
 
 /** The demo fixture plus clients every test needs: all scopes, subsidiary-bound, no useful scope. */
 export function testFixture(): any {
-  const fixture = JSON.parse(readFileSync(new URL('../fixtures/demo.json', import.meta.url), 'utf8'));
+  const fixture = JSON.parse(readFileSync(join(projectRoot(), 'fixtures', 'demo.json'), 'utf8'));
   for (const tenant of fixture.Tenants) {
     tenant.Clients.push(
       { ClientId: `${tenant.Id}-all`, ClientSecret: `secret-${tenant.Id}-all`, Scopes: [...SCOPES], SubsidiaryId: null },

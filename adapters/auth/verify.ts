@@ -36,17 +36,20 @@ export function createBearerVerifier(options: BearerVerifierOptions): BearerVeri
   const cache = new Map<string, CachedPrincipal>();
 
   return async (authorization) => {
-    const token = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
-    if (!token) throw new AppError('UNAUTHORIZED', 'A bearer token is required.');
+    if (authorization === undefined) throw new AppError('UNAUTHORIZED', 'A bearer token is required.');
     const nowSeconds = Math.floor(clock.now().getTime() / 1000);
 
-    const cached = cache.get(token);
+    // Keyed by the whole header: a hit skips even the syntax check.
+    const cached = cache.get(authorization);
     if (cached) {
-      cache.delete(token);
+      cache.delete(authorization);
       if (nowSeconds >= cached.exp) throw new AppError('UNAUTHORIZED', 'The access token has expired.');
-      cache.set(token, cached);
+      cache.set(authorization, cached);
       return cached.principal;
     }
+
+    const token = BEARER.exec(authorization)?.[1];
+    if (!token) throw new AppError('UNAUTHORIZED', 'A bearer token is required.');
 
     let payload: JWTPayload;
     try {
@@ -75,7 +78,7 @@ export function createBearerVerifier(options: BearerVerifierOptions): BearerVeri
       const oldest = cache.keys().next();
       if (!oldest.done) cache.delete(oldest.value);
     }
-    cache.set(token, { principal, exp: payload.exp as number });
+    cache.set(authorization, { principal, exp: payload.exp as number });
     return principal;
   };
 }

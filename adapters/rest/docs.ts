@@ -5,7 +5,8 @@ import type { ServerResponse } from 'node:http';
 
 // The reference page is Swagger UI served from the swagger-ui-dist package: no CDN, works offline.
 const require = createRequire(import.meta.url);
-const assetsDir: string = require('swagger-ui-dist').getAbsoluteFSPath();
+// absolute-path.js only, not the package index, which would load the whole UI bundle into the server.
+const assetsDir: string = require('swagger-ui-dist/absolute-path.js')();
 
 const assets: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',

@@ -12,7 +12,7 @@ export interface Problem {
   [extension: string]: unknown;
 }
 
-interface ProblemKind {
+export interface ProblemKind {
   status: number;
   category: string;
   title: string;

@@ -1,6 +1,7 @@
-import type { AnyTRPCRouter } from '@trpc/server';
-import { forEachOpenApiProcedure, getPathParameters, getPathRegExp, type OpenApiMethod } from 'trpc-to-openapi';
-import type { Meta } from '../../core/trpc.js';
+import type { AnyTRPCProcedure, AnyTRPCRouter } from '@trpc/server';
+import { forEachOpenApiProcedure, getInputOutputParsers, getPathParameters, getPathRegExp, type OpenApiMethod } from 'trpc-to-openapi';
+import type { z } from 'zod';
+import { directResolver, type DirectResolver, type Meta } from '../../core/trpc.js';
 
 export interface Route {
   method: OpenApiMethod;
@@ -9,6 +10,10 @@ export interface Route {
   /** Dotted tRPC path of the procedure, e.g. `subsidiaries.getSubsidiary`. */
   procedurePath: string;
   meta: Meta;
+  /** The procedure itself, resolved once so a request does not look it up by path. */
+  procedure: AnyTRPCProcedure;
+  /** Set for procedures defined with defineQuery/defineMutation: the REST fast path. */
+  direct: { resolver: DirectResolver; input: z.ZodType; output: z.ZodType | undefined } | undefined;
   pathParams: string[];
   regexp: RegExp;
 }
@@ -25,13 +30,19 @@ export type RouteMatch =
  */
 export function buildRoutes(router: AnyTRPCRouter): Route[] {
   const routes: Route[] = [];
-  forEachOpenApiProcedure<Meta>(router._def.procedures, ({ path, meta }) => {
+  forEachOpenApiProcedure<Meta>(router._def.procedures, ({ path, meta, procedure }) => {
     const template = meta.openapi.path;
+    const resolver = (procedure as { [directResolver]?: DirectResolver })[directResolver];
+    const parsers = getInputOutputParsers(procedure);
     routes.push({
       method: meta.openapi.method,
       template,
       procedurePath: path,
       meta,
+      procedure: procedure as unknown as AnyTRPCProcedure,
+      direct: resolver
+        ? { resolver, input: parsers.inputParser as z.ZodType, output: parsers.outputParser as z.ZodType | undefined }
+        : undefined,
       pathParams: getPathParameters(template),
       regexp: getPathRegExp(template),
     });

@@ -4,7 +4,7 @@ import type { Clock } from '../../core/clock.js';
 import type { Config } from '../../core/config.js';
 import type { AnyTRPCRouter } from '@trpc/server';
 import { appRouter } from '../../core/router.js';
-import { createCallerFactory, type Context, type Principal } from '../../core/trpc.js';
+import type { Context, Principal } from '../../core/trpc.js';
 import { pingDb, type Db } from '../../db/create-db.js';
 import type { Logger } from '../logger.js';
 import { createTrpcHandler, TRPC_PREFIX } from '../trpc/server.js';
@@ -14,7 +14,7 @@ import { buildOpenApiDocument } from './openapi.js';
 import { buildProblem, edgeKinds, problemKinds, sendProblem } from './problem.js';
 import { rateLimitHeaders, type RateLimits } from './rate-limit.js';
 import { defaultBurstRule, defaultRule, publicRule, type RateRule } from './rate-rules.js';
-import { clientIpOf, loggablePath, requestIdOf } from './request-context.js';
+import { clientIpOf, loggablePath, parseTarget, requestIdOf, type RequestTarget } from './request-context.js';
 import { buildRoutes } from './routes.js';
 
 export interface ApiHandlerOptions {
@@ -42,9 +42,8 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
   const { config, logger, rateLimits } = options;
   const router = options.router ?? appRouter;
   const routes = buildRoutes(router);
-  const createCaller = createCallerFactory(router);
   let openApiJson: string | undefined;
-  const contextFor = (principal: Principal | null): Context => ({
+  const contextFor = <P extends Principal | null>(principal: P): Context & { principal: P } => ({
     db: options.db,
     clock: options.clock,
     config,
@@ -62,10 +61,9 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
     rateLimits,
     verifyBearer: options.verifyBearer,
     contextFor,
-    createCaller: (ctx: Context) => createCaller(ctx as never),
   };
 
-  const limited = async (req: IncomingMessage, res: ServerResponse, url: URL, rules: RateRule[]) => {
+  const limited = async (req: IncomingMessage, res: ServerResponse, url: RequestTarget, rules: RateRule[]) => {
     const ip = clientIpOf(req);
     const decision = await rateLimits.check(rules.map((rule) => ({ rule, key: ip })));
     if (decision && !decision.allowed) {
@@ -80,13 +78,13 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
     return false;
   };
 
-  const notFound = (res: ServerResponse, url: URL) =>
+  const notFound = (res: ServerResponse, url: RequestTarget) =>
     sendProblem(
       res,
       buildProblem(config.publicBaseUrl, { kind: problemKinds.NOT_FOUND, detail: 'Nothing exists at this path.', instance: url.pathname }),
     );
 
-  const route = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<{ principal?: Principal; error?: unknown }> => {
+  const route = async (req: IncomingMessage, res: ServerResponse, url: RequestTarget): Promise<{ principal?: Principal; error?: unknown }> => {
     const path = url.pathname;
     if (path.startsWith('/api/p/')) return handleApiRequest(apiDeps, req, res, url);
     if (path === '/api/trpc' || path.startsWith(TRPC_PREFIX)) {
@@ -132,12 +130,7 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
     const started = performance.now();
     const requestId = requestIdOf(req);
     res.setHeader('X-Request-Id', requestId);
-    let url: URL;
-    try {
-      url = new URL(req.url ?? '/', 'http://api.invalid');
-    } catch {
-      url = new URL('http://api.invalid/');
-    }
+    const url = parseTarget(req.url);
     route(req, res, url)
       .then(({ principal, error }) => {
         if (error) logger.error({ requestId, err: error }, 'unexpected error');
