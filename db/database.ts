@@ -14,6 +14,7 @@ import type {
 } from './tables/settlements.js';
 import type { ApiClientsTable, SigningKeysTable, SubsidiariesTable, TenantsTable } from './tables/tenancy.js';
 import type { WebhooksTable } from './tables/webhooks.js';
+import type { OutboxTable } from './tables/outbox.js';
 
 /**
  * Every table of the database, by name. Column types are chosen so that SQLite and Postgres
@@ -55,4 +56,6 @@ export interface Database {
   deductions: DeductionsTable;
 
   webhooks: WebhooksTable;
+
+  outbox: OutboxTable;
 }
