@@ -31,6 +31,13 @@ export interface Context {
   config: Config;
   principal: Principal | null;
   response: ResponseHints;
+  /** Request preconditions the caller sent (the REST adapter fills it from headers). */
+  request?: RequestHints;
+}
+
+export interface RequestHints {
+  /** The raw If-Match value, when sent. */
+  ifMatch?: string;
 }
 
 export interface ProcedureMeta {

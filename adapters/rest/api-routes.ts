@@ -16,7 +16,7 @@ export interface ApiRouteDeps {
   rateLimits: RateLimits;
   verifyBearer: (authorization: string | undefined) => Promise<Principal>;
   /** A fresh core context for a verified principal. */
-  contextFor: (principal: Principal) => Context & { principal: Principal };
+  contextFor: (principal: Principal, req: IncomingMessage) => Context & { principal: Principal };
 }
 
 export interface ApiOutcome {
@@ -148,7 +148,7 @@ export async function handleApiRequest(
   }
   const input = { ...queryObject(url.searchParams), ...body, ...params, version };
 
-  const ctx = deps.contextFor(principal);
+  const ctx = deps.contextFor(principal, req);
   try {
     const output = await callProcedure(route, ctx, input);
     const status = route.meta.successStatus ?? 200;

@@ -43,13 +43,17 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
   const router = options.router ?? appRouter;
   const routes = buildRoutes(router);
   let openApiJson: string | undefined;
-  const contextFor = <P extends Principal | null>(principal: P): Context & { principal: P } => ({
-    db: options.db,
-    clock: options.clock,
-    config,
-    principal,
-    response: {},
-  });
+  const contextFor = <P extends Principal | null>(principal: P, req?: IncomingMessage): Context & { principal: P } => {
+    const ifMatch = req?.headers['if-match'];
+    return {
+      db: options.db,
+      clock: options.clock,
+      config,
+      principal,
+      response: {},
+      request: ifMatch === undefined ? {} : { ifMatch },
+    };
+  };
   const trpcRule: RateRule = { name: 'trpc', points: config.trpcRateLimitPerSecond, windowSeconds: 1, blockSeconds: 0 };
   const trpc = createTrpcHandler({ router, rateLimits, trpcRule, verifyBearer: options.verifyBearer, contextFor });
   const apiDeps = {

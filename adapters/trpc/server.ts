@@ -13,7 +13,7 @@ export interface TrpcDeps {
   rateLimits: RateLimits;
   trpcRule: RateRule;
   verifyBearer: (authorization: string | undefined) => Promise<Principal>;
-  contextFor: (principal: Principal | null) => Context;
+  contextFor: (principal: Principal | null, req: IncomingMessage) => Context;
 }
 
 /**
@@ -29,14 +29,14 @@ export function createTrpcHandler(deps: TrpcDeps) {
       res,
       path: pathname.slice(TRPC_PREFIX.length),
       createContext: async () => {
-        if (!req.headers.authorization) return deps.contextFor(null);
+        if (!req.headers.authorization) return deps.contextFor(null, req);
         const principal = await deps.verifyBearer(req.headers.authorization);
         const decision = await deps.rateLimits.check([{ rule: deps.trpcRule, key: principal.ClientId }]);
         if (decision && !decision.allowed) {
           res.setHeader('Retry-After', String(decision.resetSeconds));
           throw new AppError('RATE_LIMITED', `Retry after ${decision.resetSeconds} seconds.`);
         }
-        return deps.contextFor(principal);
+        return deps.contextFor(principal, req);
       },
     });
 }
