@@ -1,0 +1,250 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/create-db.js';
+import type { StopsTable, TripLineItemsTable, TripsTable } from '../../db/tables/loads.js';
+import type { TripReferencesTable } from '../../db/tables/references.js';
+import { etagOf } from '../shared/etag.js';
+import { fromMinorUnits, toMoney } from '../shared/money.js';
+import { inScope, type Scope } from '../shared/scope.js';
+import type { StopKind, TEta, TReference, TStop, TTrip, TTripLineItem } from './trip.schemas.js';
+
+export type StopRow = Selectable<StopsTable>;
+export type TripRow = Selectable<TripsTable>;
+export type TripReferenceRow = Selectable<TripReferencesTable>;
+export type TripLineItemRow = Selectable<TripLineItemsTable>;
+
+/** What writers need besides the API shape: the concurrency version and the owning records. */
+export interface TripMeta {
+  id: string;
+  version: number;
+  status: string;
+  tenantId: string;
+  subsidiaryId: string | null;
+  loadId: string;
+  loadNumber: string;
+}
+
+export interface TripRecord {
+  trip: TTrip;
+  meta: TripMeta;
+}
+
+export interface StopRecord {
+  stop: TStop;
+  /** The stored row: time zone, raw times and sequence for the write rules. */
+  row: StopRow;
+  /** The stop's trip (its version is the trip ETag's). */
+  trip: TripMeta;
+  /** True when this is the trip's last stop in route order. */
+  isFinal: boolean;
+}
+
+/** The strong ETag of a trip: every write to the trip, its stops or its references bumps `version`. */
+export function tripEtag(tripId: string, version: number): string {
+  return etagOf(tripId, version);
+}
+
+export function toReference(row: TripReferenceRow): TReference {
+  return {
+    Id: row.id,
+    ReferenceId: row.reference_definition_id,
+    Name: row.name,
+    Value: row.value,
+    Type: row.type,
+    Access: row.access,
+    Origin: row.origin,
+  };
+}
+
+/** Eta is null as a whole when none of its three estimates exists (spec 2.2). */
+export function toEta(row: Pick<StopRow, 'eta_planned' | 'eta_live' | 'eta_manual'>): TEta | null {
+  if (row.eta_planned === null && row.eta_live === null && row.eta_manual === null) return null;
+  return { Planned: row.eta_planned, Live: row.eta_live, Manual: row.eta_manual };
+}
+
+function toAddress(row: StopRow): TStop['Address'] {
+  const { address_street, address_city, address_state, address_zip_code, address_country } = row;
+  if ([address_street, address_city, address_state, address_zip_code, address_country].every((part) => part === null)) {
+    return null;
+  }
+  return {
+    Street: address_street,
+    City: address_city,
+    State: address_state,
+    ZipCode: address_zip_code,
+    // Spec 2.2: Country is absent (not null) when it was never recorded.
+    ...(address_country === null ? {} : { Country: address_country }),
+  };
+}
+
+/** One stop in the API shape; `references` are this stop's own (stop_id = row.id). */
+export function toStop(row: StopRow, references: readonly TripReferenceRow[]): TStop {
+  return {
+    $type: row.stop_kind as StopKind,
+    Id: row.id,
+    AppointmentRequested: row.appointment_requested === 1,
+    AppointmentConfirmed: row.appointment_confirmed === 1,
+    AppointmentDate: row.appointment_date,
+    ScheduleType: row.schedule_type as 'APPT' | 'FCFS',
+    StopWindow: row.schedule_type === 'FCFS' ? { Begin: row.window_begin, End: row.window_end } : null,
+    LoadingType: row.loading_type,
+    StopType: row.stop_type,
+    Status: row.status,
+    Address: toAddress(row),
+    Coordinates:
+      row.latitude === null || row.longitude === null ? null : { Latitude: row.latitude, Longitude: row.longitude },
+    ArrivedAt: row.arrived_at,
+    DepartedAt: row.departed_at,
+    CompanyId: row.company_id,
+    CompanyNumber: row.company_number,
+    CompanyName: row.company_name,
+    References: references.map(toReference),
+    Eta: toEta(row),
+  };
+}
+
+export function toLineItem(row: TripLineItemRow): TTripLineItem {
+  return {
+    Description: row.description,
+    Type: row.type,
+    Amount: toMoney(row.amount, row.currency),
+    RatePolicies: {
+      // Rates are stored in hundredths, like money, so they come back exact.
+      HourlyPayRate: row.hourly_pay_rate === null ? null : fromMinorUnits(row.hourly_pay_rate),
+      HourlyRestBreaksRate: row.hourly_rest_breaks_rate === null ? null : fromMinorUnits(row.hourly_rest_breaks_rate),
+    },
+  };
+}
+
+/**
+ * A trip in the API shape. `stops` in route order (already mapped), `references` the trip's
+ * own (stop_id null). The trip's Eta is its final stop's (spec 2.2).
+ */
+export function toTrip(
+  row: TripRow,
+  loadNumber: string,
+  stops: readonly TStop[],
+  references: readonly TripReferenceRow[],
+  lineItems: readonly TripLineItemRow[],
+): TTrip {
+  const finalStop = stops.at(-1);
+  return {
+    Id: row.id,
+    TripNumber: row.trip_number,
+    LoadNumber: loadNumber,
+    Status: row.status,
+    DriverId: row.driver_id,
+    TruckId: row.truck_id,
+    TrailerId: row.trailer_id,
+    CarrierId: row.carrier_id,
+    SubsidiaryId: row.subsidiary_id,
+    Eta: finalStop ? finalStop.Eta : null,
+    Stops: [...stops],
+    References: references.map(toReference),
+    LineItems: lineItems.map(toLineItem),
+    UpdatedAt: row.updated_at,
+  };
+}
+
+function toMeta(row: TripRow, loadNumber: string): TripMeta {
+  return {
+    id: row.id,
+    version: Number(row.version),
+    status: row.status,
+    tenantId: row.tenant_id,
+    subsidiaryId: row.subsidiary_id,
+    loadId: row.load_id,
+    loadNumber,
+  };
+}
+
+function groupBy<T, K>(rows: readonly T[], key: (row: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const group = groups.get(k);
+    if (group) group.push(row);
+    else groups.set(k, [row]);
+  }
+  return groups;
+}
+
+/**
+ * The full records of already-scoped trip rows, in the order given, with four queries in
+ * all however many trips there are (lists and loads read many at once).
+ */
+export async function assembleTrips(db: Db, rows: readonly TripRow[]): Promise<TripRecord[]> {
+  if (rows.length === 0) return [];
+  const tripIds = rows.map((row) => row.id);
+  const loadIds = [...new Set(rows.map((row) => row.load_id))];
+  const [stops, references, lineItems, loads] = await Promise.all([
+    db.selectFrom('stops').selectAll().where('trip_id', 'in', tripIds).orderBy('trip_id').orderBy('sequence').execute(),
+    db
+      .selectFrom('trip_references')
+      .selectAll()
+      .where('trip_id', 'in', tripIds)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute(),
+    db.selectFrom('trip_line_items').selectAll().where('trip_id', 'in', tripIds).orderBy('sequence').execute(),
+    db.selectFrom('loads').select(['id', 'load_number']).where('id', 'in', loadIds).execute(),
+  ]);
+  const stopsByTrip = groupBy(stops, (stop) => stop.trip_id);
+  const tripRefs = groupBy(
+    references.filter((ref) => ref.stop_id === null),
+    (ref) => ref.trip_id,
+  );
+  const stopRefs = groupBy(
+    references.filter((ref) => ref.stop_id !== null),
+    (ref) => ref.stop_id as string,
+  );
+  const itemsByTrip = groupBy(lineItems, (item) => item.trip_id);
+  const loadNumbers = new Map(loads.map((load) => [load.id, load.load_number]));
+  return rows.map((row) => {
+    const loadNumber = loadNumbers.get(row.load_id) ?? '';
+    const tripStops = (stopsByTrip.get(row.id) ?? []).map((stop) => toStop(stop, stopRefs.get(stop.id) ?? []));
+    return {
+      trip: toTrip(row, loadNumber, tripStops, tripRefs.get(row.id) ?? [], itemsByTrip.get(row.id) ?? []),
+      meta: toMeta(row, loadNumber),
+    };
+  });
+}
+
+/** The trip row if the scope may see it (trips carry their own subsidiary_id). */
+export async function getTripRow(db: Db, scope: Scope, tripId: string): Promise<TripRow | undefined> {
+  return db.selectFrom('trips').selectAll().where(inScope('trips', scope)).where('id', '=', tripId).executeTakeFirst();
+}
+
+/** The trip with its stops in route order, references and line items; undefined when not in scope. */
+export async function getTripRecord(db: Db, scope: Scope, tripId: string): Promise<TripRecord | undefined> {
+  const row = await getTripRow(db, scope, tripId);
+  if (!row) return undefined;
+  const [record] = await assembleTrips(db, [row]);
+  return record;
+}
+
+/** One stop of a visible trip; undefined when the trip is not visible or the stop is not its. */
+export async function getStopRecord(db: Db, scope: Scope, tripId: string, stopId: string): Promise<StopRecord | undefined> {
+  const trip = await getTripRow(db, scope, tripId);
+  if (!trip) return undefined;
+  const [row, references, load, last] = await Promise.all([
+    db.selectFrom('stops').selectAll().where('trip_id', '=', trip.id).where('id', '=', stopId).executeTakeFirst(),
+    db
+      .selectFrom('trip_references')
+      .selectAll()
+      .where('trip_id', '=', trip.id)
+      .where('stop_id', '=', stopId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute(),
+    db.selectFrom('loads').select('load_number').where('id', '=', trip.load_id).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('stops')
+      .select('id')
+      .where('trip_id', '=', trip.id)
+      .orderBy('sequence', 'desc')
+      .limit(1)
+      .executeTakeFirst(),
+  ]);
+  if (!row) return undefined;
+  return { stop: toStop(row, references), row, trip: toMeta(trip, load.load_number), isFinal: last?.id === row.id };
+}
