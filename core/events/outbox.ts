@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { Insertable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
+import type { OutboxTable } from '../../db/tables/outbox.js';
 import type { Clock } from '../clock.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 
@@ -18,22 +20,14 @@ export interface EventToEmit {
  * so the change and its event commit together (ARCHITECTURE: "same transaction").
  */
 export async function appendEvent(trx: Db, clock: Clock, event: EventToEmit): Promise<string> {
-  const id = `evt_${randomUUID()}`;
-  await trx
-    .insertInto('outbox')
-    .values({
-      id,
-      tenant_id: event.tenantId,
-      subsidiary_id: event.subsidiaryId,
-      kind: 'event',
-      type: event.type,
-      customer_id: null,
-      payload: JSON.stringify(event.data),
-      created_at: formatStoredDateTime(clock.now()),
-      dispatched_at: null,
-    })
-    .execute();
-  return id;
+  return appendEntry(trx, clock, 'evt', {
+    tenant_id: event.tenantId,
+    subsidiary_id: event.subsidiaryId,
+    kind: 'event',
+    type: event.type,
+    customer_id: null,
+    payload: event.data,
+  });
 }
 
 export interface VisibilityPost {
@@ -47,20 +41,23 @@ export interface VisibilityPost {
 
 /** Appends a post to a customer's visibility integration, in the caller's transaction. */
 export async function appendVisibilityPost(trx: Db, clock: Clock, post: VisibilityPost): Promise<string> {
-  const id = `vis_${randomUUID()}`;
+  return appendEntry(trx, clock, 'vis', {
+    tenant_id: post.tenantId,
+    subsidiary_id: post.subsidiaryId,
+    kind: 'visibility',
+    type: post.type,
+    customer_id: post.customerId,
+    payload: post.body,
+  });
+}
+
+type EntryFields = Omit<Insertable<OutboxTable>, 'id' | 'created_at' | 'dispatched_at' | 'payload'> & { payload: unknown };
+
+async function appendEntry(trx: Db, clock: Clock, idPrefix: string, entry: EntryFields): Promise<string> {
+  const id = `${idPrefix}_${randomUUID()}`;
   await trx
     .insertInto('outbox')
-    .values({
-      id,
-      tenant_id: post.tenantId,
-      subsidiary_id: post.subsidiaryId,
-      kind: 'visibility',
-      type: post.type,
-      customer_id: post.customerId,
-      payload: JSON.stringify(post.body),
-      created_at: formatStoredDateTime(clock.now()),
-      dispatched_at: null,
-    })
+    .values({ ...entry, id, payload: JSON.stringify(entry.payload), created_at: formatStoredDateTime(clock.now()), dispatched_at: null })
     .execute();
   return id;
 }
