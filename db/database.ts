@@ -1,5 +1,6 @@
 import type { DriversTable, TrailersTable, TrucksTable } from './tables/assets.js';
 import type { DocumentsTable } from './tables/documents.js';
+import type { DocumentTypeChangesTable } from './tables/document-history.js';
 import type { LoadsTable, StopsTable, TripLineItemsTable, TripsTable } from './tables/loads.js';
 import type { CarriersTable, CustomersTable, FactoringCompaniesTable, OwnerOperatorsTable } from './tables/parties.js';
 import type { ReferenceDefinitionsTable, TripReferencesTable } from './tables/references.js';
@@ -47,6 +48,7 @@ export interface Database {
   trip_references: TripReferencesTable;
   trip_line_items: TripLineItemsTable;
   documents: DocumentsTable;
+  document_type_changes: DocumentTypeChangesTable;
 
   carrier_settlement_statements: CarrierSettlementStatementsTable;
   carrier_statement_trips: CarrierStatementTripsTable;
