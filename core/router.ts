@@ -1,4 +1,6 @@
+import { settlementsRouter } from './settlements/router.js';
 import { subsidiariesRouter } from './subsidiaries/router.js';
+import { tripsRouter } from './trips/router.js';
 import { createCallerFactory, router } from './trpc.js';
 
 /**
@@ -7,6 +9,8 @@ import { createCallerFactory, router } from './trpc.js';
  */
 export const appRouter = router({
   subsidiaries: subsidiariesRouter,
+  settlements: settlementsRouter,
+  trips: tripsRouter,
 });
 
 export type AppRouter = typeof appRouter;

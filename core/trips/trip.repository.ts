@@ -5,6 +5,7 @@ import type { TripReferencesTable } from '../../db/tables/references.js';
 import { etagOf } from '../shared/etag.js';
 import { fromMinorUnits, toMoney } from '../shared/money.js';
 import { inScope, type Scope } from '../shared/scope.js';
+import { tripConditions, type TripFilterValues } from './trip-filters.js';
 import type { StopKind, TEta, TReference, TStop, TTrip, TTripLineItem } from './trip.schemas.js';
 
 export type StopRow = Selectable<StopsTable>;
@@ -247,4 +248,72 @@ export async function getStopRecord(db: Db, scope: Scope, tripId: string, stopId
   ]);
   if (!row) return undefined;
   return { stop: toStop(row, references), row, trip: toMeta(trip, load.load_number), isFinal: last?.id === row.id };
+}
+
+/** Trips matching `filters` in creation order (stable while paging), with the total. */
+export async function findTripRecords(
+  db: Db,
+  scope: Scope,
+  filters: TripFilterValues,
+  page: { Page: number; PageSize: number },
+): Promise<{ items: TripRecord[]; total: number }> {
+  const conditions = [inScope('trips', scope), ...tripConditions(filters)];
+  const base = db
+    .selectFrom('trips')
+    .innerJoin('loads', 'loads.id', 'trips.load_id')
+    .where((eb) => eb.and(conditions));
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll('trips')
+      .orderBy('trips.created_at')
+      .orderBy('trips.id')
+      .limit(page.PageSize)
+      .offset(page.Page * page.PageSize)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { items: await assembleTrips(db, rows), total: Number(count.total) };
+}
+
+/** A visible trip's stops in route order, one page of them, with the total. */
+export async function findTripStops(
+  db: Db,
+  scope: Scope,
+  tripId: string,
+  page: { Page: number; PageSize: number },
+): Promise<{ items: TStop[]; total: number } | undefined> {
+  const trip = await getTripRow(db, scope, tripId);
+  if (!trip) return undefined;
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('stops')
+      .selectAll()
+      .where('trip_id', '=', trip.id)
+      .orderBy('sequence')
+      .limit(page.PageSize)
+      .offset(page.Page * page.PageSize)
+      .execute(),
+    db
+      .selectFrom('stops')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .where('trip_id', '=', trip.id)
+      .executeTakeFirstOrThrow(),
+  ]);
+  const references =
+    rows.length === 0
+      ? []
+      : await db
+          .selectFrom('trip_references')
+          .selectAll()
+          .where('trip_id', '=', trip.id)
+          .where(
+            'stop_id',
+            'in',
+            rows.map((row) => row.id),
+          )
+          .orderBy('created_at')
+          .orderBy('id')
+          .execute();
+  const byStop = groupBy(references, (ref) => ref.stop_id as string);
+  return { items: rows.map((row) => toStop(row, byStop.get(row.id) ?? [])), total: Number(count.total) };
 }

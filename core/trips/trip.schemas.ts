@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ZPage, ZPathId, input, pageOf } from '../shared/schemas.js';
+import { ZBodyPage, tripBodyFilters, tripQueryFilters } from './trip-filters.js';
 
 /** A stored UTC date-time as the API prints it (`2026-11-21T14:00:00.000Z`). */
 const ZDateTimeOut = z.iso.datetime().meta({ description: 'ISO 8601 date-time, UTC.', example: '2026-11-21T14:00:00.000Z' });
@@ -122,3 +124,12 @@ export const ZTrip = z
   })
   .meta({ id: 'Trip' });
 export type TTrip = z.infer<typeof ZTrip>;
+
+export const ZTripPage = pageOf(ZTrip).meta({ id: 'TripPage' });
+export const ZStopPage = pageOf(ZStop).meta({ id: 'StopPage' });
+
+export const ZGetTripInput = input({ tripId: ZPathId });
+export const ZGetStopInput = input({ tripId: ZPathId, stopId: ZPathId });
+export const ZFindTripStopsInput = input({ tripId: ZPathId, ...ZPage });
+export const ZFindTripsInput = input({ ...ZPage, ...tripQueryFilters });
+export const ZSearchTripsInput = input({ ...ZBodyPage, ...tripBodyFilters });

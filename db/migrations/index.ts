@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as tenancy from './2026-11-22T0001-tenancy.js';
 import * as records from './2026-11-22T0002-records.js';
 import * as outbox from './2026-11-22T0003-outbox.js';
+import * as rateLimits from './2026-11-22T0010-rate-limits.js';
 import * as documentHistory from './2026-11-22T0030-document-history.js';
 
 /**
@@ -12,5 +13,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T0001-tenancy': tenancy,
   '2026-11-22T0002-records': records,
   '2026-11-22T0003-outbox': outbox,
+  '2026-11-22T0010-rate-limits': rateLimits,
   '2026-11-22T0030-document-history': documentHistory,
 };

@@ -1,0 +1,166 @@
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { z } from 'zod';
+import { parseDateTimeParts, toStoredDateTime } from '../shared/datetime.js';
+import { TRIP_STATUSES } from '../shared/statuses.js';
+
+/**
+ * Search filters shared by the trip and load searches. GET takes them as query parameters,
+ * POST search as body fields; both validate the same values.
+ */
+
+const DATE_FILTER_MESSAGE = 'must be a date (yyyy-MM-dd, a whole UTC day) or a date-time with Z or a ±hh:mm offset';
+
+/** A date or date-time bound. A bare date covers its whole UTC day; an offset-less time has no zone to read it in. */
+export const ZDateFilter = z
+  .string()
+  .refine((text) => {
+    const parts = parseDateTimeParts(text);
+    return parts !== null && (!parts.hasTime || parts.offsetMinutes !== null);
+  }, DATE_FILTER_MESSAGE)
+  .meta({ description: 'yyyy-MM-dd (a whole UTC day) or an ISO 8601 date-time with an offset.', example: '2026-11-21T00:00:00Z' });
+
+/** The stored lower bound of a date filter: a bare date starts at its UTC midnight. */
+export function lowerBound(text: string): string {
+  return toStoredDateTime(text, { assumeUtc: true });
+}
+
+/** The stored upper bound: a bare date ends at the last millisecond of its UTC day. */
+export function upperBound(text: string): string {
+  const parts = parseDateTimeParts(text);
+  const stored = toStoredDateTime(text, { assumeUtc: true });
+  if (parts?.hasTime) return stored;
+  return new Date(Date.parse(stored) + 86_400_000 - 1).toISOString();
+}
+
+/** Status names match case-insensitively and come back in their canonical casing. */
+function canonical<T extends string>(values: readonly T[], text: string): string {
+  return values.find((value) => value.toLowerCase() === text.toLowerCase()) ?? text;
+}
+
+/** A status list in a query string: repeated (`Status=A&Status=B`) or comma-separated (`Status=A,B`). */
+export function queryStatusList<T extends string>(values: readonly [T, ...T[]]) {
+  return z
+    .preprocess(
+      (value) => {
+        const items = typeof value === 'string' ? [value] : value;
+        if (!Array.isArray(items)) return value;
+        return items
+          .flatMap((item) => (typeof item === 'string' ? item.split(',') : [item]))
+          .map((item) => (typeof item === 'string' ? canonical(values, item.trim()) : item));
+      },
+      z.array(z.enum(values)).min(1),
+    )
+    .meta({ description: `Any of ${values.join(', ')}; repeat the parameter or separate values with commas.` });
+}
+
+/** A status list in a JSON body. */
+export function bodyStatusList<T extends string>(values: readonly [T, ...T[]]) {
+  return z
+    .array(
+      z
+        .string()
+        .meta({ enum: [...values] })
+        .transform((item) => canonical(values, item))
+        .pipe(z.enum(values)),
+    )
+    .min(1)
+    .meta({ description: `Any of ${values.join(', ')}.` });
+}
+
+/** Paging in a POST search body: JSON numbers, not the query string's coerced text. */
+export const ZBodyPage = {
+  Page: z.number().int().min(0).default(0).meta({ description: '0-based page index.' }),
+  PageSize: z.number().int().min(1).max(100).default(50).meta({ description: 'Items per page, at most 100.' }),
+};
+
+const ZId = z.string().min(1).max(200);
+
+/** Filters on a trip (and, in the load search, on any one of the load's trips). */
+const tripLevelFilters = {
+  TripNumber: ZId.optional().meta({ description: 'Exact trip number.' }),
+  DriverId: ZId.optional(),
+  TruckId: ZId.optional(),
+  TrailerId: ZId.optional(),
+  CarrierId: ZId.optional(),
+  PickupFrom: ZDateFilter.optional().meta({ description: 'A Pickup stop scheduled (appointment or window) at or after this.' }),
+  PickupTo: ZDateFilter.optional().meta({ description: 'A Pickup stop scheduled (appointment or window) at or before this.' }),
+  DeliveryFrom: ZDateFilter.optional().meta({ description: 'A Delivery stop scheduled at or after this.' }),
+  DeliveryTo: ZDateFilter.optional().meta({ description: 'A Delivery stop scheduled at or before this.' }),
+};
+
+const sharedFilters = {
+  LoadNumber: ZId.optional().meta({ description: 'Exact load number.' }),
+  CustomerId: ZId.optional(),
+  UpdatedSince: ZDateFilter.optional().meta({ description: 'Changed at or after this instant.' }),
+};
+
+export const tripQueryFilters = { Status: queryStatusList(TRIP_STATUSES).optional(), ...sharedFilters, ...tripLevelFilters };
+export const tripBodyFilters = { Status: bodyStatusList(TRIP_STATUSES).optional(), ...sharedFilters, ...tripLevelFilters };
+
+/** The filter values after validation (GET and POST parse to the same shape). */
+export interface TripFilterValues {
+  Status?: string[] | undefined;
+  LoadNumber?: string | undefined;
+  CustomerId?: string | undefined;
+  UpdatedSince?: string | undefined;
+  TripNumber?: string | undefined;
+  DriverId?: string | undefined;
+  TruckId?: string | undefined;
+  TrailerId?: string | undefined;
+  CarrierId?: string | undefined;
+  PickupFrom?: string | undefined;
+  PickupTo?: string | undefined;
+  DeliveryFrom?: string | undefined;
+  DeliveryTo?: string | undefined;
+}
+
+/**
+ * A stop of `stopType` on trip `tripRef` whose schedule meets [from, to]: an APPT stop's
+ * appointment lies in it, an FCFS stop's window overlaps it. Stored date-times compare as text.
+ */
+function scheduledStop(tripRef: string, stopType: string, from: string | undefined, to: string | undefined): RawBuilder<SqlBool> {
+  const start = sql`(case when s.schedule_type = 'APPT' then s.appointment_date else s.window_begin end)`;
+  const end = sql`(case when s.schedule_type = 'APPT' then s.appointment_date else coalesce(s.window_end, s.window_begin) end)`;
+  const bounds: RawBuilder<unknown>[] = [sql`${start} is not null`];
+  if (to !== undefined) bounds.push(sql`${start} <= ${upperBound(to)}`);
+  if (from !== undefined) bounds.push(sql`${end} >= ${lowerBound(from)}`);
+  return sql<SqlBool>`exists (select 1 from stops s where s.trip_id = ${sql.ref(tripRef)} and s.stop_type = ${stopType} and ${sql.join(bounds, sql` and `)})`;
+}
+
+/** Conditions on the trip aliased `trip` (column refs are `${trip}.…`). */
+export function tripLevelConditions(trip: string, filters: TripFilterValues): Expression<SqlBool>[] {
+  const col = (name: string) => sql.ref(`${trip}.${name}`);
+  const conditions: Expression<SqlBool>[] = [];
+  const equals: Array<[string, string | undefined]> = [
+    ['trip_number', filters.TripNumber],
+    ['driver_id', filters.DriverId],
+    ['truck_id', filters.TruckId],
+    ['trailer_id', filters.TrailerId],
+    ['carrier_id', filters.CarrierId],
+  ];
+  for (const [column, value] of equals) if (value !== undefined) conditions.push(sql<SqlBool>`${col(column)} = ${value}`);
+  if (filters.PickupFrom !== undefined || filters.PickupTo !== undefined) {
+    conditions.push(scheduledStop(`${trip}.id`, 'Pickup', filters.PickupFrom, filters.PickupTo));
+  }
+  if (filters.DeliveryFrom !== undefined || filters.DeliveryTo !== undefined) {
+    conditions.push(scheduledStop(`${trip}.id`, 'Delivery', filters.DeliveryFrom, filters.DeliveryTo));
+  }
+  return conditions;
+}
+
+/** `column in (values)` for a non-empty list. */
+export function inList(column: string, values: readonly string[]): Expression<SqlBool> {
+  return sql<SqlBool>`${sql.ref(column)} in (${sql.join(values.map((value) => sql`${value}`))})`;
+}
+
+/** Every filter of the trip search on `trips` joined to `loads`. */
+export function tripConditions(filters: TripFilterValues): Expression<SqlBool>[] {
+  const conditions = tripLevelConditions('trips', filters);
+  if (filters.Status) conditions.push(inList('trips.status', filters.Status));
+  if (filters.LoadNumber !== undefined) conditions.push(sql<SqlBool>`${sql.ref('loads.load_number')} = ${filters.LoadNumber}`);
+  if (filters.CustomerId !== undefined) conditions.push(sql<SqlBool>`${sql.ref('loads.customer_id')} = ${filters.CustomerId}`);
+  if (filters.UpdatedSince !== undefined) {
+    conditions.push(sql<SqlBool>`${sql.ref('trips.updated_at')} >= ${lowerBound(filters.UpdatedSince)}`);
+  }
+  return conditions;
+}
