@@ -8,7 +8,7 @@ import { SigningKeys } from './auth/keys.js';
 import { createAuthHandler } from './auth/server.js';
 import { createBearerVerifier } from './auth/verify.js';
 import type { Logger } from './logger.js';
-import { RateLimits } from './rest/rate-limit.js';
+import { createRateLimits, type RateLimits } from './rest/rate-limit.js';
 import { createApiHandler } from './rest/server.js';
 
 export interface App {
@@ -28,6 +28,8 @@ export interface AppOptions {
   logger: Logger;
   /** Tests may serve their own procedures through the real edge. */
   router?: AnyTRPCRouter;
+  /** The limiter of both hosts; by default over the store that suits `db` (memory or Postgres). */
+  rateLimits?: RateLimits;
 }
 
 /** Both hosts of one process: the API host and the token host, over one database. */
@@ -35,9 +37,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   const { db, config, clock, logger } = options;
   const keys = await SigningKeys.load({ db, config, clock });
   const verifyBearer = createBearerVerifier({ keys, config, clock });
-  const rateLimits = new RateLimits(config.rateLimits);
+  const rateLimits = options.rateLimits ?? createRateLimits({ db, config, clock, logger });
   const api = createServer({ keepAliveTimeout: 5_000 }, createApiHandler({ db, config, clock, logger, rateLimits, verifyBearer, router: options.router }));
-  const auth = createServer({ keepAliveTimeout: 5_000 }, createAuthHandler({ db, config, keys, clock, logger }));
+  const auth = createServer({ keepAliveTimeout: 5_000 }, createAuthHandler({ db, config, keys, clock, logger, rateLimits }));
 
   return {
     api,

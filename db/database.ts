@@ -16,6 +16,7 @@ import type {
 import type { ApiClientsTable, SigningKeysTable, SubsidiariesTable, TenantsTable } from './tables/tenancy.js';
 import type { WebhooksTable } from './tables/webhooks.js';
 import type { OutboxTable } from './tables/outbox.js';
+import type { RateLimitsTable } from './tables/rate-limits.js';
 
 /**
  * Every table of the database, by name. Column types are chosen so that SQLite and Postgres
@@ -60,4 +61,6 @@ export interface Database {
   webhooks: WebhooksTable;
 
   outbox: OutboxTable;
+
+  rate_limits: RateLimitsTable;
 }

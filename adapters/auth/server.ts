@@ -5,6 +5,8 @@ import type { Config } from '../../core/config.js';
 import { decoyHash } from '../../core/crypto/secret-hash.js';
 import type { Db } from '../../db/create-db.js';
 import type { Logger } from '../logger.js';
+import { MemoryRateLimitStore } from '../rest/rate-limit-store.js';
+import { RateLimits } from '../rest/rate-limit.js';
 import type { SigningKeys } from './keys.js';
 import { OAuthError } from './oauth-error.js';
 import { createTokenEndpoint, type TokenLogContext } from './token.js';
@@ -15,6 +17,8 @@ export interface AuthHandlerOptions {
   keys: SigningKeys;
   clock: Clock;
   logger: Logger;
+  /** Shared with the API host in an app; a token host of its own counts in memory. */
+  rateLimits?: RateLimits;
 }
 
 const TOKEN_PATH = '/oauth/token';
@@ -29,7 +33,10 @@ const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
  */
 export function createAuthHandler(options: AuthHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { keys, logger } = options;
-  const token = createTokenEndpoint(options);
+  const rateLimits =
+    options.rateLimits ??
+    new RateLimits({ enabled: options.config.rateLimits, store: new MemoryRateLimitStore(), clock: options.clock, logger });
+  const token = createTokenEndpoint({ ...options, rateLimits });
   // Computed once up front, so the first request with an unknown client id is not slower than the rest.
   void decoyHash();
 

@@ -1,26 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { SignJWT } from 'jose';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { parseScopeList } from '../../core/auth/scopes.js';
 import type { Clock } from '../../core/clock.js';
 import type { Config } from '../../core/config.js';
 import { decoyHash, verifySecret } from '../../core/crypto/secret-hash.js';
 import type { Db } from '../../db/create-db.js';
+import type { RateLimits } from '../rest/rate-limit.js';
+import { tokenEndpointRule } from '../rest/rate-rules.js';
 import { findClient } from './client.repository.js';
 import { ALG } from './key-material.js';
 import type { SigningKeys } from './keys.js';
 import { OAuthError } from './oauth-error.js';
 import { readTokenRequest } from './token-request.js';
 
-/** Token requests per client id and minute (DECISIONS.md); clients are told to cache tokens. */
-export const TOKEN_REQUESTS_PER_MINUTE = 30;
-
 export interface TokenEndpointOptions {
   db: Db;
   config: Config;
   keys: SigningKeys;
   clock: Clock;
+  rateLimits: RateLimits;
 }
 
 export interface TokenSubject {
@@ -75,23 +74,17 @@ const unauthorized = (usedBasic: boolean) =>
 export function createTokenEndpoint(
   options: TokenEndpointOptions,
 ): (req: IncomingMessage, log: TokenLogContext) => Promise<TokenResponseBody> {
-  const { db, config, keys } = options;
-  const limiter = new RateLimiterMemory({ keyPrefix: 'oauth-token', points: TOKEN_REQUESTS_PER_MINUTE, duration: 60 });
+  const { db, config, keys, rateLimits } = options;
 
   return async (req, log) => {
     const request = await readTokenRequest(req);
     log.clientId = request.clientId;
 
-    if (config.rateLimits) {
-      try {
-        await limiter.consume(request.clientId);
-      } catch (rejection) {
-        if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-        throw new OAuthError(429, 'too_many_requests', 'Too many token requests; cache the token for expires_in.', {
-          'Retry-After': String(retryAfter),
-        });
-      }
+    const decision = await rateLimits.check([{ rule: tokenEndpointRule, key: request.clientId }]);
+    if (decision && !decision.allowed) {
+      throw new OAuthError(429, 'too_many_requests', 'Too many token requests; cache the token for expires_in.', {
+        'Retry-After': String(decision.resetSeconds),
+      });
     }
 
     // Unknown ids are checked against a decoy hash so response time does not reveal which ids exist.

@@ -18,6 +18,9 @@ export const tenantRule: RateRule = { name: 'tenant', points: 50, windowSeconds:
 export const defaultRule: RateRule = { name: 'default', points: 10, windowSeconds: 60, blockSeconds: 180 };
 export const defaultBurstRule: RateRule = { name: 'default-burst', points: 1, windowSeconds: 1, blockSeconds: 0 };
 
+/** POST {auth_url}/oauth/token, per client id named in the request (DECISIONS); clients are told to cache tokens. */
+export const tokenEndpointRule: RateRule = { name: 'oauth-token', points: 30, windowSeconds: 60, blockSeconds: 0 };
+
 /** /openapi.json, /docs, /healthz and /files/{token}, per client IP. */
 export const publicRule: RateRule = { name: 'public', points: 20, windowSeconds: 1, blockSeconds: 0 };
 

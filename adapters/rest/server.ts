@@ -67,6 +67,10 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
     contextFor,
   };
 
+  /**
+   * Counts a request under per-IP rules. Refused: answers the 429 and returns true. Allowed:
+   * the RateLimit headers are set on the response the caller goes on to write.
+   */
   const limited = async (req: IncomingMessage, res: ServerResponse, url: RequestTarget, rules: RateRule[]) => {
     const ip = clientIpOf(req);
     const decision = await rateLimits.check(rules.map((rule) => ({ rule, key: ip })));
@@ -79,6 +83,7 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
       sendProblem(res, problem, rateLimitHeaders(decision));
       return true;
     }
+    for (const [name, value] of Object.entries(rateLimitHeaders(decision))) res.setHeader(name, value);
     return false;
   };
 

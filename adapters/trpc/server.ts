@@ -3,7 +3,7 @@ import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import { AppError } from '../../core/errors.js';
 import type { AnyTRPCRouter } from '@trpc/server';
 import type { Context, Principal } from '../../core/trpc.js';
-import type { RateLimits } from '../rest/rate-limit.js';
+import { rateLimitHeaders, type RateLimits } from '../rest/rate-limit.js';
 import type { RateRule } from '../rest/rate-rules.js';
 
 export const TRPC_PREFIX = '/api/trpc/';
@@ -32,8 +32,9 @@ export function createTrpcHandler(deps: TrpcDeps) {
         if (!req.headers.authorization) return deps.contextFor(null, req);
         const principal = await deps.verifyBearer(req.headers.authorization);
         const decision = await deps.rateLimits.check([{ rule: deps.trpcRule, key: principal.ClientId }]);
+        // Set before tRPC writes its answer, which keeps headers already on the response.
+        for (const [name, value] of Object.entries(rateLimitHeaders(decision))) res.setHeader(name, value);
         if (decision && !decision.allowed) {
-          res.setHeader('Retry-After', String(decision.resetSeconds));
           throw new AppError('RATE_LIMITED', `Retry after ${decision.resetSeconds} seconds.`);
         }
         return deps.contextFor(principal, req);

@@ -1,0 +1,79 @@
+import type { RateRule } from './rate-rules.js';
+
+/** One key's counter under one rule, as a store returns it after counting a request. */
+export interface CounterState {
+  /** Start of the fixed window the hits belong to (epoch ms). */
+  windowStart: number;
+  /** Requests counted in that window, this one included (not counted while blocked). */
+  hits: number;
+  /** End of the block (epoch ms) once the threshold was passed; null when not blocked. */
+  blockedUntil: number | null;
+}
+
+/**
+ * Where counters live. `hit` counts one request of `key` under `rule` at `nowMs` and returns
+ * the counter afterwards; every implementation applies `nextCounter` (Postgres in one atomic
+ * statement), so memory and shared stores decide alike. The memory store answers
+ * synchronously, which keeps the limiter off the event loop's I/O path.
+ */
+export interface RateLimitStore {
+  readonly kind: 'memory' | 'postgres';
+  hit(rule: RateRule, key: string, nowMs: number): CounterState | Promise<CounterState>;
+  /** Forgets counters whose window and block have both ended. */
+  sweep(nowMs: number): void | Promise<void>;
+}
+
+/** Start of the fixed window (aligned to the epoch, so every process agrees) that holds `nowMs`. */
+export function windowStartOf(rule: RateRule, nowMs: number): number {
+  const windowMs = rule.windowSeconds * 1000;
+  return nowMs - (nowMs % windowMs);
+}
+
+/**
+ * The counting rule of DECISIONS "Rate limits": fixed windows; the request that passes the
+ * threshold starts the block; requests during a block are refused without being counted, so
+ * they never extend it; once a block has ended counting starts afresh.
+ */
+export function nextCounter(previous: CounterState | undefined, rule: RateRule, nowMs: number): CounterState {
+  if (previous && previous.blockedUntil !== null && previous.blockedUntil > nowMs) return previous;
+  const windowStart = windowStartOf(rule, nowMs);
+  const continues = previous !== undefined && previous.blockedUntil === null && previous.windowStart === windowStart;
+  const hits = continues ? previous.hits + 1 : 1;
+  const blockedUntil = rule.blockSeconds > 0 && hits > rule.points ? nowMs + rule.blockSeconds * 1000 : null;
+  return { windowStart, hits, blockedUntil };
+}
+
+/** When a counter can be forgotten: its window and any block are over. */
+export function expiryOf(state: CounterState, rule: RateRule): number {
+  const windowEnd = state.windowStart + rule.windowSeconds * 1000;
+  return state.blockedUntil === null ? windowEnd : Math.max(windowEnd, state.blockedUntil);
+}
+
+interface MemoryEntry extends CounterState {
+  expiresAt: number;
+}
+
+/** Counters of one process in a Map; `sweep` drops the ended ones so the Map does not grow without bound. */
+export class MemoryRateLimitStore implements RateLimitStore {
+  readonly kind = 'memory';
+  private readonly entries = new Map<string, MemoryEntry>();
+
+  hit(rule: RateRule, key: string, nowMs: number): CounterState {
+    const id = `${rule.name}:${key}`;
+    const previous = this.entries.get(id);
+    const next = nextCounter(previous, rule, nowMs);
+    if (next !== previous) this.entries.set(id, { ...next, expiresAt: expiryOf(next, rule) });
+    return next;
+  }
+
+  sweep(nowMs: number): void {
+    for (const [id, entry] of this.entries) {
+      if (entry.expiresAt <= nowMs) this.entries.delete(id);
+    }
+  }
+
+  /** Counters held; for tests of the sweep. */
+  get size(): number {
+    return this.entries.size;
+  }
+}
