@@ -16,6 +16,7 @@ import type {
 import type { ApiClientsTable, SigningKeysTable, SubsidiariesTable, TenantsTable } from './tables/tenancy.js';
 import type { WebhooksTable } from './tables/webhooks.js';
 import type { OutboxTable } from './tables/outbox.js';
+import type { AccessorialsTable, IdempotencyKeysTable, MaintenanceRecordsTable } from './tables/money.js';
 import type { RateLimitsTable } from './tables/rate-limits.js';
 
 /**
@@ -57,6 +58,9 @@ export interface Database {
   carrier_statement_payments: CarrierStatementPaymentsTable;
   driver_settlement_statements: DriverSettlementStatementsTable;
   deductions: DeductionsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  accessorials: AccessorialsTable;
+  maintenance_records: MaintenanceRecordsTable;
 
   webhooks: WebhooksTable;
 

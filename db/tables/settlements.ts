@@ -132,4 +132,10 @@ export interface DeductionsTable {
   version: number;
   created_at: string;
   updated_at: string;
+  /** Migration 0040: the driver statement a credit posted to. */
+  driver_statement_number: number | null;
+  /** Migration 0040: the maintenance record that generated the deduction. */
+  maintenance_id: string | null;
+  /** Migration 0040: set when the deduction was deleted; deleted rows read as 404. */
+  deleted_at: string | null;
 }

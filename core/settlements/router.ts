@@ -1,0 +1,6 @@
+import { router } from '../trpc.js';
+import { getCarrierStatement } from './get-carrier-statement.js';
+import { searchCarrierStatements } from './search-carrier-statements.js';
+
+// Literal paths (`/search`) before parameterised ones.
+export const settlementsRouter = router({ searchCarrierStatements, getCarrierStatement });

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { dateTimeProblem, toStoredDateTime } from './datetime.js';
+import { DEFAULT_CURRENCY, minorUnitsProblem, toMinorUnits } from './money.js';
+
+/**
+ * Request fields shared by the money records (deductions, credits, accessorials,
+ * maintenance). Amounts arrive as JSON numbers and become integer minor units here: more than
+ * 2 decimals is a 400 naming the field, never a rounding (DECISIONS "Money").
+ */
+
+/** The largest amount any money record accepts (DECISIONS' driver credit cap, kept for all). */
+export const MAX_AMOUNT = 1_000_000;
+
+/** A JSON number with at most 2 decimals, parsed to minor units. */
+export const ZAmountInput = z
+  .number()
+  .superRefine((value, ctx) => {
+    const problem = minorUnitsProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: `The amount ${problem}.` });
+    else if (Math.abs(value) > MAX_AMOUNT) ctx.addIssue({ code: 'custom', message: `The amount must be at most ${MAX_AMOUNT} in absolute value.` });
+  })
+  .meta({ description: 'A decimal amount with at most 2 decimals (never rounded).', example: 125.5 });
+
+/** Minor units of a validated amount. */
+export function minorOf(amount: number): number {
+  return toMinorUnits(amount);
+}
+
+/** ISO 4217 numeric code; USD (840) when absent. */
+export const ZCurrencyInput = z
+  .number()
+  .int()
+  .min(1)
+  .max(999)
+  .nullish()
+  .transform((value) => value ?? DEFAULT_CURRENCY)
+  .meta({ description: 'ISO 4217 numeric currency code; 840 (USD) when absent.', example: 840 });
+
+/** An ISO 8601 date-time; without an offset it is UTC. Becomes the stored form. */
+export const ZDateTimeInput = z
+  .string()
+  .superRefine((value, ctx) => {
+    const problem = dateTimeProblem(value, { assumeUtc: true });
+    if (problem) ctx.addIssue({ code: 'custom', message: `The value ${problem}.` });
+  })
+  .transform((value) => toStoredDateTime(value, { assumeUtc: true }))
+  .meta({ description: 'ISO 8601 date-time; without an offset it is read as UTC.', example: '2026-11-21T14:00:00Z' });
+
+/** The stored form of the UTC calendar date of a stored date-time: `2026-11-21T00:00:00.000Z`. */
+export function utcCalendarDate(stored: string): string {
+  return `${stored.slice(0, 10)}T00:00:00.000Z`;
+}
+
+/** Caller-supplied references and idempotency keys (spec 8: 128 characters). */
+export const ZExternalIdInput = z
+  .string()
+  .min(1)
+  .max(128)
+  .nullish()
+  .transform((value) => value ?? null)
+  .meta({ description: 'Caller reference, at most 128 characters.' });
+
+/** Free text fields of money records. */
+export const ZText = (max: number) => z.string().trim().min(1).max(max);
