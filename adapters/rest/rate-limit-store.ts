@@ -49,7 +49,8 @@ export function expiryOf(state: CounterState, rule: RateRule): number {
   return state.blockedUntil === null ? windowEnd : Math.max(windowEnd, state.blockedUntil);
 }
 
-interface MemoryEntry extends CounterState {
+interface MemoryEntry {
+  counter: CounterState;
   expiresAt: number;
 }
 
@@ -60,9 +61,9 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   hit(rule: RateRule, key: string, nowMs: number): CounterState {
     const id = `${rule.name}:${key}`;
-    const previous = this.entries.get(id);
+    const previous = this.entries.get(id)?.counter;
     const next = nextCounter(previous, rule, nowMs);
-    if (next !== previous) this.entries.set(id, { ...next, expiresAt: expiryOf(next, rule) });
+    if (next !== previous) this.entries.set(id, { counter: next, expiresAt: expiryOf(next, rule) });
     return next;
   }
 
