@@ -1,3 +1,5 @@
+import { loadsRouter } from './loads/router.js';
+import { referenceDefinitionsRouter } from './reference-definitions/router.js';
 import { settlementsRouter } from './settlements/router.js';
 import { subsidiariesRouter } from './subsidiaries/router.js';
 import { tripsRouter } from './trips/router.js';
@@ -11,6 +13,8 @@ export const appRouter = router({
   subsidiaries: subsidiariesRouter,
   settlements: settlementsRouter,
   trips: tripsRouter,
+  loads: loadsRouter,
+  referenceDefinitions: referenceDefinitionsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -32,13 +32,13 @@ export function upperBound(text: string): string {
   return new Date(Date.parse(stored) + 86_400_000 - 1).toISOString();
 }
 
-/** Status names match case-insensitively and come back in their canonical casing. */
+/** Enum values match case-insensitively and come back in their canonical casing. */
 function canonical<T extends string>(values: readonly T[], text: string): string {
   return values.find((value) => value.toLowerCase() === text.toLowerCase()) ?? text;
 }
 
-/** A status list in a query string: repeated (`Status=A&Status=B`) or comma-separated (`Status=A,B`). */
-export function queryStatusList<T extends string>(values: readonly [T, ...T[]]) {
+/** A list of enum values (statuses, entities) in a query string: repeated (`Status=A&Status=B`) or comma-separated (`Status=A,B`). */
+export function queryEnumList<T extends string>(values: readonly [T, ...T[]]) {
   return z
     .preprocess(
       (value) => {
@@ -53,8 +53,8 @@ export function queryStatusList<T extends string>(values: readonly [T, ...T[]]) 
     .meta({ description: `Any of ${values.join(', ')}; repeat the parameter or separate values with commas.` });
 }
 
-/** A status list in a JSON body. */
-export function bodyStatusList<T extends string>(values: readonly [T, ...T[]]) {
+/** A list of enum values in a JSON body. */
+export function bodyEnumList<T extends string>(values: readonly [T, ...T[]]) {
   return z
     .array(
       z
@@ -76,7 +76,7 @@ export const ZBodyPage = {
 const ZId = z.string().min(1).max(200);
 
 /** Filters on a trip (and, in the load search, on any one of the load's trips). */
-const tripLevelFilters = {
+export const tripLevelFilters = {
   TripNumber: ZId.optional().meta({ description: 'Exact trip number.' }),
   DriverId: ZId.optional(),
   TruckId: ZId.optional(),
@@ -88,14 +88,14 @@ const tripLevelFilters = {
   DeliveryTo: ZDateFilter.optional().meta({ description: 'A Delivery stop scheduled at or before this.' }),
 };
 
-const sharedFilters = {
+export const sharedFilters = {
   LoadNumber: ZId.optional().meta({ description: 'Exact load number.' }),
   CustomerId: ZId.optional(),
   UpdatedSince: ZDateFilter.optional().meta({ description: 'Changed at or after this instant.' }),
 };
 
-export const tripQueryFilters = { Status: queryStatusList(TRIP_STATUSES).optional(), ...sharedFilters, ...tripLevelFilters };
-export const tripBodyFilters = { Status: bodyStatusList(TRIP_STATUSES).optional(), ...sharedFilters, ...tripLevelFilters };
+export const tripQueryFilters = { Status: queryEnumList(TRIP_STATUSES).optional(), ...sharedFilters, ...tripLevelFilters };
+export const tripBodyFilters = { Status: bodyEnumList(TRIP_STATUSES).optional(), ...sharedFilters, ...tripLevelFilters };
 
 /** The filter values after validation (GET and POST parse to the same shape). */
 export interface TripFilterValues {

@@ -1,0 +1,138 @@
+import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
+import type { Db } from '../../db/create-db.js';
+import type { LoadsTable } from '../../db/tables/loads.js';
+import { inScope, type Scope } from '../shared/scope.js';
+import { inList, lowerBound, tripLevelConditions, type TripFilterValues } from '../trips/trip-filters.js';
+import { assembleTrips, type TripRecord } from '../trips/trip.repository.js';
+import type { TStop } from '../trips/trip.schemas.js';
+import type { TLoad, TLoadPlace, TLoadTrip } from './load.schemas.js';
+
+export type LoadRow = Selectable<LoadsTable>;
+
+export interface LoadRecord {
+  load: TLoad;
+  row: LoadRow;
+}
+
+/** Spec 2.10: a place is null when its stop has no address; Country, CompanyId, Coordinates are omitted when unknown. */
+export function toLoadPlace(stop: TStop | undefined): TLoadPlace | null {
+  if (!stop || !stop.Address) return null;
+  const { Street, City, State, ZipCode, Country } = stop.Address;
+  return {
+    Street,
+    City,
+    State,
+    ZipCode,
+    ...(Country === undefined ? {} : { Country }),
+    ...(stop.CompanyId === null ? {} : { CompanyId: stop.CompanyId }),
+    ...(stop.Coordinates === null ? {} : { Coordinates: stop.Coordinates }),
+  };
+}
+
+function toLoadTrip(record: TripRecord): TLoadTrip {
+  const { Id, TripNumber, Status, DriverId, TruckId, TrailerId, CarrierId, Eta, Stops, UpdatedAt } = record.trip;
+  return { Id, TripNumber, Status, DriverId, TruckId, TrailerId, CarrierId, Eta, Stops, UpdatedAt };
+}
+
+/**
+ * A load from its row and its trips (in sequence order). Origin and Destination come from the
+ * trips that still run; only when every trip is cancelled do the cancelled ones speak for it.
+ */
+export function toLoad(row: LoadRow, trips: readonly TripRecord[]): TLoad {
+  const running = trips.filter((record) => record.trip.Status !== 'Cancelled');
+  const stops = (running.length > 0 ? running : trips).flatMap((record) => record.trip.Stops);
+  const origin = stops.find((stop) => stop.StopType === 'Pickup');
+  const destination = stops.findLast((stop) => stop.StopType === 'Delivery');
+  const updatedAt = trips.reduce((latest, record) => (record.trip.UpdatedAt > latest ? record.trip.UpdatedAt : latest), row.updated_at);
+  return {
+    Id: row.id,
+    LoadNumber: row.load_number,
+    Status: row.status,
+    CustomerId: row.customer_id,
+    SubsidiaryId: row.subsidiary_id,
+    Origin: toLoadPlace(origin),
+    Destination: toLoadPlace(destination),
+    Trips: trips.map(toLoadTrip),
+    UpdatedAt: updatedAt,
+  };
+}
+
+/** Loads with their trips, in the order of `rows`. */
+async function assembleLoads(db: Db, rows: readonly LoadRow[]): Promise<LoadRecord[]> {
+  if (rows.length === 0) return [];
+  const tripRows = await db
+    .selectFrom('trips')
+    .selectAll()
+    .where(
+      'load_id',
+      'in',
+      rows.map((row) => row.id),
+    )
+    .orderBy('load_id')
+    .orderBy('sequence')
+    .execute();
+  const trips = await assembleTrips(db, tripRows);
+  const byLoad = new Map<string, TripRecord[]>();
+  for (const record of trips) {
+    const list = byLoad.get(record.meta.loadId);
+    if (list) list.push(record);
+    else byLoad.set(record.meta.loadId, [record]);
+  }
+  return rows.map((row) => ({ load: toLoad(row, byLoad.get(row.id) ?? []), row }));
+}
+
+/** A load by its number, with its trips; undefined when not in scope. */
+export async function getLoadRecord(db: Db, scope: Scope, loadNumber: string): Promise<LoadRecord | undefined> {
+  const row = await db
+    .selectFrom('loads')
+    .selectAll()
+    .where(inScope('loads', scope))
+    .where('load_number', '=', loadNumber)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const [record] = await assembleLoads(db, [row]);
+  return record;
+}
+
+/** The load search's conditions. Trip filters hold when one trip of the load meets all of them. */
+function loadConditions(scope: Scope, filters: TripFilterValues): Expression<SqlBool>[] {
+  const conditions: Expression<SqlBool>[] = [inScope('loads', scope)];
+  if (filters.Status) conditions.push(inList('loads.status', filters.Status));
+  if (filters.LoadNumber !== undefined) conditions.push(sql<SqlBool>`${sql.ref('loads.load_number')} = ${filters.LoadNumber}`);
+  if (filters.CustomerId !== undefined) conditions.push(sql<SqlBool>`${sql.ref('loads.customer_id')} = ${filters.CustomerId}`);
+  if (filters.UpdatedSince !== undefined) {
+    const since = lowerBound(filters.UpdatedSince);
+    conditions.push(
+      sql<SqlBool>`(${sql.ref('loads.updated_at')} >= ${since} or exists (select 1 from trips ut where ut.load_id = ${sql.ref('loads.id')} and ut.updated_at >= ${since}))`,
+    );
+  }
+  const tripConditions = tripLevelConditions('lt', filters);
+  if (tripConditions.length > 0) {
+    conditions.push(
+      sql<SqlBool>`exists (select 1 from trips lt where lt.load_id = ${sql.ref('loads.id')} and ${sql.join(tripConditions, sql` and `)})`,
+    );
+  }
+  return conditions;
+}
+
+/** Loads matching `filters` in creation order (stable while paging), with the total. */
+export async function findLoadRecords(
+  db: Db,
+  scope: Scope,
+  filters: TripFilterValues,
+  page: { Page: number; PageSize: number },
+): Promise<{ items: LoadRecord[]; total: number }> {
+  const conditions = loadConditions(scope, filters);
+  const base = db.selectFrom('loads').where((eb) => eb.and(conditions));
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll()
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(page.PageSize)
+      .offset(page.Page * page.PageSize)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { items: await assembleLoads(db, rows), total: Number(count.total) };
+}

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { ZPage, ZPathId, input, pageOf } from '../shared/schemas.js';
+import { LOAD_STATUSES } from '../shared/statuses.js';
+import { ZBodyPage, bodyEnumList, queryEnumList, sharedFilters, tripLevelFilters } from '../trips/trip-filters.js';
+import { ZCoordinates, ZEta, ZStop } from '../trips/trip.schemas.js';
+
+/** Spec 2.10: where a load starts (first pickup) or ends (last delivery). */
+export const ZLoadPlace = z
+  .object({
+    Street: z.string().nullable(),
+    City: z.string().nullable(),
+    State: z.string().nullable(),
+    ZipCode: z.string().nullable(),
+    Country: z.string().optional().meta({ description: 'Absent when not recorded.' }),
+    CompanyId: z.string().optional().meta({ description: 'Absent when the stop has no company.' }),
+    Coordinates: ZCoordinates.optional().meta({ description: 'Absent when the stop is not geocoded.' }),
+  })
+  .meta({ id: 'LoadPlace' });
+export type TLoadPlace = z.infer<typeof ZLoadPlace>;
+
+export const ZLoadTrip = z
+  .object({
+    Id: z.string(),
+    TripNumber: z.string(),
+    Status: z.string(),
+    DriverId: z.string().nullable(),
+    TruckId: z.string().nullable(),
+    TrailerId: z.string().nullable(),
+    CarrierId: z.string().nullable(),
+    Eta: ZEta.nullable().meta({ description: "The final stop's Eta." }),
+    Stops: z.array(ZStop),
+    UpdatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'LoadTrip', description: 'A trip of a load; GET /trips/{tripId} has its references and line items.' });
+export type TLoadTrip = z.infer<typeof ZLoadTrip>;
+
+export const ZLoad = z
+  .object({
+    Id: z.string(),
+    LoadNumber: z.string(),
+    Status: z.string().meta({ description: 'Follows its trips: Planned, Assigned, Dispatched, InTransit, Delivered or Cancelled.' }),
+    CustomerId: z.string().nullable(),
+    SubsidiaryId: z.string().nullable(),
+    Origin: ZLoadPlace.nullable().meta({ description: 'The first Pickup stop; null when it has no address.' }),
+    Destination: ZLoadPlace.nullable().meta({ description: 'The last Delivery stop; null when it has no address.' }),
+    Trips: z.array(ZLoadTrip),
+    UpdatedAt: z.iso.datetime().meta({ description: 'The latest change to the load or any of its trips.' }),
+  })
+  .meta({ id: 'Load' });
+export type TLoad = z.infer<typeof ZLoad>;
+
+export const ZLoadPage = pageOf(ZLoad).meta({ id: 'LoadPage' });
+
+const loadQueryFilters = { Status: queryEnumList(LOAD_STATUSES).optional(), ...sharedFilters, ...tripLevelFilters };
+const loadBodyFilters = { Status: bodyEnumList(LOAD_STATUSES).optional(), ...sharedFilters, ...tripLevelFilters };
+
+export const ZGetLoadInput = input({ loadNumber: ZPathId });
+export const ZFindLoadsInput = input({ ...ZPage, ...loadQueryFilters });
+export const ZSearchLoadsInput = input({ ...ZBodyPage, ...loadBodyFilters });

@@ -1,0 +1,39 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/create-db.js';
+import type { ReferenceDefinitionsTable } from '../../db/tables/references.js';
+import { inScope, type Scope } from '../shared/scope.js';
+import type { TReferenceDefinition } from './reference-definition.schemas.js';
+
+export type ReferenceDefinitionRow = Selectable<ReferenceDefinitionsTable>;
+
+export function toReferenceDefinition(row: ReferenceDefinitionRow): TReferenceDefinition {
+  return { Id: row.id, Name: row.name, Type: row.type, Entities: JSON.parse(row.entities) as string[] };
+}
+
+/** Definitions belong to the tenant: every client of it sees all of them, bound to a subsidiary or not. */
+const scoped = (scope: Scope) => inScope('reference_definitions', scope, { subsidiaryColumn: null });
+
+/** One definition of the tenant by id (the ReferenceId of a catalog-backed reference). */
+export async function getReferenceDefinition(db: Db, scope: Scope, id: string): Promise<TReferenceDefinition | undefined> {
+  const row = await db.selectFrom('reference_definitions').selectAll().where(scoped(scope)).where('id', '=', id).executeTakeFirst();
+  return row && toReferenceDefinition(row);
+}
+
+/**
+ * The tenant's definitions, by name, optionally only those applying to one of `entities`.
+ * Entities are a JSON list in one column, so they are matched here rather than in SQL; a
+ * tenant's catalog is a handful of rows.
+ */
+export async function findReferenceDefinitions(
+  db: Db,
+  scope: Scope,
+  entities: readonly string[] | undefined,
+  page: { Page: number; PageSize: number },
+): Promise<{ items: TReferenceDefinition[]; total: number }> {
+  const rows = await db.selectFrom('reference_definitions').selectAll().where(scoped(scope)).orderBy('name').orderBy('id').execute();
+  const matching = rows
+    .map(toReferenceDefinition)
+    .filter((definition) => !entities || definition.Entities.some((entity) => entities.includes(entity)));
+  const start = page.Page * page.PageSize;
+  return { items: matching.slice(start, start + page.PageSize), total: matching.length };
+}

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { ZPage, input, pageOf } from '../shared/schemas.js';
+import { queryEnumList } from '../trips/trip-filters.js';
+
+/** The entities a reference definition can apply to. */
+export const REFERENCE_ENTITIES = ['Trip', 'Load'] as const;
+
+export const ZReferenceDefinition = z
+  .object({
+    Id: z.string().meta({ description: 'The ReferenceId to send when adding a reference.' }),
+    Name: z.string(),
+    Type: z.string().meta({ description: 'Text, Date (values yyyy-MM-dd), …' }),
+    Entities: z.array(z.string()).meta({ description: 'Trip, Load.' }),
+  })
+  .meta({ id: 'ReferenceDefinition' });
+export type TReferenceDefinition = z.infer<typeof ZReferenceDefinition>;
+
+export const ZReferenceDefinitionPage = pageOf(ZReferenceDefinition).meta({ id: 'ReferenceDefinitionPage' });
+
+export const ZFindReferenceDefinitionsInput = input({
+  ...ZPage,
+  entities: queryEnumList(REFERENCE_ENTITIES)
+    .optional()
+    .meta({ description: 'Only definitions for any of these entities (Trip, Load); all definitions when absent.' }),
+});
