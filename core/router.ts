@@ -1,6 +1,7 @@
 import { loadsRouter } from './loads/router.js';
 import { referenceDefinitionsRouter } from './reference-definitions/router.js';
 import { settlementsRouter } from './settlements/router.js';
+import { deductionsRouter } from './deductions/router.js';
 import { subsidiariesRouter } from './subsidiaries/router.js';
 import { tripsRouter } from './trips/router.js';
 import { createCallerFactory, router } from './trpc.js';
@@ -12,6 +13,7 @@ import { createCallerFactory, router } from './trpc.js';
 export const appRouter = router({
   subsidiaries: subsidiariesRouter,
   settlements: settlementsRouter,
+  deductions: deductionsRouter,
   trips: tripsRouter,
   loads: loadsRouter,
   referenceDefinitions: referenceDefinitionsRouter,

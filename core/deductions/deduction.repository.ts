@@ -1,0 +1,93 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../../db/create-db.js';
+import type { DeductionsTable } from '../../db/tables/settlements.js';
+import { etagOf } from '../shared/etag.js';
+import { toMoney } from '../shared/money.js';
+import { inScope, type Scope } from '../shared/scope.js';
+import type { TDeduction, TSearchDeductionsInput } from './deduction.schemas.js';
+
+export type DeductionRow = Selectable<DeductionsTable>;
+export type DeductionType = 'Deduction' | 'Credit';
+
+export function toDeduction(row: DeductionRow): TDeduction {
+  return {
+    Id: row.id,
+    Type: row.type as DeductionType,
+    GroupId: row.group_id,
+    Description: row.description,
+    Category: row.category,
+    Amount: toMoney(row.amount, row.currency),
+    Date: row.date,
+    IsPaid: row.is_paid === 1,
+    CreatedAt: row.created_at,
+    DriverId: row.driver_id,
+    TruckId: row.truck_id,
+    OwnerOperatorId: row.owner_operator_id,
+    CreatedBy: row.created_by,
+    ExternalId: row.external_id,
+  };
+}
+
+export function deductionEtag(row: Pick<DeductionRow, 'id' | 'version'>): string {
+  return etagOf(row.id, row.version);
+}
+
+/** Deleted deductions read as 404 everywhere. */
+function visible(db: Db, scope: Scope) {
+  return db.selectFrom('deductions').where(inScope('deductions', scope)).where('deleted_at', 'is', null);
+}
+
+/** A deduction or credit by id; `type` restricts it to one family (the wrong family's id is not found). */
+export async function getDeductionRow(db: Db, scope: Scope, id: string, type?: DeductionType): Promise<DeductionRow | undefined> {
+  let query = visible(db, scope).selectAll().where('id', '=', id);
+  if (type) query = query.where('type', '=', type);
+  return query.executeTakeFirst();
+}
+
+export async function insertDeduction(db: Db, row: Insertable<DeductionsTable>): Promise<DeductionRow> {
+  await db.insertInto('deductions').values(row).execute();
+  return (await db.selectFrom('deductions').selectAll().where('id', '=', row.id).executeTakeFirst()) as DeductionRow;
+}
+
+/** Deductions only, never credits (spec 4.14). */
+export async function searchDeductions(
+  db: Db,
+  scope: Scope,
+  filters: TSearchDeductionsInput,
+): Promise<{ items: TDeduction[]; total: number }> {
+  let query = visible(db, scope).where('type', '=', 'Deduction');
+  if (filters.DriverId) query = query.where('driver_id', '=', filters.DriverId);
+  if (filters.TruckId) query = query.where('truck_id', '=', filters.TruckId);
+  if (filters.Category) query = query.where('category', '=', filters.Category);
+  if (filters.IsPaid !== undefined && filters.IsPaid !== null) query = query.where('is_paid', '=', filters.IsPaid ? 1 : 0);
+  if (filters.DateFrom) query = query.where('date', '>=', filters.DateFrom);
+  if (filters.DateTo) query = query.where('date', '<=', filters.DateTo);
+  const [rows, count] = await Promise.all([
+    query
+      .selectAll()
+      .orderBy('date', 'desc')
+      .orderBy('id')
+      .limit(filters.PageSize)
+      .offset(filters.Page * filters.PageSize)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { items: rows.map(toDeduction), total: Number(count.total) };
+}
+
+/**
+ * Marks a deduction deleted, only while it is still unpaid and not owned by a maintenance
+ * record: the guard sits in the UPDATE itself so a concurrent payment cannot slip between
+ * the check and the write. Answers whether a row changed.
+ */
+export async function softDeleteDeduction(db: Db, id: string, deletedAt: string): Promise<boolean> {
+  const result = await db
+    .updateTable('deductions')
+    .set((eb) => ({ deleted_at: deletedAt, updated_at: deletedAt, version: eb('version', '+', 1) }))
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .where('is_paid', '=', 0)
+    .where('maintenance_id', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

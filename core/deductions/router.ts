@@ -1,0 +1,8 @@
+import { router } from '../trpc.js';
+import { createDeduction } from './create-deduction.js';
+import { deleteDeduction } from './delete-deduction.js';
+import { getDeduction } from './get-deduction.js';
+import { searchDeductions } from './search-deductions.js';
+
+// Literal paths (`/search`, `/once`) before parameterised ones.
+export const deductionsRouter = router({ searchDeductions, createDeduction, getDeduction, deleteDeduction });
