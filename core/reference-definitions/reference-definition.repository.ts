@@ -30,10 +30,13 @@ export async function findReferenceDefinitions(
   entities: readonly string[] | undefined,
   page: { Page: number; PageSize: number },
 ): Promise<{ items: TReferenceDefinition[]; total: number }> {
-  const rows = await db.selectFrom('reference_definitions').selectAll().where(scoped(scope)).orderBy('name').orderBy('id').execute();
+  const rows = await db.selectFrom('reference_definitions').selectAll().where(scoped(scope)).execute();
+  // Sorted here, by code units, so SQLite and Postgres (whose collations differ) give one order.
+  const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   const matching = rows
     .map(toReferenceDefinition)
-    .filter((definition) => !entities || definition.Entities.some((entity) => entities.includes(entity)));
+    .filter((definition) => !entities || definition.Entities.some((entity) => entities.includes(entity)))
+    .sort((a, b) => byCodeUnits(a.Name, b.Name) || byCodeUnits(a.Id, b.Id));
   const start = page.Page * page.PageSize;
   return { items: matching.slice(start, start + page.PageSize), total: matching.length };
 }
