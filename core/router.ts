@@ -1,3 +1,4 @@
+import { documentsRouter } from './documents/router.js';
 import { loadsRouter } from './loads/router.js';
 import { referenceDefinitionsRouter } from './reference-definitions/router.js';
 import { settlementsRouter } from './settlements/router.js';
@@ -17,6 +18,7 @@ export const appRouter = router({
   trips: tripsRouter,
   loads: loadsRouter,
   referenceDefinitions: referenceDefinitionsRouter,
+  documents: documentsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -10,6 +10,7 @@ import type { Logger } from '../logger.js';
 import { createTrpcHandler, TRPC_PREFIX } from '../trpc/server.js';
 import { handleApiRequest } from './api-routes.js';
 import { serveDocs } from './docs.js';
+import { FILES_PATH_PREFIX, serveFile } from './files.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { buildProblem, edgeKinds, problemKinds, sendProblem } from './problem.js';
 import { rateLimitHeaders, type RateLimits } from './rate-limit.js';
@@ -105,6 +106,10 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
       return {};
     }
     if (await limited(req, res, url, [publicRule])) return {};
+    if (path.startsWith(FILES_PATH_PREFIX)) {
+      await serveFile({ db: options.db, config, clock: options.clock }, req, res, path);
+      return {};
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       const known = path === '/openapi.json' || path === '/healthz' || path.startsWith('/docs');
       if (known) {

@@ -1,0 +1,58 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Clock } from '../../core/clock.js';
+import type { Config } from '../../core/config.js';
+import { FILES_PATH_PREFIX } from '../../core/documents/download-link.js';
+import { readDownload } from '../../core/documents/read-download.js';
+import type { Db } from '../../db/create-db.js';
+import { mapError } from './errors.js';
+import { buildProblem, edgeKinds, sendProblem } from './problem.js';
+
+export { FILES_PATH_PREFIX };
+
+export interface FileRouteDeps {
+  db: Db;
+  config: Config;
+  clock: Clock;
+}
+
+/**
+ * `GET /files/{token}` (DECISIONS "Documents"): no bearer token, the signed link is the
+ * credential. Raw bytes, so it is served here rather than through a procedure; the token
+ * check and the lookup are the core's (core/documents/read-download.ts).
+ */
+export async function serveFile(deps: FileRouteDeps, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    req.resume();
+    const problem = buildProblem(deps.config.publicBaseUrl, { kind: edgeKinds.METHOD_NOT_ALLOWED, instance: path });
+    sendProblem(res, problem, { Allow: 'GET, HEAD' });
+    return;
+  }
+  let token: string;
+  try {
+    token = decodeURIComponent(path.slice(FILES_PATH_PREFIX.length));
+  } catch {
+    token = '';
+  }
+  try {
+    const file = await readDownload(deps, token);
+    res.writeHead(200, {
+      'Content-Type': file.contentType,
+      'Content-Length': String(file.content.length),
+      'Content-Disposition': contentDisposition(file.fileName),
+      'Cache-Control': 'private, no-store',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    res.end(req.method === 'HEAD' ? undefined : file.content);
+  } catch (error) {
+    const mapped = mapError(error, deps.config.publicBaseUrl, path);
+    if (mapped.unexpected) throw error;
+    sendProblem(res, mapped.problem, mapped.headers);
+  }
+}
+
+/** `attachment; filename="…"`, plus RFC 6266's `filename*` when the name is not plain ASCII. */
+function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const header = `attachment; filename="${ascii}"`;
+  return ascii === fileName ? header : `${header}; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}

@@ -1,0 +1,20 @@
+import { notFound } from '../errors.js';
+import { scopeOf } from '../shared/scope.js';
+import { authedProcedure, defineMutation } from '../trpc.js';
+import { createDocument } from './create-document.js';
+import { findCarrierOwner } from './document.repository.js';
+import { ZCreateCarrierDocumentInput, ZDocument } from './document.schemas.js';
+
+/**
+ * Internal (tRPC only): uploads a carrier document. The scope catalog has no carrier write
+ * scope, so this asks for carrier:read (to see the carrier) and load:update (the write scope
+ * of the records carrier paperwork serves).
+ */
+export const createCarrierDocument = defineMutation(
+  authedProcedure.meta({ scopes: ['carrier:read', 'load:update'] }).input(ZCreateCarrierDocumentInput).output(ZDocument),
+  async ({ ctx, input }) => {
+    const carrier = await findCarrierOwner(ctx.db, scopeOf(ctx.principal), input.CarrierId);
+    if (!carrier) throw notFound('Carrier');
+    return createDocument(ctx, { kind: 'carrier', carrier }, input);
+  },
+);

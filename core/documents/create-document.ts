@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { validationError } from '../errors.js';
+import { appendEvent } from '../events/outbox.js';
+import { attachmentPathFor, contentTypeFor } from '../fixtures/load-fixture.js';
+import { formatStoredDateTime } from '../shared/datetime.js';
+import type { Context, Principal } from '../trpc.js';
+import { linkIssuerFor } from './document-links.js';
+import { insertDocument, toDocument, type CarrierOwner, type LoadOwner, type TripOwner } from './document.repository.js';
+import type { TDocument, ZCreateLoadDocumentInput } from './document.schemas.js';
+import { CARRIER_DOCUMENT_TYPES, INVOICE_FAMILY_TYPES, LOAD_DOCUMENT_TYPES, recognizeDocumentType, type DocumentTypeFamily } from './document-types.js';
+
+/** Largest file accepted, decoded. Uploads travel base64 in one tRPC request. */
+export const MAX_DOCUMENT_BYTES = 25 * 1024 * 1024;
+
+export type Upload = Pick<z.infer<typeof ZCreateLoadDocumentInput>, 'AttachmentType' | 'FileName' | 'ContentBase64' | 'ContentType'>;
+
+export type NewDocumentOwner =
+  | { kind: 'load'; load: LoadOwner }
+  | { kind: 'trip'; trip: TripOwner }
+  | { kind: 'carrier'; carrier: CarrierOwner };
+
+/**
+ * Stores an uploaded file as a document of a load, a trip or a carrier, and announces it in the
+ * same transaction: `document.created` and `load.changed` (the load's document list changed)
+ * for load and trip documents, `carrier.document.created` (tenant-wide) for carrier documents.
+ * Internal apps may store invoice-family documents; only the public type change refuses them.
+ */
+export async function createDocument(
+  ctx: Context & { principal: Principal },
+  owner: NewDocumentOwner,
+  upload: Upload,
+): Promise<TDocument> {
+  const allowed: DocumentTypeFamily[] = owner.kind === 'carrier' ? ['carrier'] : ['load', 'invoice'];
+  const known = recognizeDocumentType(upload.AttachmentType);
+  if (!known || !allowed.includes(known.family)) {
+    const types = owner.kind === 'carrier' ? CARRIER_DOCUMENT_TYPES : [...LOAD_DOCUMENT_TYPES, ...INVOICE_FAMILY_TYPES];
+    throw validationError('AttachmentType', `Must be one of: ${types.join(', ')}.`);
+  }
+  const content = Buffer.from(upload.ContentBase64, 'base64');
+  if (content.length > MAX_DOCUMENT_BYTES) {
+    throw validationError('ContentBase64', `The file may be at most ${MAX_DOCUMENT_BYTES} bytes.`);
+  }
+
+  const now = formatStoredDateTime(ctx.clock.now());
+  const load = owner.kind === 'load' ? owner.load : owner.kind === 'trip' ? owner.trip.load : null;
+  const tenantId = owner.kind === 'carrier' ? owner.carrier.tenantId : (load as LoadOwner).tenantId;
+  const subsidiaryId = load?.subsidiaryId ?? null;
+
+  return ctx.db.transaction().execute(async (trx) => {
+    const row = await insertDocument(trx, {
+      id: `doc_${randomUUID()}`,
+      tenant_id: tenantId,
+      subsidiary_id: subsidiaryId,
+      parent_type: owner.kind === 'load' ? 'Load' : owner.kind === 'trip' ? 'Trip' : 'Carrier',
+      parent_id: owner.kind === 'load' ? owner.load.loadNumber : owner.kind === 'trip' ? owner.trip.id : owner.carrier.id,
+      load_id: load?.id ?? null,
+      trip_id: owner.kind === 'trip' ? owner.trip.id : null,
+      carrier_id: owner.kind === 'carrier' ? owner.carrier.id : null,
+      attachment_type: known.type,
+      attachment_path: attachmentPathFor(upload.FileName, now),
+      file_name: upload.FileName,
+      content_type: upload.ContentType ?? contentTypeFor(upload.FileName),
+      content,
+      attachment_size: content.length,
+      uploaded_at: now,
+      uploaded_by: ctx.principal.ClientId,
+      is_deleted: 0,
+      created_at: now,
+      updated_at: now,
+    });
+    const document = toDocument(row, linkIssuerFor(ctx));
+
+    if (load) {
+      await appendEvent(trx, ctx.clock, {
+        tenantId,
+        subsidiaryId,
+        type: 'document.created',
+        data: { ...document, LoadNumber: load.loadNumber },
+      });
+      await appendEvent(trx, ctx.clock, {
+        tenantId,
+        subsidiaryId,
+        type: 'load.changed',
+        data: {
+          LoadNumber: load.loadNumber,
+          Status: load.status,
+          diff: { changes: [{ Field: `Documents[${row.id}]`, From: null, To: known.type }] },
+        },
+      });
+    } else {
+      // Carriers have no subsidiary: the event goes to every subscription of the tenant (spec 6).
+      await appendEvent(trx, ctx.clock, {
+        tenantId,
+        subsidiaryId: null,
+        type: 'carrier.document.created',
+        data: { ...document, CarrierId: row.carrier_id },
+      });
+    }
+    return document;
+  });
+}
