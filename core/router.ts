@@ -5,6 +5,7 @@ import { settlementsRouter } from './settlements/router.js';
 import { deductionsRouter } from './deductions/router.js';
 import { subsidiariesRouter } from './subsidiaries/router.js';
 import { tripsRouter } from './trips/router.js';
+import { tripWritesRouter } from './trips/trip-writes.router.js';
 import { createCallerFactory, router } from './trpc.js';
 
 /**
@@ -16,6 +17,7 @@ export const appRouter = router({
   settlements: settlementsRouter,
   deductions: deductionsRouter,
   trips: tripsRouter,
+  tripWrites: tripWritesRouter,
   loads: loadsRouter,
   referenceDefinitions: referenceDefinitionsRouter,
   documents: documentsRouter,

@@ -1,0 +1,77 @@
+import type { Db } from '../../db/create-db.js';
+import { AppError, notFound } from '../errors.js';
+import { inScope, type Scope } from '../shared/scope.js';
+import { authedProcedure, defineMutation } from '../trpc.js';
+import { ZTrip } from './trip.schemas.js';
+import { ZAssignTripInput } from './stop-write.schemas.js';
+import { refuseTripStatuses } from './stop-write.js';
+import { replanTrip } from './trip-etas.js';
+import { patchTrip, writeTrip } from './trip-write.js';
+
+const ASSIGNABLE = [
+  { field: 'DriverId', table: 'drivers', what: 'Driver', column: 'driver_id' },
+  { field: 'TruckId', table: 'trucks', what: 'Truck', column: 'truck_id' },
+  { field: 'TrailerId', table: 'trailers', what: 'Trailer', column: 'trailer_id' },
+  // Carriers belong to the tenant, not to a subsidiary (DECISIONS).
+  { field: 'CarrierId', table: 'carriers', what: 'Carrier', column: 'carrier_id' },
+] as const;
+
+type AssignInput = Partial<Record<(typeof ASSIGNABLE)[number]['field'], string>>;
+
+async function requireVisible(trx: Db, scope: Scope, table: (typeof ASSIGNABLE)[number]['table'], id: string, what: string) {
+  const found = await trx
+    .selectFrom(table)
+    .select('id')
+    .where(inScope(table, scope, table === 'carriers' ? { subsidiaryColumn: null } : {}))
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!found) throw notFound(what);
+}
+
+export const assignTrip = defineMutation(
+  authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/api/p/v{version}/trips/{tripId}/assign',
+        tags: ['Trips'],
+        summary: 'Assign a driver, truck, trailer or carrier to a trip',
+        description:
+          'Sets the resources sent (at least one; the others stay). Each must exist and be visible to the caller, else 404. ' +
+          'A Planned trip becomes Assigned; Assigned, Dispatched and InTransit trips keep their status (a reassignment). ' +
+          '409 InvalidState on a Delivered or Cancelled trip. On the HosEta plan the Planned ETAs are computed. ' +
+          'Returns the trip with Eta; the `ETag` header is the trip\'s.',
+        protect: true,
+      },
+      scopes: ['trip:update'],
+    })
+    .input(ZAssignTripInput)
+    .output(ZTrip),
+  async ({ ctx, input }) => {
+    const given = ASSIGNABLE.filter((item) => (input as AssignInput)[item.field] !== undefined);
+    if (given.length === 0) {
+      throw new AppError('VALIDATION', 'One or more fields are invalid.', {
+        fieldErrors: { $: ['Send at least one of DriverId, TruckId, TrailerId, CarrierId.'] },
+      });
+    }
+    const { record } = await writeTrip(ctx, input.tripId, {
+      emitTripChanged: true,
+      apply: async (write) => {
+        const { trx, scope, before, plan, now } = write;
+        for (const item of given) await requireVisible(trx, scope, item.table, (input as AssignInput)[item.field]!, item.what);
+        refuseTripStatuses(write, ['Delivered', 'Cancelled'], 'assign resources');
+        const current = {
+          status: before.meta.status,
+          driver_id: before.trip.DriverId,
+          truck_id: before.trip.TruckId,
+          trailer_id: before.trip.TrailerId,
+          carrier_id: before.trip.CarrierId,
+        };
+        const patch = Object.fromEntries(given.map((item) => [item.column, (input as AssignInput)[item.field]!]));
+        await patchTrip(trx, before.meta.id, current, { ...patch, status: before.meta.status === 'Planned' ? 'Assigned' : undefined });
+        await replanTrip(trx, before.meta.id, plan, now);
+      },
+    });
+    return record.trip;
+  },
+);

@@ -1,0 +1,43 @@
+import { authedProcedure, defineMutation } from '../trpc.js';
+import { ZTrip } from './trip.schemas.js';
+import { ZDispatchTripInput } from './stop-write.schemas.js';
+import { invalidState } from './stop-write.js';
+import { replanTrip } from './trip-etas.js';
+import { patchTrip, writeTrip } from './trip-write.js';
+
+export const dispatchTrip = defineMutation(
+  authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/api/p/v{version}/trips/{tripId}/dispatch',
+        tags: ['Trips'],
+        summary: 'Dispatch a trip',
+        description:
+          'Moves an Assigned trip to Dispatched and, on the HosEta plan, computes its Planned ETAs. ' +
+          'Dispatching a Dispatched trip changes nothing; any other status is 409 InvalidState (assign a Planned trip first). ' +
+          'Emits trip.status.changed. Returns the trip with Eta; the `ETag` header is the trip\'s.',
+        protect: true,
+      },
+      scopes: ['trip:update'],
+    })
+    .input(ZDispatchTripInput)
+    .output(ZTrip),
+  async ({ ctx, input }) => {
+    const { record } = await writeTrip(ctx, input.tripId, {
+      emitTripChanged: false,
+      apply: async ({ trx, before, plan, now }) => {
+        const status = before.meta.status;
+        if (status === 'Dispatched') return;
+        if (status !== 'Assigned') {
+          throw invalidState(
+            status === 'Planned' ? 'Assign the trip before dispatching it.' : `Cannot dispatch a ${status} trip.`,
+          );
+        }
+        await patchTrip(trx, before.meta.id, { status }, { status: 'Dispatched' });
+        await replanTrip(trx, before.meta.id, plan, now);
+      },
+    });
+    return record.trip;
+  },
+);

@@ -1,0 +1,45 @@
+import { AppError, notFound } from '../errors.js';
+import type { TripStatus } from '../shared/statuses.js';
+import type { StopRow } from './trip.repository.js';
+import type { TStop } from './trip.schemas.js';
+import { tripStopRows, writeTrip, type TripWrite, type WriteContext } from './trip-write.js';
+
+export interface StopWrite extends TripWrite {
+  stop: StopRow;
+  /** Every stop of the trip in route order, as locked. */
+  stops: StopRow[];
+  isFinal: boolean;
+}
+
+/**
+ * A write to one stop of a trip: the trip write of trip-write.ts (lock, version, events), 404
+ * for a stop that is not the trip's, answering the stop as it is afterwards.
+ */
+export async function writeStop(
+  ctx: WriteContext,
+  path: { tripId: string; stopId: string },
+  apply: (write: StopWrite) => Promise<void>,
+): Promise<TStop> {
+  const { record } = await writeTrip(ctx, path.tripId, {
+    emitTripChanged: true,
+    apply: async (write) => {
+      const stops = await tripStopRows(write.trx, path.tripId);
+      const stop = stops.find((row) => row.id === path.stopId);
+      if (!stop) throw notFound('Stop');
+      await apply({ ...write, stop, stops, isFinal: stops.at(-1)?.id === stop.id });
+    },
+  });
+  const stop = record.trip.Stops.find((candidate) => candidate.Id === path.stopId);
+  if (!stop) throw notFound('Stop');
+  return stop;
+}
+
+export function invalidState(message: string): AppError {
+  return new AppError('CONFLICT', message, { subtype: 'InvalidState' });
+}
+
+/** DECISIONS: the extra stop routes are 409 InvalidState on trips in these statuses. */
+export function refuseTripStatuses(write: TripWrite, statuses: readonly TripStatus[], action: string): void {
+  const status = write.before.meta.status as TripStatus;
+  if (statuses.includes(status)) throw invalidState(`Cannot ${action} on a ${status} trip.`);
+}

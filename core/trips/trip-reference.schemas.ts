@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { ZPathId, input } from '../shared/schemas.js';
+
+const body = {
+  Name: z.string().min(1).max(50).meta({ description: "At most 50 characters; for a catalog-backed reference, the definition's name." }),
+  Value: z.string().min(1).max(40).meta({ description: 'At most 40 characters; yyyy-MM-dd for a Date definition.' }),
+};
+
+export const ZCreateTripReferenceInput = input({
+  tripId: ZPathId,
+  ...body,
+  ReferenceId: ZPathId.nullish().meta({ description: 'A catalog definition for trips; the value is validated against it.' }),
+});
+
+export const ZUpdateTripReferenceInput = input({
+  tripId: ZPathId,
+  referenceId: ZPathId.meta({ description: 'The reference instance id (Id).' }),
+  ...body,
+  ReferenceId: ZPathId.nullish().meta({
+    description: 'A catalog definition for trips; absent keeps the current one, null makes the reference a free one.',
+  }),
+});

@@ -1,0 +1,183 @@
+/**
+ * The one path every write to a trip, its stops or its references takes (DECISIONS
+ * "Concurrency and idempotency", "Trips, stops, ETAs", "Webhooks"):
+ *
+ * 1. lock the trip row for the transaction (so concurrent writers queue instead of both
+ *    reading the same version), 404 when the caller may not see it;
+ * 2. let the operation check its rules and change rows, writing only values that differ;
+ * 3. compare the trip's API snapshot before and after: if nothing changed, nothing more is
+ *    written, the ETag stays and no event is emitted;
+ * 4. otherwise bump `trips.version` (the ETag), let the load's status follow its trips, and
+ *    append `trip.changed` (with `diff.changes`, never Eta fields; not for dispatch or an
+ *    ETA-only change, whose diff is empty), `trip.status.changed` and `load.status.changed`
+ *    to the outbox in the same transaction, routed by the trip's subsidiary.
+ */
+import type { Db } from '../../db/create-db.js';
+import type { StopsTable, TripsTable } from '../../db/tables/loads.js';
+import { notFound } from '../errors.js';
+import { appendEvent } from '../events/outbox.js';
+import { formatStoredDateTime } from '../shared/datetime.js';
+import { inScope, scopeOf, type Scope } from '../shared/scope.js';
+import { deriveLoadStatus, type TripStatus } from '../shared/statuses.js';
+import type { Context, Principal } from '../trpc.js';
+import { diffTrips, tripsDiffer, type FieldChange } from './trip-diff.js';
+import { getTripRecord, tripEtag, type StopRow, type TripRecord } from './trip.repository.js';
+
+export type WriteContext = Context & { principal: Principal };
+
+export interface TripWrite {
+  trx: Db;
+  scope: Scope;
+  /** The trip as it was when the lock was taken. */
+  before: TripRecord;
+  /** The tenant's plan (`Standard`, `HosEta`). */
+  plan: string;
+  /** The write's time, in stored form. */
+  now: string;
+}
+
+export interface TripWriteOptions<R> {
+  /** False for writes DECISIONS does not list under `trip.changed` (dispatch). */
+  emitTripChanged: boolean;
+  apply: (write: TripWrite) => Promise<R>;
+}
+
+export interface TripWriteResult<R> {
+  result: R;
+  /** The trip after the write (the same record as before when nothing changed). */
+  record: TripRecord;
+  changed: boolean;
+}
+
+/** Runs one trip write in a transaction and sets the response's ETag to the trip's. */
+export async function writeTrip<R>(ctx: WriteContext, tripId: string, options: TripWriteOptions<R>): Promise<TripWriteResult<R>> {
+  const scope = scopeOf(ctx.principal);
+  const outcome = await ctx.db.transaction().execute(async (trx) => {
+    // A no-op update takes the row lock on Postgres; SQLite runs one write transaction at a time.
+    const locked = await trx
+      .updateTable('trips')
+      .set((eb) => ({ version: eb.ref('version') }))
+      .where(inScope('trips', scope))
+      .where('id', '=', tripId)
+      .executeTakeFirst();
+    if (Number(locked.numUpdatedRows) === 0) throw notFound('Trip');
+    const before = await getTripRecord(trx, scope, tripId);
+    if (!before) throw notFound('Trip');
+    const tenant = await trx.selectFrom('tenants').select('plan').where('id', '=', before.meta.tenantId).executeTakeFirstOrThrow();
+    const now = formatStoredDateTime(ctx.clock.now());
+
+    const result = await options.apply({ trx, scope, before, plan: tenant.plan, now });
+
+    const changedRecord = await getTripRecord(trx, scope, tripId);
+    if (!changedRecord || !tripsDiffer(before.trip, changedRecord.trip)) {
+      return { result, record: before, changed: false };
+    }
+    await trx
+      .updateTable('trips')
+      .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
+      .where('id', '=', tripId)
+      .execute();
+    const loadChange = await followLoadStatus(trx, before.meta.loadId, now);
+    const after = (await getTripRecord(trx, scope, tripId))!;
+    await emitTripEvents(ctx, trx, before, after, loadChange, options.emitTripChanged);
+    return { result, record: after, changed: true };
+  });
+  ctx.response.etag = tripEtag(outcome.record.meta.id, outcome.record.meta.version);
+  return outcome;
+}
+
+interface LoadStatusChange {
+  load: LoadSnapshot;
+  change: FieldChange;
+}
+
+interface LoadSnapshot {
+  Id: string;
+  LoadNumber: string;
+  Status: string;
+  CustomerId: string | null;
+  SubsidiaryId: string | null;
+  UpdatedAt: string;
+}
+
+/** A load's status follows its trips (core/shared/statuses.ts); returns the change when there is one. */
+async function followLoadStatus(trx: Db, loadId: string, now: string): Promise<LoadStatusChange | null> {
+  const [load, trips] = await Promise.all([
+    trx.selectFrom('loads').selectAll().where('id', '=', loadId).executeTakeFirstOrThrow(),
+    trx.selectFrom('trips').select('status').where('load_id', '=', loadId).execute(),
+  ]);
+  const status = deriveLoadStatus(trips.map((trip) => trip.status as TripStatus));
+  if (status === load.status) return null;
+  await trx.updateTable('loads').set({ status, updated_at: now }).where('id', '=', loadId).execute();
+  return {
+    load: {
+      Id: load.id,
+      LoadNumber: load.load_number,
+      Status: status,
+      CustomerId: load.customer_id,
+      SubsidiaryId: load.subsidiary_id,
+      UpdatedAt: now,
+    },
+    change: { Field: 'Status', From: load.status, To: status },
+  };
+}
+
+async function emitTripEvents(
+  ctx: WriteContext,
+  trx: Db,
+  before: TripRecord,
+  after: TripRecord,
+  loadChange: LoadStatusChange | null,
+  emitTripChanged: boolean,
+): Promise<void> {
+  const route = { tenantId: after.meta.tenantId, subsidiaryId: after.meta.subsidiaryId };
+  const changes = diffTrips(before.trip, after.trip);
+  if (emitTripChanged && changes.length > 0) {
+    await appendEvent(trx, ctx.clock, { ...route, type: 'trip.changed', data: { ...after.trip, diff: { changes } } });
+  }
+  if (before.trip.Status !== after.trip.Status) {
+    await appendEvent(trx, ctx.clock, {
+      ...route,
+      type: 'trip.status.changed',
+      data: { ...after.trip, diff: { changes: [{ Field: 'Status', From: before.trip.Status, To: after.trip.Status }] } },
+    });
+  }
+  if (loadChange) {
+    await appendEvent(trx, ctx.clock, {
+      tenantId: after.meta.tenantId,
+      subsidiaryId: loadChange.load.SubsidiaryId,
+      type: 'load.status.changed',
+      data: { ...loadChange.load, diff: { changes: [loadChange.change] } },
+    });
+  }
+}
+
+type StopPatch = Partial<Omit<StopsTable, 'id' | 'tenant_id' | 'trip_id' | 'created_at' | 'updated_at'>>;
+type TripPatch = Partial<Pick<TripsTable, 'status' | 'driver_id' | 'truck_id' | 'trailer_id' | 'carrier_id'>>;
+
+function differing<T extends object>(current: T, patch: Partial<T>): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(patch).filter(([key, value]) => value !== undefined && current[key as keyof T] !== value),
+  ) as Partial<T>;
+}
+
+/** Writes the columns of `patch` that differ from `row`; true when it wrote any. */
+export async function patchStop(trx: Db, row: StopRow, patch: StopPatch, now: string): Promise<boolean> {
+  const changes = differing<StopPatch>(row, patch);
+  if (Object.keys(changes).length === 0) return false;
+  await trx.updateTable('stops').set({ ...changes, updated_at: now }).where('id', '=', row.id).execute();
+  return true;
+}
+
+/** Writes the trip columns of `patch` that differ from the locked record's. */
+export async function patchTrip(trx: Db, tripId: string, current: TripPatch, patch: TripPatch): Promise<boolean> {
+  const changes = differing<TripPatch>(current, patch);
+  if (Object.keys(changes).length === 0) return false;
+  await trx.updateTable('trips').set(changes).where('id', '=', tripId).execute();
+  return true;
+}
+
+/** The trip's stop rows in route order. */
+export async function tripStopRows(trx: Db, tripId: string): Promise<StopRow[]> {
+  return trx.selectFrom('stops').selectAll().where('trip_id', '=', tripId).orderBy('sequence').execute();
+}
