@@ -5,6 +5,7 @@ import { settlementsRouter } from './settlements/router.js';
 import { deductionsRouter } from './deductions/router.js';
 import { subsidiariesRouter } from './subsidiaries/router.js';
 import { tripsRouter } from './trips/router.js';
+import { webhooksRouter } from './webhooks/router.js';
 import { tripWritesRouter } from './trips/trip-writes.router.js';
 import { createCallerFactory, router } from './trpc.js';
 
@@ -21,6 +22,7 @@ export const appRouter = router({
   loads: loadsRouter,
   referenceDefinitions: referenceDefinitionsRouter,
   documents: documentsRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

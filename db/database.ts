@@ -16,6 +16,7 @@ import type {
 import type { ApiClientsTable, SigningKeysTable, SubsidiariesTable, TenantsTable } from './tables/tenancy.js';
 import type { WebhooksTable } from './tables/webhooks.js';
 import type { OutboxTable } from './tables/outbox.js';
+import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './tables/webhook-deliveries.js';
 import type { AccessorialsTable, IdempotencyKeysTable, MaintenanceRecordsTable } from './tables/money.js';
 import type { RateLimitsTable } from './tables/rate-limits.js';
 
@@ -63,6 +64,8 @@ export interface Database {
   maintenance_records: MaintenanceRecordsTable;
 
   webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
 
   outbox: OutboxTable;
 

@@ -4,6 +4,7 @@ import * as records from './2026-11-22T0002-records.js';
 import * as outbox from './2026-11-22T0003-outbox.js';
 import * as rateLimits from './2026-11-22T0010-rate-limits.js';
 import * as documentHistory from './2026-11-22T0030-document-history.js';
+import * as webhookDeliveries from './2026-11-22T0050-webhook-deliveries.js';
 import * as money from './2026-11-22T0040-money.js';
 
 /**
@@ -16,5 +17,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T0003-outbox': outbox,
   '2026-11-22T0010-rate-limits': rateLimits,
   '2026-11-22T0030-document-history': documentHistory,
+  '2026-11-22T0050-webhook-deliveries': webhookDeliveries,
   '2026-11-22T0040-money': money,
 };

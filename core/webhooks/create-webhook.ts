@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { validationError } from '../errors.js';
+import { formatStoredDateTime } from '../shared/datetime.js';
+import { scopeOf } from '../shared/scope.js';
+import { authedProcedure, defineMutation } from '../trpc.js';
+import { generateWebhookSecret, sealSecret } from './signing.js';
+import { assertTarget } from './validate-target.js';
+import { insertWebhook, subsidiaryInScope, toWebhook, type WebhookRow } from './webhook.repository.js';
+import { webhookLocation } from './webhook-location.js';
+import { ZCreateWebhookInput, ZWebhookWithSecret } from './webhook.schemas.js';
+
+export const createWebhook = defineMutation(
+  authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/api/p/v{version}/webhooks',
+        tags: ['Webhooks'],
+        summary: 'Create a webhook subscription',
+        description:
+          'The answer carries the signing secret (`whsec_…`) once; read it again with reveal-secret. New subscriptions are `Pending` ' +
+          'and receive events after `POST /webhooks/{id}/verify` succeeds.',
+        protect: true,
+      },
+      scopes: ['webhook:manage'],
+      successStatus: 201,
+    })
+    .input(ZCreateWebhookInput)
+    .output(ZWebhookWithSecret),
+  async ({ ctx, input }) => {
+    const scope = scopeOf(ctx.principal);
+    const subsidiaryId = input.SubsidiaryId ?? ctx.principal.SubsidiaryId;
+    if (!subsidiaryId) throw validationError('SubsidiaryId', 'The field is required: a subscription belongs to one subsidiary.');
+    await assertTarget(ctx.config, input.Url);
+    if (!(await subsidiaryInScope(ctx.db, scope, subsidiaryId))) {
+      throw validationError('SubsidiaryId', 'No such subsidiary.');
+    }
+    const secret = generateWebhookSecret();
+    const now = formatStoredDateTime(ctx.clock.now());
+    const row: WebhookRow = {
+      id: `wh_${randomUUID()}`,
+      tenant_id: scope.tenantId,
+      subsidiary_id: subsidiaryId,
+      name: input.Name,
+      url: input.Url,
+      event_types: JSON.stringify([...new Set(input.EventTypes)]),
+      secret_encrypted: sealSecret(ctx.config, 'webhook-secret', secret),
+      previous_secret_encrypted: null,
+      previous_secret_expires_at: null,
+      enabled: input.Enabled === false ? 0 : 1,
+      status: 'Pending',
+      consecutive_failures: 0,
+      created_at: now,
+      updated_at: now,
+    };
+    await insertWebhook(ctx.db, row);
+    ctx.response.location = webhookLocation(ctx.config, row.id);
+    return { ...toWebhook(row), Secret: secret };
+  },
+);

@@ -1,0 +1,38 @@
+/**
+ * The event catalog (DECISIONS "Webhooks"). Subscriptions list exact types or `<prefix>.*`
+ * patterns; a pattern matches every type that starts with `<prefix>.`.
+ */
+export const EVENT_TYPES = [
+  { Type: 'trip.changed', Description: 'A trip or its stops, references or assignment changed; data.diff.changes lists what. Never sent for an ETA-only change.' },
+  { Type: 'trip.status.changed', Description: "A trip's Status changed; data is the trip with Eta on the trip and every stop." },
+  { Type: 'load.changed', Description: "A load's fields or documents changed; data.diff.changes lists what." },
+  { Type: 'load.status.changed', Description: "A load's Status changed." },
+  { Type: 'document.created', Description: 'A load or trip document was added.' },
+  { Type: 'document.updated', Description: "A load or trip document changed (for example its AttachmentType)." },
+  { Type: 'carrier.document.created', Description: "A carrier's document was added; sent to every subscription of the tenant." },
+  { Type: 'carrier.document.updated', Description: "A carrier's document changed; sent to every subscription of the tenant." },
+  { Type: 'webhook.test', Description: 'Sent only by POST /webhooks/{id}/test, to that subscription.' },
+] as const;
+
+export const TEST_EVENT_TYPE = 'webhook.test';
+
+/** Events about carriers: carriers have no subsidiary, so every subscription of the tenant gets them (spec 6). */
+export const TENANT_WIDE_PREFIX = 'carrier.document.';
+
+const known: ReadonlySet<string> = new Set(EVENT_TYPES.map((e) => e.Type));
+
+/** Why `value` is not a subscribable event type or pattern, or null when it is. */
+export function eventTypeProblem(value: string): string | null {
+  if (known.has(value)) return null;
+  if (value.endsWith('.*')) {
+    const prefix = value.slice(0, -1);
+    if (prefix.length > 1 && [...known].some((type) => type.startsWith(prefix))) return null;
+    return `matches no known event type; see GET /webhooks/event-types`;
+  }
+  return 'is not a known event type or a <prefix>.* pattern; see GET /webhooks/event-types';
+}
+
+/** Whether a subscription listing `patterns` receives events of `type`. */
+export function matchesEventType(patterns: readonly string[], type: string): boolean {
+  return patterns.some((pattern) => (pattern.endsWith('.*') ? type.startsWith(pattern.slice(0, -1)) : pattern === type));
+}

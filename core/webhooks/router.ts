@@ -1,0 +1,29 @@
+import { router } from '../trpc.js';
+import { createWebhook } from './create-webhook.js';
+import { deleteWebhook } from './delete-webhook.js';
+import { disableWebhook } from './disable-webhook.js';
+import { enableWebhook } from './enable-webhook.js';
+import { findWebhooks } from './find-webhooks.js';
+import { getWebhook } from './get-webhook.js';
+import { listEventTypes } from './list-event-types.js';
+import { revealWebhookSecret } from './reveal-webhook-secret.js';
+import { rotateWebhookSecret } from './rotate-webhook-secret.js';
+import { testWebhook } from './test-webhook.js';
+import { updateWebhook } from './update-webhook.js';
+import { verifyWebhook } from './verify-webhook.js';
+
+// `listEventTypes` (/webhooks/event-types) comes before `getWebhook` (/webhooks/{id}): first match wins.
+export const webhooksRouter = router({
+  listEventTypes,
+  findWebhooks,
+  createWebhook,
+  getWebhook,
+  updateWebhook,
+  deleteWebhook,
+  enableWebhook,
+  disableWebhook,
+  verifyWebhook,
+  testWebhook,
+  rotateWebhookSecret,
+  revealWebhookSecret,
+});

@@ -1,0 +1,53 @@
+import { formatStoredDateTime } from '../shared/datetime.js';
+import { scopeOf } from '../shared/scope.js';
+import { authedProcedure, defineMutation } from '../trpc.js';
+import { eventBody, newDeliveryId } from './event-body.js';
+import { TEST_EVENT_TYPE } from './event-types.js';
+import { requireWebhook } from './require-webhook.js';
+import { ZTestDelivery, ZWebhookIdInput } from './webhook.schemas.js';
+
+export const testWebhook = defineMutation(
+  authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/api/p/v{version}/webhooks/{id}/test',
+        tags: ['Webhooks'],
+        summary: 'Send a test event to a webhook subscription',
+        description:
+          'Queues a `webhook.test` event for this subscription alone, whatever its EventTypes. It is delivered, retried and ' +
+          'logged like any event; a disabled subscription logs it as skipped.',
+        protect: true,
+      },
+      scopes: ['webhook:manage'],
+      successStatus: 202,
+    })
+    .input(ZWebhookIdInput)
+    .output(ZTestDelivery),
+  async ({ ctx, input }) => {
+    const row = await requireWebhook(ctx.db, scopeOf(ctx.principal), input.id);
+    const now = formatStoredDateTime(ctx.clock.now());
+    const id = newDeliveryId();
+    const data = JSON.stringify({ WebhookId: row.id, Message: 'A test event from Waybill.' });
+    await ctx.db
+      .insertInto('webhook_deliveries')
+      .values({
+        id,
+        tenant_id: row.tenant_id,
+        webhook_id: row.id,
+        customer_id: null,
+        outbox_id: null,
+        event_type: TEST_EVENT_TYPE,
+        body: eventBody(TEST_EVENT_TYPE, now, data),
+        state: 'pending',
+        attempts: 0,
+        next_attempt_at: now,
+        lease_until: null,
+        lease_token: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    return { DeliveryId: id, EventType: TEST_EVENT_TYPE };
+  },
+);

@@ -1,0 +1,92 @@
+import type { Selectable, Updateable } from 'kysely';
+import type { Db } from '../../db/create-db.js';
+import type { WebhooksTable } from '../../db/tables/webhooks.js';
+import { inScope, type Scope } from '../shared/scope.js';
+import type { TWebhook } from './webhook.schemas.js';
+
+export type WebhookRow = Selectable<WebhooksTable>;
+
+const scoped = (scope: Scope) => inScope('webhooks', scope);
+
+export function toWebhook(row: WebhookRow): TWebhook {
+  return {
+    Id: row.id,
+    Name: row.name,
+    Url: row.url,
+    SubsidiaryId: row.subsidiary_id,
+    EventTypes: JSON.parse(row.event_types) as string[],
+    Enabled: row.enabled === 1,
+    Status: row.status === 'Active' ? 'Active' : 'Pending',
+    ConsecutiveFailures: row.consecutive_failures,
+    PreviousSecretExpiresAt: row.previous_secret_expires_at,
+    CreatedAt: row.created_at,
+    UpdatedAt: row.updated_at,
+  };
+}
+
+/** The subscription's row when the caller may see it; another tenant's or subsidiary's is undefined. */
+export async function getWebhookRow(db: Db, scope: Scope, id: string): Promise<WebhookRow | undefined> {
+  return db.selectFrom('webhooks').selectAll().where(scoped(scope)).where('id', '=', id).executeTakeFirst();
+}
+
+export async function findWebhooks(
+  db: Db,
+  scope: Scope,
+  page: { Page: number; PageSize: number },
+): Promise<{ items: TWebhook[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('webhooks')
+      .selectAll()
+      .where(scoped(scope))
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(page.PageSize)
+      .offset(page.Page * page.PageSize)
+      .execute(),
+    db
+      .selectFrom('webhooks')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .where(scoped(scope))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { items: rows.map(toWebhook), total: Number(count.total) };
+}
+
+/** Whether the caller may attach a subscription to `subsidiaryId` (its tenant's, and its own when bound). */
+export async function subsidiaryInScope(db: Db, scope: Scope, subsidiaryId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('subsidiaries')
+    .select('id')
+    .where(inScope('subsidiaries', scope, { subsidiaryColumn: 'id' }))
+    .where('id', '=', subsidiaryId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertWebhook(db: Db, row: WebhookRow): Promise<void> {
+  await db.insertInto('webhooks').values(row).execute();
+}
+
+/** Updates a subscription the caller may see; answers the new row, or undefined when there is none. */
+export async function updateWebhook(
+  db: Db,
+  scope: Scope,
+  id: string,
+  values: Updateable<WebhooksTable>,
+): Promise<WebhookRow | undefined> {
+  const result = await db.updateTable('webhooks').set(values).where(scoped(scope)).where('id', '=', id).executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) return undefined;
+  return getWebhookRow(db, scope, id);
+}
+
+/** Deletes a subscription with its pending deliveries and its attempt log; false when the caller cannot see it. */
+export async function deleteWebhook(db: Db, scope: Scope, id: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const result = await trx.deleteFrom('webhooks').where(scoped(scope)).where('id', '=', id).executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) return false;
+    await trx.deleteFrom('webhook_deliveries').where('tenant_id', '=', scope.tenantId).where('webhook_id', '=', id).execute();
+    await trx.deleteFrom('webhook_delivery_attempts').where('tenant_id', '=', scope.tenantId).where('webhook_id', '=', id).execute();
+    return true;
+  });
+}

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { ZPage, ZPathId, input, pageOf } from '../shared/schemas.js';
+import { eventTypeProblem } from './event-types.js';
+import { urlSyntaxProblem } from './target-url.js';
+
+export const WEBHOOK_STATUSES = ['Pending', 'Active'] as const;
+
+const ZEventTypeName = z
+  .string()
+  .max(100)
+  .superRefine((value, ctx) => {
+    const problem = eventTypeProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: `"${value}" ${problem}` });
+  });
+
+const ZWebhookUrl = z
+  .string()
+  .max(2048)
+  .superRefine((value, ctx) => {
+    const problem = urlSyntaxProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: `The URL ${problem}.` });
+  })
+  .meta({ description: 'http or https; in production private, loopback and link-local targets are refused.', example: 'https://example.com/hooks/waybill' });
+
+export const ZWebhook = z
+  .object({
+    Id: z.string(),
+    Name: z.string(),
+    Url: z.string(),
+    SubsidiaryId: z.string(),
+    EventTypes: z.array(z.string()),
+    Enabled: z.boolean(),
+    Status: z.enum(WEBHOOK_STATUSES).meta({ description: 'Pending until the URL answers a verify challenge, then Active.' }),
+    ConsecutiveFailures: z.number().int().meta({ description: 'Failed events since the last success; at 10 the subscription is disabled.' }),
+    PreviousSecretExpiresAt: z
+      .string()
+      .nullable()
+      .meta({ description: 'After a rotation the previous secret keeps signing (a second v1 signature) until then.' }),
+    CreatedAt: z.string(),
+    UpdatedAt: z.string(),
+  })
+  .meta({ id: 'Webhook' });
+export type TWebhook = z.infer<typeof ZWebhook>;
+
+export const ZWebhookWithSecret = ZWebhook.extend({
+  Secret: z.string().meta({ description: 'The signing secret (whsec_…), answered only here and by reveal-secret.' }),
+}).meta({ id: 'CreatedWebhook' });
+
+export const ZWebhookPage = pageOf(ZWebhook).meta({ id: 'WebhookPage' });
+
+const fields = {
+  Name: z.string().trim().min(1).max(200),
+  Url: ZWebhookUrl,
+  EventTypes: z.array(ZEventTypeName).min(1).max(50).meta({ description: 'Event types or <prefix>.* patterns.' }),
+  Enabled: z.boolean().optional().meta({ description: 'true when absent on create; unchanged when absent on update.' }),
+};
+
+export const ZCreateWebhookInput = input({
+  ...fields,
+  SubsidiaryId: ZPathId.optional().meta({
+    description: 'The subsidiary whose events the subscription receives; required for tenant-wide clients, defaults to the client\'s own.',
+  }),
+});
+export const ZUpdateWebhookInput = input({ id: ZPathId, ...fields });
+export const ZWebhookIdInput = input({ id: ZPathId });
+export const ZFindWebhooksInput = input({ ...ZPage });
+export const ZEventTypesInput = input({});
+
+export const ZEventTypeInfo = z.object({ Type: z.string(), Description: z.string() }).meta({ id: 'WebhookEventType' });
+export const ZEventTypeList = z.array(ZEventTypeInfo);
+
+export const ZWebhookSecret = z.object({ Secret: z.string() }).meta({ id: 'WebhookSecret' });
+
+export const ZRotatedSecret = z
+  .object({
+    Secret: z.string(),
+    PreviousSecretExpiresAt: z.string().meta({ description: 'Until then deliveries carry a signature with each secret.' }),
+  })
+  .meta({ id: 'RotatedWebhookSecret' });
+
+export const ZWebhookVerification = z
+  .object({
+    Verified: z.boolean(),
+    Status: z.enum(WEBHOOK_STATUSES),
+    HttpStatus: z.number().int().nullable(),
+    DurationMs: z.number().int(),
+    Reason: z.string().nullable().meta({ description: 'Why the challenge was not answered; null when verified.' }),
+  })
+  .meta({ id: 'WebhookVerification' });
+
+export const ZTestDelivery = z
+  .object({
+    DeliveryId: z.string().meta({ description: 'The webhook-id header of the test delivery.' }),
+    EventType: z.string(),
+  })
+  .meta({ id: 'WebhookTestDelivery' });

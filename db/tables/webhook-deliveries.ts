@@ -1,0 +1,46 @@
+/**
+ * One outbox entry on its way to one receiver: a webhook subscription (`webhook_id`) or a
+ * customer's visibility integration (`customer_id`). `id` is the `webhook-id` header of every
+ * attempt, so a redelivery after a crash carries the same one.
+ */
+export interface WebhookDeliveriesTable {
+  id: string;
+  tenant_id: string;
+  webhook_id: string | null;
+  customer_id: string | null;
+  /** The outbox entry it came from; null for `webhook.test` deliveries. */
+  outbox_id: string | null;
+  event_type: string;
+  /** The exact JSON body every attempt sends: `{type, timestamp, data}`. */
+  body: string;
+  /** `pending` until it ends as `succeeded`, `failed` (retries exhausted) or `skipped`. */
+  state: string;
+  /** Attempts made so far (skipped turns included). */
+  attempts: number;
+  next_attempt_at: string;
+  /** A worker holds the delivery until then; an expired lease (a crashed worker) frees it. */
+  lease_until: string | null;
+  lease_token: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The attempt log behind delivery logs, their export and health metrics. */
+export interface WebhookDeliveryAttemptsTable {
+  id: string;
+  tenant_id: string;
+  delivery_id: string;
+  webhook_id: string | null;
+  customer_id: string | null;
+  event_type: string;
+  /** 1-based attempt number within the delivery. */
+  attempt: number;
+  /** `success`, `failure`, `timeout` or `skipped`. */
+  status: string;
+  http_status: number | null;
+  duration_ms: number;
+  reason: string | null;
+  /** The start of the receiver's answer, cut at a small cap. */
+  response_body: string | null;
+  attempted_at: string;
+}
