@@ -54,27 +54,43 @@ interface MemoryEntry {
   expiresAt: number;
 }
 
-/** Counters of one process in a Map; `sweep` drops the ended ones so the Map does not grow without bound. */
+/**
+ * Counters of one process in Maps, one per rule (looked up by the rule's constant name, so a
+ * request does not build and hash a combined key); `sweep` drops the ended ones so the Maps
+ * do not grow without bound.
+ */
 export class MemoryRateLimitStore implements RateLimitStore {
   readonly kind = 'memory';
-  private readonly entries = new Map<string, MemoryEntry>();
+  private readonly rules = new Map<string, Map<string, MemoryEntry>>();
 
   hit(rule: RateRule, key: string, nowMs: number): CounterState {
-    const id = `${rule.name}:${key}`;
-    const previous = this.entries.get(id)?.counter;
-    const next = nextCounter(previous, rule, nowMs);
-    if (next !== previous) this.entries.set(id, { counter: next, expiresAt: expiryOf(next, rule) });
+    let entries = this.rules.get(rule.name);
+    if (!entries) {
+      entries = new Map();
+      this.rules.set(rule.name, entries);
+    }
+    const entry = entries.get(key);
+    const next = nextCounter(entry?.counter, rule, nowMs);
+    if (!entry) entries.set(key, { counter: next, expiresAt: expiryOf(next, rule) });
+    else if (next !== entry.counter) {
+      entry.counter = next;
+      entry.expiresAt = expiryOf(next, rule);
+    }
     return next;
   }
 
   sweep(nowMs: number): void {
-    for (const [id, entry] of this.entries) {
-      if (entry.expiresAt <= nowMs) this.entries.delete(id);
+    for (const entries of this.rules.values()) {
+      for (const [key, entry] of entries) {
+        if (entry.expiresAt <= nowMs) entries.delete(key);
+      }
     }
   }
 
   /** Counters held; for tests of the sweep. */
   get size(): number {
-    return this.entries.size;
+    let size = 0;
+    for (const entries of this.rules.values()) size += entries.size;
+    return size;
   }
 }
