@@ -3,6 +3,7 @@ import { loadsRouter } from './loads/router.js';
 import { referenceDefinitionsRouter } from './reference-definitions/router.js';
 import { settlementsRouter } from './settlements/router.js';
 import { deductionsRouter } from './deductions/router.js';
+import { driverCreditsRouter } from './credits/router.js';
 import { subsidiariesRouter } from './subsidiaries/router.js';
 import { tripsRouter } from './trips/router.js';
 import { webhooksRouter } from './webhooks/router.js';
@@ -17,6 +18,7 @@ export const appRouter = router({
   subsidiaries: subsidiariesRouter,
   settlements: settlementsRouter,
   deductions: deductionsRouter,
+  driverCredits: driverCreditsRouter,
   trips: tripsRouter,
   tripWrites: tripWritesRouter,
   loads: loadsRouter,

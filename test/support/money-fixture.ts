@@ -17,6 +17,19 @@ export function moneyFixture(): any {
     { ...statement, Number: 70004, Status: 'Paid', SubsidiaryId: 'sub_kc', StatementDate: '2026-11-01T00:00:00Z', Trips: [], Payments: [] },
   );
 
+  prairie.Deductions.push({
+    Id: 'cr_ben_dal',
+    Type: 'Credit',
+    GroupId: 'grp_ben',
+    Description: 'Layover',
+    Category: 'Layover',
+    Amount: { Amount: 80, Currency: 840 },
+    Date: '2026-11-12T00:00:00Z',
+    IsPaid: false,
+    CreatedAt: '2026-11-12T00:00:00Z',
+    DriverId: 'drv_ben',
+  });
+
   harbor.Carriers.push({ Id: 'car_harbor', Name: 'Harbor Drayage', McNumber: null, DotNumber: null });
   harbor.AccessorialTypes = [{ Id: 'acc_harbor_chassis', Name: 'Chassis', AppliesTo: ['Driver', 'Customer', 'Carrier'] }];
   harbor.CarrierSettlementStatements.push({

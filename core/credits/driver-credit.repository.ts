@@ -1,0 +1,71 @@
+import type { Updateable } from 'kysely';
+import type { Db } from '../../db/create-db.js';
+import type { DeductionsTable } from '../../db/tables/settlements.js';
+import type { DeductionRow } from '../deductions/deduction.repository.js';
+import type { ExistingClaim, Fingerprint } from '../idempotency/idempotency.repository.js';
+
+/** The route family of driver credit idempotency keys. */
+export const DRIVER_CREDIT_FAMILY = 'credits/driver';
+
+/** What a replay of POST /credits/driver must repeat (spec 4.15); Description is not compared. */
+export function driverCreditFingerprint(values: {
+  amount: number;
+  date: string;
+  category: string;
+  driverId: string;
+  ownerOperatorId: string | null;
+}): Fingerprint {
+  return {
+    Amount: values.amount,
+    Date: values.date,
+    Category: values.category,
+    DriverId: values.driverId,
+    OwnerOperatorId: values.ownerOperatorId,
+  };
+}
+
+function fingerprintOfRow(row: DeductionRow): Fingerprint {
+  return driverCreditFingerprint({
+    amount: row.amount,
+    date: row.date,
+    category: row.category,
+    driverId: row.driver_id ?? '',
+    ownerOperatorId: row.owner_operator_id,
+  });
+}
+
+/** A driver credit that carries the key without a key row: loaded from a fixture. */
+export async function findUnkeyedCredit(trx: Db, tenantId: string, key: string): Promise<ExistingClaim | undefined> {
+  const row = await trx
+    .selectFrom('deductions')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('type', '=', 'Credit')
+    .where('external_id', '=', key)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .limit(1)
+    .executeTakeFirst();
+  return row && { recordId: row.id, fingerprint: fingerprintOfRow(row) };
+}
+
+/**
+ * Applies a merge update when the credit is still the version the caller matched and still
+ * unpaid; answers whether it did, so a concurrent change is a 412 and a concurrent payment
+ * a 409 rather than a lost update.
+ */
+export async function updateCredit(
+  db: Db,
+  row: Pick<DeductionRow, 'id' | 'version'>,
+  changes: Updateable<DeductionsTable>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('deductions')
+    .set({ ...changes, version: row.version + 1 })
+    .where('id', '=', row.id)
+    .where('version', '=', row.version)
+    .where('is_paid', '=', 0)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

@@ -1,0 +1,99 @@
+import type { Db } from '../../db/create-db.js';
+import { AppError } from '../errors.js';
+import { claimKey, differingFields, repointKey, type ExistingClaim, type Fingerprint } from './idempotency.repository.js';
+
+export interface CreateOnceOptions {
+  tenantId: string;
+  family: string;
+  /** The ExternalId; null creates without idempotency. */
+  key: string | null;
+  fingerprint: Fingerprint;
+  /** The id the new record gets. */
+  recordId: string;
+  now: string;
+  /** Inserts the record (and whatever goes with it) in the transaction. */
+  create: (trx: Db) => Promise<void>;
+  /**
+   * A record of this family that already carries the key without a key row (loaded from a
+   * fixture), with the fingerprint of its current values.
+   */
+  findUnkeyed?: (trx: Db) => Promise<ExistingClaim | undefined>;
+  /**
+   * Spec 7's 503 for accessorial creates: when the commit fails or does not answer within
+   * this many milliseconds, the write may or may not exist and the caller is told to retry
+   * the identical request.
+   */
+  confirmWithinMs?: number;
+}
+
+export interface CreateOnceResult {
+  recordId: string;
+  replayed: boolean;
+}
+
+function replayOf(existing: ExistingClaim, fingerprint: Fingerprint): CreateOnceResult {
+  const changed = differingFields(existing.fingerprint, fingerprint);
+  if (changed.length > 0) {
+    throw new AppError('CONFLICT', `The ExternalId was already used with different values (${changed.join(', ')}); use a new ExternalId.`, {
+      subtype: 'IdempotencyKeyReuse',
+      extensions: { ConflictingFields: changed },
+    });
+  }
+  return { recordId: existing.recordId, replayed: true };
+}
+
+export function writeNotConfirmed(cause: unknown): AppError {
+  return new AppError(
+    'WRITE_NOT_CONFIRMED',
+    'The write could not be confirmed and the record may exist. Retrying the identical request with the same ExternalId is safe: it returns the record if it was created.',
+    { cause },
+  );
+}
+
+/**
+ * Creates a record at most once per idempotency key (DECISIONS "Concurrency and
+ * idempotency"): the key row and the record commit together, so either both exist or
+ * neither does; a replay with the same normalised values answers the first record, a replay
+ * with other values is 409 IdempotencyKeyReuse.
+ */
+export async function createOnce(db: Db, options: CreateOnceOptions): Promise<CreateOnceResult> {
+  let bodyDone = false;
+  const run = db.transaction().execute(async (trx) => {
+    if (options.key !== null) {
+      const claim = { tenantId: options.tenantId, family: options.family, key: options.key, fingerprint: options.fingerprint, recordId: options.recordId };
+      const existing = await claimKey(trx, { ...claim, now: options.now });
+      if (existing) {
+        bodyDone = true;
+        return replayOf(existing, options.fingerprint);
+      }
+      const unkeyed = await options.findUnkeyed?.(trx);
+      if (unkeyed) {
+        await repointKey(trx, { ...claim, recordId: unkeyed.recordId, fingerprint: unkeyed.fingerprint });
+        const result = replayOf(unkeyed, options.fingerprint);
+        bodyDone = true;
+        return result;
+      }
+    }
+    await options.create(trx);
+    bodyDone = true;
+    return { recordId: options.recordId, replayed: false };
+  });
+
+  if (options.confirmWithinMs === undefined) return run;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(writeNotConfirmed(new Error('commit timed out'))), options.confirmWithinMs);
+  });
+  try {
+    return await Promise.race([run, timeout]);
+  } catch (error) {
+    // Refusals (409, …) are answers, not unconfirmed writes; so is a failure before the
+    // record was written, which rolled everything back.
+    if (error instanceof AppError || !bodyDone) throw error;
+    throw writeNotConfirmed(error);
+  } finally {
+    clearTimeout(timer);
+    // A commit that loses the race still settles later; nothing waits for it.
+    run.catch(() => undefined);
+  }
+}
