@@ -191,7 +191,7 @@ describe('GET /files/{token}', () => {
       const response = await fetch(`${t.apiUrl}/files/${candidate}`);
       expect(response.status, candidate).toBe(404);
       expect(response.headers.get('content-type')).toBe('application/problem+json');
-      expect((await response.json()).Type).toBe(`${t.apiUrl}/errors/NotFound`);
+      expect(((await response.json()) as { Type: string }).Type).toBe(`${t.apiUrl}/errors/NotFound`);
     }
   });
 
