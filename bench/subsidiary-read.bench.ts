@@ -6,6 +6,11 @@
  * check, route lookup, input validation, query, output validation, serialisation).
  * Bare: node:http → getSubsidiary(db, scope, id) → JSON.stringify.
  *
+ * Limits on: the same full stack with rate limits on over the memory store (the default
+ * on SQLite), every threshold raised so the measured reads are allowed: counting, deciding
+ * and the RateLimit headers all run. Target: < 5% throughput loss against limits off. The
+ * two full-stack runs alternate in halves so that load from elsewhere hits both alike.
+ *
  * autocannon runs in a child process so the load generator does not share the event loop
  * with the server it measures. Target: full stack ≥ 50% of the bare server's throughput.
  */
@@ -15,6 +20,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../adapters/app.js';
 import { silentLogger } from '../adapters/logger.js';
+import { RateLimits, type RateCheck, type RateDecision } from '../adapters/rest/rate-limit.js';
+import { MemoryRateLimitStore } from '../adapters/rest/rate-limit-store.js';
+import type { RateRule } from '../adapters/rest/rate-rules.js';
 import { systemClock } from '../core/clock.js';
 import { loadConfig } from '../core/config.js';
 import { loadFixture } from '../core/fixtures/load-fixture.js';
@@ -53,6 +61,33 @@ function autocannon(url: string, headers: Record<string, string>, seconds = DURA
   });
 }
 
+/** Two runs of equal length as one. */
+function combine(a: Result, b: Result): Result {
+  return { requests: (a.requests + b.requests) / 2, p50: (a.p50 + b.p50) / 2, p99: (a.p99 + b.p99) / 2, non2xx: a.non2xx + b.non2xx };
+}
+
+/**
+ * The real limiter and store with every threshold raised: one token at thousands of requests
+ * a second would otherwise be refused after 10, and a 429 is not the read being measured.
+ * The rule swap adds a Map lookup per rule, so the cost it reports is, if anything, too high.
+ */
+class RaisedRateLimits extends RateLimits {
+  private readonly raised = new Map<RateRule, RateRule>();
+
+  override check(checks: RateCheck[]): Promise<RateDecision | null> {
+    return super.check(checks.map(({ rule, key }) => ({ rule: this.raise(rule), key })));
+  }
+
+  private raise(rule: RateRule): RateRule {
+    let raised = this.raised.get(rule);
+    if (!raised) {
+      raised = { ...rule, points: 1_000_000_000 };
+      this.raised.set(rule, raised);
+    }
+    return raised;
+  }
+}
+
 function require_autocannon(): string {
   return createRequire(import.meta.url).resolve('autocannon');
 }
@@ -64,6 +99,10 @@ async function main(): Promise<void> {
   const config = { ...loadConfig({ API_AUDIENCE: AUDIENCE, RATE_LIMITS: 'off', PORT: '0', AUTH_PORT: '0' }), secretKey: SECRET_KEY };
   const app = await createApp({ db, config, clock: systemClock, logger: silentLogger() });
   const { apiUrl, authUrl } = await app.listen({ port: 0, authPort: 0 });
+  const limitedConfig = { ...config, rateLimits: true };
+  const rateLimits = new RaisedRateLimits({ enabled: true, store: new MemoryRateLimitStore(), clock: systemClock, logger: silentLogger() });
+  const limitedApp = await createApp({ db, config: limitedConfig, clock: systemClock, logger: silentLogger(), rateLimits });
+  const { apiUrl: limitedUrl } = await limitedApp.listen({ port: 0, authPort: 0 });
   const token = await fetchToken(authUrl, 'prairie-integration', secretOf('prairie-integration'));
 
   const scope = { tenantId: 'tn_prairie', subsidiaryId: null };
@@ -79,12 +118,27 @@ async function main(): Promise<void> {
   const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/subsidiaries/sub_kc`;
 
   console.log(`warming up, then ${DURATION}s each with ${CONNECTIONS} connections…`);
-  if (process.env.BENCH_ONLY !== 'bare') await autocannon(`${apiUrl}/api/p/v1.0/subsidiaries/sub_kc`, { authorization: `Bearer ${token}` }, 3);
+  const readPath = '/api/p/v1.0/subsidiaries/sub_kc';
+  const auth = { authorization: `Bearer ${token}` };
+  if (process.env.BENCH_ONLY !== 'bare') {
+    await autocannon(apiUrl + readPath, auth, 3);
+    await autocannon(limitedUrl + readPath, auth, 3);
+  }
   if (process.env.BENCH_ONLY !== 'full') await autocannon(bareUrl, {}, 2);
   // BENCH_ONLY=full|bare runs one side, for profiling it alone with --cpu-prof.
   const only = process.env.BENCH_ONLY;
   const skipped: Result = { requests: NaN, p50: NaN, p99: NaN, non2xx: NaN };
-  const full = only === 'bare' ? skipped : await autocannon(`${apiUrl}/api/p/v1.0/subsidiaries/sub_kc`, { authorization: `Bearer ${token}` });
+  let full = skipped;
+  let limited = skipped;
+  if (only !== 'bare') {
+    const half = DURATION / 2;
+    const off1 = await autocannon(apiUrl + readPath, auth, half);
+    const on1 = await autocannon(limitedUrl + readPath, auth, half);
+    const off2 = await autocannon(apiUrl + readPath, auth, half);
+    const on2 = await autocannon(limitedUrl + readPath, auth, half);
+    full = combine(off1, off2);
+    limited = combine(on1, on2);
+  }
   const plain = only === 'full' ? skipped : await autocannon(bareUrl, {});
 
   const ratio = full.requests / plain.requests;
@@ -93,9 +147,13 @@ async function main(): Promise<void> {
   console.log(row('full stack', full));
   console.log(row('bare http', plain));
   console.log(`ratio: ${(ratio * 100).toFixed(1)}% of the bare server's throughput (target ≥ 50%) — ${ratio >= 0.5 ? 'met' : 'NOT met'}`);
+  console.log(row('limits on', limited));
+  const loss = 1 - limited.requests / full.requests;
+  console.log(`rate limits (memory store): ${(loss * 100).toFixed(1)}% throughput loss against limits off (target < 5%) — ${loss < 0.05 ? 'met' : 'NOT met'}`);
 
   bare.close();
   await app.close();
+  await limitedApp.close();
   await db.destroy();
 }
 
