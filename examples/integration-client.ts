@@ -1,0 +1,137 @@
+/**
+ * An integration as any language would write it: plain HTTP, a token cached for its
+ * `expires_in`, problem bodies read on failure. It walks one trip the way a carrier's
+ * system does: read a stop, record the arrival, add a reference, update it with If-Match,
+ * change a load document's type and download the file.
+ *
+ * Run against `npm start` (demo data):  npx tsx examples/integration-client.ts
+ */
+
+export interface ClientOptions {
+  apiUrl: string;
+  authUrl: string;
+  clientId: string;
+  clientSecret: string;
+  audience: string;
+  /** For tests: the clock that decides when a cached token is stale. */
+  now?: () => number;
+}
+
+export class ApiProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly problem: { Type?: string; Title?: string; Detail?: string; Errors?: Record<string, string[]> },
+  ) {
+    super(`${status} ${problem.Title ?? ''} ${problem.Detail ?? ''}`.trim());
+  }
+}
+
+export class FreightApi {
+  private token: { value: string; expiresAt: number } | null = null;
+  /** How many times a token was requested: the token endpoint allows 30 a minute per client. */
+  tokenRequests = 0;
+  private readonly now: () => number;
+
+  constructor(private readonly options: ClientOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  private async accessToken(): Promise<string> {
+    // Renew a minute early so a request never leaves with a token about to expire.
+    if (this.token && this.now() < this.token.expiresAt - 60_000) return this.token.value;
+    this.tokenRequests += 1;
+    const response = await fetch(`${this.options.authUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_id: this.options.clientId,
+        client_secret: this.options.clientSecret,
+        audience: this.options.audience,
+        grant_type: 'client_credentials',
+      }),
+    });
+    const body = (await response.json()) as { access_token: string; expires_in: number; error?: string };
+    if (!response.ok) throw new Error(`token request failed: ${response.status} ${body.error}`);
+    this.token = { value: body.access_token, expiresAt: this.now() + body.expires_in * 1000 };
+    return body.access_token;
+  }
+
+  /** One API call; answers the parsed body and the ETag, throws ApiProblem on 4xx/5xx. */
+  async call<T>(method: string, path: string, options: { body?: unknown; ifMatch?: string } = {}): Promise<{ body: T; etag: string | null }> {
+    const headers: Record<string, string> = { authorization: `Bearer ${await this.accessToken()}`, 'api-version': '1.0' };
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    if (options.ifMatch) headers['if-match'] = options.ifMatch;
+    const response = await fetch(`${this.options.apiUrl}/api/p/v1.0${path}`, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+    const text = await response.text();
+    const body = text ? JSON.parse(text) : undefined;
+    if (!response.ok) throw new ApiProblem(response.status, body ?? {});
+    return { body: body as T, etag: response.headers.get('etag') };
+  }
+}
+
+export interface WalkResult {
+  stopStatusBefore: string;
+  stopAfterArrival: { Status: string; ArrivedAt: string };
+  reference: { Id: string; Value: string };
+  updatedReference: { Value: string };
+  documentType: string;
+  downloaded: { contentType: string | null; bytes: number };
+}
+
+/** The walk itself, on the demo data's trip T-1001-1 and load L-1001. */
+export async function walkTrip(api: FreightApi): Promise<WalkResult> {
+  const tripId = 'trp_1001_a';
+  const stop = await api.call<{ Status: string }>('GET', `/trips/${tripId}/stops/stp_1001_2`);
+
+  // Offset-less times are the stop's local time (America/Chicago for this stop).
+  const arrival = await api.call<{ Status: string; ArrivedAt: string }>('PUT', `/trips/${tripId}/stops/stp_1001_2/arrival`, {
+    body: { ArrivedAt: '2026-11-22T08:05:00' },
+  });
+
+  const created = await api.call<{ Id: string; Value: string }>('POST', `/trips/${tripId}/references`, {
+    body: { Name: 'Seal Number', Value: 'SEAL-0042', ReferenceId: 'refdef_seal' },
+  });
+
+  // The write answered the trip's refreshed ETag: the update must name it.
+  const updated = await api.call<{ Value: string }>('PUT', `/trips/${tripId}/references/${created.body.Id}`, {
+    body: { Name: 'Seal Number', Value: 'SEAL-0043', ReferenceId: 'refdef_seal' },
+    ifMatch: created.etag ?? undefined,
+  });
+
+  const document = await api.call<{ AttachmentType: string; DownloadUrl: string }>('PATCH', '/loads/L-1001/documents/doc_1001_bol', {
+    body: { DocumentType: 'proof of delivery' },
+  });
+  const file = await fetch(document.body.DownloadUrl);
+  const bytes = (await file.arrayBuffer()).byteLength;
+
+  return {
+    stopStatusBefore: stop.body.Status,
+    stopAfterArrival: arrival.body,
+    reference: created.body,
+    updatedReference: updated.body,
+    documentType: document.body.AttachmentType,
+    downloaded: { contentType: file.headers.get('content-type'), bytes },
+  };
+}
+
+async function main(): Promise<void> {
+  const api = new FreightApi({
+    apiUrl: process.env.PUBLIC_BASE_URL ?? 'http://127.0.0.1:3000',
+    authUrl: process.env.PUBLIC_AUTH_URL ?? 'http://127.0.0.1:3001',
+    clientId: 'prairie-integration',
+    clientSecret: 'demo-secret-prairie-all-0001',
+    audience: process.env.API_AUDIENCE ?? 'https://api.freight.local',
+  });
+  console.log(JSON.stringify(await walkTrip(api), null, 2));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
