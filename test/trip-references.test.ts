@@ -148,6 +148,19 @@ describe('POST /trips/{tripId}/references (4.5)', () => {
     expect(await tripVersion(t, 'trp_1001_a')).toBe(version);
   });
 
+  it('serialises concurrent writes to one trip: one value per definition wins, every write gets its own version', async () => {
+    const version = await tripVersion(t, 'trp_refs');
+    const same = await Promise.all(
+      Array.from({ length: 5 }, () => create('trp_refs', { ReferenceId: 'refdef_po', Name: 'PO Number', Value: 'PO-C' })),
+    );
+    expect(same.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
+    expect(await tripVersion(t, 'trp_refs')).toBe(version + 1);
+    const different = await Promise.all(Array.from({ length: 4 }, (_, i) => create('trp_refs', { Name: 'Lane', Value: String(i) })));
+    expect(different.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    expect(new Set(different.map((r) => r.headers.get('etag'))).size).toBe(4);
+    expect(await tripVersion(t, 'trp_refs')).toBe(version + 5);
+  });
+
   it('lets a subsidiary-bound client add references to its own trips', async () => {
     const response = await create('trp_2001_a', { Name: 'Gate', Value: 'B' }, 'sub_dal-all');
     expect(response.status).toBe(201);

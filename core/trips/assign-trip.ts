@@ -3,7 +3,7 @@ import { AppError, notFound } from '../errors.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import { authedProcedure, defineMutation } from '../trpc.js';
 import { ZTrip } from './trip.schemas.js';
-import { ZAssignTripInput } from './stop-write.schemas.js';
+import { ZAssignTripInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { refuseTripStatuses } from './stop-write.js';
 import { replanTrip } from './trip-etas.js';
 import { patchTrip, writeTrip } from './trip-write.js';
@@ -41,6 +41,8 @@ export const assignTrip = defineMutation(
           'A Planned trip becomes Assigned; Assigned, Dispatched and InTransit trips keep their status (a reassignment). ' +
           '409 InvalidState on a Delivered or Cancelled trip. On the HosEta plan the Planned ETAs are computed. ' +
           'Returns the trip with Eta; the `ETag` header is the trip\'s.',
+        responseHeaders: ZTripEtagHeader,
+        errorResponses: [409],
         protect: true,
       },
       scopes: ['trip:update'],

@@ -1,6 +1,6 @@
 import { authedProcedure, defineMutation } from '../trpc.js';
 import { ZStop } from './trip.schemas.js';
-import { ZClearArrivalInput } from './stop-write.schemas.js';
+import { ZClearArrivalInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { refuseTripStatuses, writeStop } from './stop-write.js';
 import { patchStop, patchTrip } from './trip-write.js';
 
@@ -16,6 +16,8 @@ export const clearArrival = defineMutation(
           'Makes the stop Open again (ArrivedAt and DepartedAt null) and reverts the trip status the arrival caused: ' +
           'an InTransit trip with no other pickup arrival goes back to Dispatched. 409 InvalidState on a Cancelled or Delivered trip. ' +
           'Clearing an Open stop changes nothing. The `ETag` header is the trip\'s.',
+        responseHeaders: ZTripEtagHeader,
+        errorResponses: [409],
         protect: true,
       },
       scopes: ['trip:update'],

@@ -12,6 +12,7 @@ import {
   requireTripDefinition,
 } from './trip-reference-rules.js';
 import { writeTrip } from './trip-write.js';
+import { ZTripEtagHeader } from './stop-write.schemas.js';
 
 export const createTripReference = defineMutation(
   authedProcedure
@@ -25,6 +26,8 @@ export const createTripReference = defineMutation(
           'No If-Match. With ReferenceId the definition must exist for trips (404), Name must be its name and a Date definition takes yyyy-MM-dd (400); ' +
           'a second value for one definition is 409 DuplicateReference. The reference gets Origin Integration, Access Internal and the ' +
           "definition's Type (Text without one). The `ETag` header is the trip's refreshed ETag.",
+        responseHeaders: ZTripEtagHeader,
+        errorResponses: [409],
         protect: true,
       },
       scopes: ['trip:update'],

@@ -1,6 +1,6 @@
 import { authedProcedure, defineMutation } from '../trpc.js';
 import { ZTrip } from './trip.schemas.js';
-import { ZDispatchTripInput } from './stop-write.schemas.js';
+import { ZDispatchTripInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { invalidState } from './stop-write.js';
 import { replanTrip } from './trip-etas.js';
 import { patchTrip, writeTrip } from './trip-write.js';
@@ -17,6 +17,8 @@ export const dispatchTrip = defineMutation(
           'Moves an Assigned trip to Dispatched and, on the HosEta plan, computes its Planned ETAs. ' +
           'Dispatching a Dispatched trip changes nothing; any other status is 409 InvalidState (assign a Planned trip first). ' +
           'Emits trip.status.changed. Returns the trip with Eta; the `ETag` header is the trip\'s.',
+        responseHeaders: ZTripEtagHeader,
+        errorResponses: [409],
         protect: true,
       },
       scopes: ['trip:update'],

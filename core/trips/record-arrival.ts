@@ -2,7 +2,7 @@ import { validationError } from '../errors.js';
 import { requireStopDateTime } from '../shared/local-datetime.js';
 import { authedProcedure, defineMutation } from '../trpc.js';
 import { ZStop } from './trip.schemas.js';
-import { ZRecordArrivalInput } from './stop-write.schemas.js';
+import { ZRecordArrivalInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { writeStop } from './stop-write.js';
 import { patchStop, patchTrip } from './trip-write.js';
 
@@ -19,6 +19,7 @@ export const recordArrival = defineMutation(
           'An Open stop becomes Arrived; an Arrived or Completed stop keeps its status. ' +
           'The first arrival at a pickup moves a Dispatched trip to InTransit. An ArrivedAt later than the stop\'s DepartedAt is 400. ' +
           'The `ETag` header is the trip\'s.',
+        responseHeaders: ZTripEtagHeader,
         protect: true,
       },
       scopes: ['trip:update'],

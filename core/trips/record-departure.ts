@@ -2,7 +2,7 @@ import { validationError } from '../errors.js';
 import { requireStopDateTime } from '../shared/local-datetime.js';
 import { authedProcedure, defineMutation } from '../trpc.js';
 import { ZStop } from './trip.schemas.js';
-import { ZRecordDepartureInput } from './stop-write.schemas.js';
+import { ZRecordDepartureInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { invalidState, refuseTripStatuses, writeStop } from './stop-write.js';
 import { patchStop, patchTrip } from './trip-write.js';
 
@@ -18,6 +18,8 @@ export const recordDeparture = defineMutation(
           'Stores DepartedAt (date-time rules of the arrival) and makes the stop Completed. ' +
           'Departure from the final stop makes the trip Delivered. 409 InvalidState without an arrival or on a Cancelled trip; ' +
           'a DepartedAt before ArrivedAt is 400. The `ETag` header is the trip\'s.',
+        responseHeaders: ZTripEtagHeader,
+        errorResponses: [409],
         protect: true,
       },
       scopes: ['trip:update'],

@@ -2,7 +2,7 @@ import { scheduledTime } from '../eta/estimate.js';
 import { requireStopDateTime } from '../shared/local-datetime.js';
 import { authedProcedure, defineMutation } from '../trpc.js';
 import { ZStop } from './trip.schemas.js';
-import { ZSetAppointmentInput } from './stop-write.schemas.js';
+import { ZSetAppointmentInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { refuseTripStatuses, writeStop } from './stop-write.js';
 import { patchStop } from './trip-write.js';
 
@@ -21,6 +21,8 @@ export const setAppointment = defineMutation(
           'a waypoint stays a waypoint. Requested and Confirmed set AppointmentRequested and AppointmentConfirmed when sent. ' +
           'A Manual ETA that was the default (the previous appointment or window Begin) follows the new appointment. ' +
           '409 InvalidState on a Cancelled or Delivered trip. The `ETag` header is the trip\'s.',
+        responseHeaders: ZTripEtagHeader,
+        errorResponses: [409],
         protect: true,
       },
       scopes: ['trip:update'],

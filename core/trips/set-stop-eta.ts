@@ -1,7 +1,7 @@
 import { requireStopDateTime } from '../shared/local-datetime.js';
 import { authedProcedure, defineMutation } from '../trpc.js';
 import { ZStop } from './trip.schemas.js';
-import { ZSetStopEtaInput } from './stop-write.schemas.js';
+import { ZSetStopEtaInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { refuseTripStatuses, writeStop } from './stop-write.js';
 import { patchStop } from './trip-write.js';
 
@@ -17,6 +17,8 @@ export const setStopEta = defineMutation(
           'Sets Eta.Manual (date-time rules of the arrival; null removes it); available on every plan. ' +
           'An ETA-only change: the trip ETag changes, but no trip.changed event is emitted. ' +
           '409 InvalidState on a Cancelled trip. The `ETag` header is the trip\'s.',
+        responseHeaders: ZTripEtagHeader,
+        errorResponses: [409],
         protect: true,
       },
       scopes: ['trip:update'],

@@ -39,3 +39,8 @@ export const ZAssignTripInput = input({
   CarrierId: ZPathId.optional().meta({ description: 'A carrier of the tenant.' }),
 });
 export const ZDispatchTripInput = input({ tripId: ZPathId });
+
+/** Documents the `ETag` header every trip, stop and reference write answers with. */
+export const ZTripEtagHeader = z.object({
+  ETag: z.string().meta({ description: "The trip's strong ETag after the write (unchanged when the write changed nothing).", example: '"trp_1001_a.4"' }),
+});

@@ -20,3 +20,10 @@ export const ZUpdateTripReferenceInput = input({
     description: 'A catalog definition for trips; absent keeps the current one, null makes the reference a free one.',
   }),
 });
+
+export const ZIfMatchHeader = z.object({
+  'If-Match': z.string().meta({
+    description: "The trip's current ETag (from the trip read or a prior write), quoted or bare; `*` matches any version, a weak tag never does.",
+    example: '"trp_1001_a.4"',
+  }),
+});

@@ -3,7 +3,7 @@ import { checkIfMatch } from '../shared/etag.js';
 import { authedProcedure, defineMutation } from '../trpc.js';
 import { toReference, tripEtag } from './trip.repository.js';
 import { ZReference } from './trip.schemas.js';
-import { ZUpdateTripReferenceInput } from './trip-reference.schemas.js';
+import { ZIfMatchHeader, ZUpdateTripReferenceInput } from './trip-reference.schemas.js';
 import {
   API_REFERENCE_ACCESS,
   API_REFERENCE_ORIGIN,
@@ -13,6 +13,7 @@ import {
   requireTripDefinition,
 } from './trip-reference-rules.js';
 import { writeTrip } from './trip-write.js';
+import { ZTripEtagHeader } from './stop-write.schemas.js';
 
 export const updateTripReference = defineMutation(
   authedProcedure
@@ -26,6 +27,9 @@ export const updateTripReference = defineMutation(
           'If-Match with the trip ETag is required (428 when missing, 412 when stale). Same rules as the create; ' +
           'ReferenceId absent keeps the current definition, null makes the reference a free one. The reference gets Origin Integration ' +
           "and Access Internal. 404 for a reference that is not the trip's. The `ETag` header is the trip's refreshed ETag.",
+        responseHeaders: ZTripEtagHeader,
+        errorResponses: [409, 412, 428],
+        requestHeaders: ZIfMatchHeader,
         protect: true,
       },
       scopes: ['trip:update'],
