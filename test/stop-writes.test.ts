@@ -166,7 +166,9 @@ describe('PUT arrival: statuses, ETag and events', () => {
     expect(status.diff.changes).toEqual([{ Field: 'Status', From: 'Dispatched', To: 'InTransit' }]);
     expect(status.Id).toBe('trp_go');
     const loadEvent = events.find((e) => e.type === 'load.status.changed')!.data;
-    expect(loadEvent).toMatchObject({ Id: 'lod_trp_go', LoadNumber: 'L-trp_go', Status: 'InTransit' });
+    expect(loadEvent).toMatchObject({ Id: 'lod_trp_go', LoadNumber: 'L-trp_go', Status: 'InTransit', SubsidiaryId: 'sub_kc' });
+    expect(loadEvent.Trips.map((trip: any) => [trip.Id, trip.Status])).toEqual([['trp_go', 'InTransit']]);
+    expect(loadEvent.Origin).toMatchObject({ City: 'Kansas City' });
     expect(loadEvent.diff.changes).toEqual([{ Field: 'Status', From: 'Dispatched', To: 'InTransit' }]);
   });
 

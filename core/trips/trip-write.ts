@@ -16,6 +16,7 @@ import type { Db } from '../../db/create-db.js';
 import type { StopsTable, TripsTable } from '../../db/tables/loads.js';
 import { notFound } from '../errors.js';
 import { appendEvent } from '../events/outbox.js';
+import { getLoadRecord } from '../loads/load.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { inScope, scopeOf, type Scope } from '../shared/scope.js';
 import { deriveLoadStatus, type TripStatus } from '../shared/statuses.js';
@@ -79,55 +80,32 @@ export async function writeTrip<R>(ctx: WriteContext, tripId: string, options: T
       .execute();
     const loadChange = await followLoadStatus(trx, before.meta.loadId, now);
     const after = (await getTripRecord(trx, scope, tripId))!;
-    await emitTripEvents(ctx, trx, before, after, loadChange, options.emitTripChanged);
+    await emitTripEvents(ctx, trx, scope, before, after, loadChange, options.emitTripChanged);
     return { result, record: after, changed: true };
   });
   ctx.response.etag = tripEtag(outcome.record.meta.id, outcome.record.meta.version);
   return outcome;
 }
 
-interface LoadStatusChange {
-  load: LoadSnapshot;
-  change: FieldChange;
-}
-
-interface LoadSnapshot {
-  Id: string;
-  LoadNumber: string;
-  Status: string;
-  CustomerId: string | null;
-  SubsidiaryId: string | null;
-  UpdatedAt: string;
-}
-
 /** A load's status follows its trips (core/shared/statuses.ts); returns the change when there is one. */
-async function followLoadStatus(trx: Db, loadId: string, now: string): Promise<LoadStatusChange | null> {
+async function followLoadStatus(trx: Db, loadId: string, now: string): Promise<FieldChange | null> {
   const [load, trips] = await Promise.all([
-    trx.selectFrom('loads').selectAll().where('id', '=', loadId).executeTakeFirstOrThrow(),
+    trx.selectFrom('loads').select('status').where('id', '=', loadId).executeTakeFirstOrThrow(),
     trx.selectFrom('trips').select('status').where('load_id', '=', loadId).execute(),
   ]);
   const status = deriveLoadStatus(trips.map((trip) => trip.status as TripStatus));
   if (status === load.status) return null;
   await trx.updateTable('loads').set({ status, updated_at: now }).where('id', '=', loadId).execute();
-  return {
-    load: {
-      Id: load.id,
-      LoadNumber: load.load_number,
-      Status: status,
-      CustomerId: load.customer_id,
-      SubsidiaryId: load.subsidiary_id,
-      UpdatedAt: now,
-    },
-    change: { Field: 'Status', From: load.status, To: status },
-  };
+  return { Field: 'Status', From: load.status, To: status };
 }
 
 async function emitTripEvents(
   ctx: WriteContext,
   trx: Db,
+  scope: Scope,
   before: TripRecord,
   after: TripRecord,
-  loadChange: LoadStatusChange | null,
+  loadChange: FieldChange | null,
   emitTripChanged: boolean,
 ): Promise<void> {
   const route = { tenantId: after.meta.tenantId, subsidiaryId: after.meta.subsidiaryId };
@@ -143,11 +121,13 @@ async function emitTripEvents(
     });
   }
   if (loadChange) {
+    const load = await getLoadRecord(trx, scope, after.meta.loadNumber);
+    if (!load) throw notFound('Load');
     await appendEvent(trx, ctx.clock, {
       tenantId: after.meta.tenantId,
-      subsidiaryId: loadChange.load.SubsidiaryId,
+      subsidiaryId: load.load.SubsidiaryId,
       type: 'load.status.changed',
-      data: { ...loadChange.load, diff: { changes: [loadChange.change] } },
+      data: { ...load.load, diff: { changes: [loadChange] } },
     });
   }
 }
