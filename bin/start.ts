@@ -9,6 +9,7 @@ import { createDb, redactUrl } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { projectRoot } from '../adapters/project-root.js';
 import { resolveSecretKey } from './secret-key.js';
+import { Dispatcher } from '../workers/dispatcher.js';
 
 /**
  * `npm start` (CONTRACT.md): migrate, load SEED or the demo data into an empty database,
@@ -42,6 +43,9 @@ async function main(): Promise<void> {
   }
 
   const app = await createApp({ db, config, clock, logger });
+  // WEBHOOKS=off leaves delivery to `npm run worker` processes.
+  const dispatcher = config.webhooks ? new Dispatcher({ db, config, clock, logger }) : null;
+  dispatcher?.start();
   const { apiUrl, authUrl } = await app.listen();
   logger.info({ apiUrl, authUrl, database: redactUrl(config.databaseUrl) }, 'listening');
   printWelcome(apiUrl, authUrl, config.audience, demoClient);
@@ -54,6 +58,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     await app.close();
+    await dispatcher?.stop();
     await db.destroy();
     logger.info('stopped');
     process.exit(0);

@@ -1,0 +1,45 @@
+import { createLogger } from '../adapters/logger.js';
+import { systemClock } from '../core/clock.js';
+import { loadConfig } from '../core/config.js';
+import { createDb, redactUrl } from '../db/create-db.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { Dispatcher } from '../workers/dispatcher.js';
+import { resolveSecretKey } from './secret-key.js';
+
+/**
+ * `npm run worker` (CONTRACT.md): the webhook and visibility dispatcher alone, for deployments
+ * where API processes run with WEBHOOKS=off and workers scale apart. Any number may run
+ * against one Postgres database; a killed worker's deliveries are picked up once their lease
+ * runs out, with the same webhook-id.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  // The same SECRET_KEY as the API processes: it decrypts the subscriptions' signing secrets.
+  config.secretKey = resolveSecretKey(config);
+  const db = createDb(config.databaseUrl);
+  await migrateToLatest(db);
+  const dispatcher = new Dispatcher({ db, config, clock: systemClock, logger });
+  dispatcher.start();
+  logger.info({ database: redactUrl(config.databaseUrl) }, 'webhook dispatcher running');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing attempts in flight');
+    const force = setTimeout(() => process.exit(1), config.webhookTimeoutMs + 5_000);
+    force.unref();
+    await dispatcher.stop();
+    await db.destroy();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`waybill worker failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,147 @@
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
+import { formatStoredDateTime } from '../core/shared/datetime.js';
+import type { Db } from '../db/create-db.js';
+import { attemptDelivery, claimDue, type Delivery } from './deliveries.js';
+import { fanOut } from './fan-out.js';
+
+export interface DispatcherLogger {
+  error(details: object, message: string): void;
+}
+
+export interface DispatcherOptions {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  logger?: DispatcherLogger;
+  /** Attempts in flight at once (each waits at most the webhook timeout). */
+  concurrency?: number;
+  /** Outbox entries fanned out per transaction. */
+  fanOutBatch?: number;
+  /** How long an idle loop waits before looking for work again. */
+  pollIntervalMs?: number;
+}
+
+export interface TickResult {
+  /** Outbox entries turned into deliveries. */
+  fannedOut: number;
+  /** Delivery attempts made (skipped turns included). */
+  attempted: number;
+}
+
+/**
+ * The webhook and visibility dispatcher (ARCHITECTURE "workers/"): fans outbox entries out to
+ * deliveries, then sends due deliveries, signed, with retries, up to `concurrency` at once.
+ * Everything it knows lives in the database, so any number of dispatchers (the API process's
+ * and `npm run worker`s) can run side by side and a restarted one carries on where a killed
+ * one stopped.
+ */
+export class Dispatcher {
+  private readonly db: Db;
+  private readonly config: Config;
+  private readonly clock: Clock;
+  private readonly logger: DispatcherLogger | undefined;
+  private readonly concurrency: number;
+  private readonly fanOutBatch: number;
+  private readonly pollIntervalMs: number;
+  private readonly inFlight = new Set<Promise<void>>();
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+
+  constructor(options: DispatcherOptions) {
+    this.db = options.db;
+    this.config = options.config;
+    this.clock = options.clock;
+    this.logger = options.logger;
+    this.concurrency = options.concurrency ?? 64;
+    this.fanOutBatch = options.fanOutBatch ?? 200;
+    this.pollIntervalMs = options.pollIntervalMs ?? 250;
+  }
+
+  /** Runs until `stop()`. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Stops claiming work and waits for the attempts in flight (each bounded by the timeout). */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    this.loop = undefined;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /**
+   * One full pass at the clock's current time, for tests: fans out every pending outbox entry,
+   * then attempts every due delivery until none is left (retries wait for the clock to move).
+   */
+  async tick(): Promise<TickResult> {
+    const result: TickResult = { fannedOut: await this.fanOutAll(), attempted: 0 };
+    for (;;) {
+      const claimed = await claimDue(this.db, this.clock, this.config, this.concurrency);
+      if (claimed.length === 0) return result;
+      await Promise.all(claimed.map((delivery) => this.attempt(delivery)));
+      result.attempted += claimed.length;
+    }
+  }
+
+  private async fanOutAll(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const taken = await fanOut(this.db, formatStoredDateTime(this.clock.now()), this.fanOutBatch);
+      total += taken;
+      if (taken < this.fanOutBatch) return total;
+    }
+  }
+
+  private attempt(delivery: Delivery): Promise<void> {
+    return attemptDelivery(this.db, this.clock, this.config, delivery).catch((error: unknown) => {
+      // The lease runs out and the delivery is attempted again: nothing is lost.
+      this.logger?.error({ err: error, deliveryId: delivery.id }, 'webhook delivery attempt failed unexpectedly');
+    });
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let busy = false;
+      try {
+        busy = (await this.fanOutAll()) > 0;
+        const free = this.concurrency - this.inFlight.size;
+        if (free > 0) {
+          const claimed = await claimDue(this.db, this.clock, this.config, free);
+          for (const delivery of claimed) {
+            const pending = this.attempt(delivery).finally(() => {
+              this.inFlight.delete(pending);
+              this.wake?.();
+            });
+            this.inFlight.add(pending);
+          }
+          busy ||= claimed.length === free;
+        }
+      } catch (error) {
+        this.logger?.error({ err: error }, 'webhook dispatcher pass failed; retrying');
+      }
+      if (!this.running) break;
+      // Full: wait for a free slot. Idle: poll, or wake early when an attempt ends.
+      await this.sleep(busy && this.inFlight.size < this.concurrency ? 0 : this.pollIntervalMs);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = undefined;
+        done();
+      };
+    });
+  }
+}
