@@ -4,6 +4,7 @@ import { referenceDefinitionsRouter } from './reference-definitions/router.js';
 import { settlementsRouter } from './settlements/router.js';
 import { deductionsRouter } from './deductions/router.js';
 import { driverCreditsRouter } from './credits/router.js';
+import { accessorialsRouter } from './accessorials/router.js';
 import { subsidiariesRouter } from './subsidiaries/router.js';
 import { tripsRouter } from './trips/router.js';
 import { webhooksRouter } from './webhooks/router.js';
@@ -19,6 +20,7 @@ export const appRouter = router({
   settlements: settlementsRouter,
   deductions: deductionsRouter,
   driverCredits: driverCreditsRouter,
+  accessorials: accessorialsRouter,
   trips: tripsRouter,
   tripWrites: tripWritesRouter,
   loads: loadsRouter,

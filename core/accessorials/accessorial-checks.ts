@@ -1,0 +1,59 @@
+import type { Db } from '../../db/create-db.js';
+import { AppError, notFound, validationError } from '../errors.js';
+import { findCarrierStatementStatus } from '../settlements/carrier-statement.repository.js';
+import { findTrip } from '../settlements/parties.repository.js';
+import type { Scope } from '../shared/scope.js';
+import { findAccessorialType, type AccessorialRow } from './accessorial.repository.js';
+import type { TAccessorialType } from './accessorial.schemas.js';
+import type { Family } from './families.js';
+
+/**
+ * The accessorial type must be the tenant's (404 otherwise, like any other record the body
+ * names), not retired, and meant for this party (400: the request itself is wrong).
+ */
+export async function usableType(db: Db, scope: Scope, family: Family, id: string): Promise<TAccessorialType> {
+  const type = await findAccessorialType(db, scope, id);
+  if (!type) throw notFound('Accessorial type');
+  if (type.IsDeleted) throw validationError('AccessorialTypeId', 'The accessorial type is retired; use a current one.');
+  if (!type.AppliesTo.includes(family.party)) {
+    throw validationError('AccessorialTypeId', `The accessorial type does not apply to ${family.party.toLowerCase()}s.`);
+  }
+  return type;
+}
+
+/** A trip the caller can see; for carrier records, one the carrier hauls. */
+export async function tripFor(db: Db, scope: Scope, family: Family, tripId: string, carrierId: string | null) {
+  const trip = await findTrip(db, scope, tripId);
+  if (!trip) throw notFound('Trip');
+  if (family.party === 'Carrier' && trip.carrierId !== carrierId) {
+    throw validationError('TripId', 'The trip is not hauled by this carrier.');
+  }
+  return trip;
+}
+
+/** Quantity × Rate must be whole minor units: amounts are never rounded. */
+export function notWholeCents(): AppError {
+  return validationError('Quantity', 'Quantity × Rate must come to whole cents; amounts are never rounded.');
+}
+
+/**
+ * Spec section 3: an accessorial on a processed carrier statement, or on any driver
+ * statement, cannot change; a correcting credit or deduction is posted instead.
+ */
+export async function refuseSettled(db: Db, scope: Scope, row: AccessorialRow): Promise<void> {
+  const correction = 'Post a correcting credit or deduction instead.';
+  if (row.driver_statement_number !== null) {
+    throw new AppError('CONFLICT', `The record is on driver settlement statement ${row.driver_statement_number}. ${correction}`, {
+      subtype: 'SettledRecord',
+    });
+  }
+  if (row.carrier_statement_number !== null) {
+    // The statement may belong to another subsidiary than the trip; the guard holds tenant-wide.
+    const status = await findCarrierStatementStatus(db, { tenantId: scope.tenantId, subsidiaryId: null }, row.carrier_statement_number);
+    if (status !== undefined) {
+      throw new AppError('CONFLICT', `The record is on ${status} carrier settlement statement ${row.carrier_statement_number}. ${correction}`, {
+        subtype: 'SettledRecord',
+      });
+    }
+  }
+}
