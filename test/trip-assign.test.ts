@@ -73,7 +73,11 @@ describe('POST /trips/{tripId}/assign', () => {
     expect(response.body.Stops.map((s: any) => s.Eta.Planned)).toEqual(planned);
     // The trip's Eta is its final stop's; Manual keeps its default (the window Begin).
     expect(response.body.Eta).toEqual({ Planned: planned[1], Live: null, Manual: '2026-11-24T14:00:00.000Z' });
-    expect(response.headers.get('etag')).toBe((await getTrip('trp_plan')).headers.get('etag'));
+    const read = await getTrip('trp_plan');
+    expect(response.headers.get('etag')).toBe(read.headers.get('etag'));
+    // What the write answers is what a read returns afterwards, UpdatedAt included.
+    expect(response.body).toEqual(read.body);
+    expect(response.body.UpdatedAt).toBe('2026-11-22T12:00:00.000Z');
 
     expect(events.map((e) => e.type).sort()).toEqual(['load.status.changed', 'trip.changed', 'trip.status.changed']);
     const changed = events.find((e) => e.type === 'trip.changed')!.data;

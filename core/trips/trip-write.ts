@@ -79,7 +79,11 @@ export async function writeTrip<R>(ctx: WriteContext, tripId: string, options: T
       .where('id', '=', tripId)
       .execute();
     const loadChange = await followLoadStatus(trx, before.meta.loadId, now);
-    const after = (await getTripRecord(trx, scope, tripId))!;
+    // The bump touched only the version and the timestamp, so the record need not be read again.
+    const after: TripRecord = {
+      trip: { ...changedRecord.trip, UpdatedAt: now },
+      meta: { ...changedRecord.meta, version: before.meta.version + 1 },
+    };
     await emitTripEvents(ctx, trx, scope, before, after, loadChange, options.emitTripChanged);
     return { result, record: after, changed: true };
   });
