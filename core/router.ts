@@ -1,5 +1,6 @@
 import { documentsRouter } from './documents/router.js';
 import { loadsRouter } from './loads/router.js';
+import { maintenanceRouter } from './maintenance/router.js';
 import { referenceDefinitionsRouter } from './reference-definitions/router.js';
 import { settlementsRouter } from './settlements/router.js';
 import { deductionsRouter } from './deductions/router.js';
@@ -21,6 +22,7 @@ export const appRouter = router({
   deductions: deductionsRouter,
   driverCredits: driverCreditsRouter,
   accessorials: accessorialsRouter,
+  maintenance: maintenanceRouter,
   trips: tripsRouter,
   tripWrites: tripWritesRouter,
   loads: loadsRouter,

@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/create-db.js';
+import type { DeductionRow } from '../deductions/deduction.repository.js';
+import { AppError, notFound, validationError } from '../errors.js';
+import { findDriver } from '../settlements/parties.repository.js';
+import type { Scope } from '../shared/scope.js';
+import { generatedDeduction, maintenanceExternalId, type MaintenanceRow } from './maintenance.repository.js';
+import type { TChargebackInput } from './maintenance.schemas.js';
+
+/** Who a chargeback charges: a driver, or the serviced truck. */
+export interface ChargebackTarget {
+  driverId: string | null;
+  truckId: string | null;
+  ownerOperatorId: string | null;
+  subsidiaryId: string | null;
+}
+
+/**
+ * Resolves the chargeback's target within the caller's scope: the named driver (404 like any
+ * other unseen record), otherwise the serviced truck; a trailer cannot carry a deduction, so
+ * trailer records must name a driver.
+ */
+export async function chargebackTarget(
+  db: Db,
+  scope: Scope,
+  chargeback: TChargebackInput,
+  asset: { truckId: string | null; subsidiaryId: string | null },
+): Promise<ChargebackTarget> {
+  if (chargeback.DriverId) {
+    const driver = await findDriver(db, scope, chargeback.DriverId);
+    if (!driver) throw notFound('Driver');
+    return { driverId: driver.id, truckId: null, ownerOperatorId: driver.ownerOperatorId, subsidiaryId: driver.subsidiaryId };
+  }
+  if (asset.truckId === null) {
+    throw validationError('Chargeback.DriverId', 'A trailer cannot carry a deduction: name the driver charged.');
+  }
+  return { driverId: null, truckId: asset.truckId, ownerOperatorId: null, subsidiaryId: asset.subsidiaryId };
+}
+
+interface Wanted {
+  driver_id: string | null;
+  truck_id: string | null;
+  owner_operator_id: string | null;
+  subsidiary_id: string | null;
+  amount: number;
+  currency: number;
+  category: string;
+  description: string;
+  date: string;
+}
+
+function wantedDeduction(record: MaintenanceRow, target: ChargebackTarget): Wanted {
+  return {
+    driver_id: target.driverId,
+    truck_id: target.truckId,
+    owner_operator_id: target.ownerOperatorId,
+    subsidiary_id: target.subsidiaryId,
+    amount: -(record.chargeback_amount as number),
+    currency: record.currency,
+    category: record.chargeback_category ?? 'Maintenance',
+    description: record.description,
+    date: record.service_date,
+  };
+}
+
+function settled(): AppError {
+  return new AppError(
+    'CONFLICT',
+    "The chargeback's deduction is paid and can no longer change; post a correcting credit or deduction instead.",
+    { subtype: 'SettledRecord' },
+  );
+}
+
+/**
+ * Keeps the generated deduction in step with the record (spec 2.7: ExternalId
+ * `asset-maintenance:<id>`), in the record's transaction: created when a chargeback appears,
+ * updated when it or the record's description or date changes, deleted when it goes. A paid
+ * deduction no longer moves: changing it is 409.
+ */
+export async function syncChargebackDeduction(
+  trx: Db,
+  options: { record: MaintenanceRow; target: ChargebackTarget | null; now: string; clientId: string },
+): Promise<void> {
+  const { record, target, now } = options;
+  const existing: DeductionRow | undefined = await generatedDeduction(trx, record.id);
+  if (record.chargeback_amount === null || target === null) {
+    if (!existing) return;
+    if (existing.is_paid === 1) throw settled();
+    await trx
+      .updateTable('deductions')
+      .set({ deleted_at: now, updated_at: now, version: existing.version + 1 })
+      .where('id', '=', existing.id)
+      .execute();
+    return;
+  }
+  const wanted = wantedDeduction(record, target);
+  if (!existing) {
+    await trx
+      .insertInto('deductions')
+      .values({
+        id: `ded_${randomUUID()}`,
+        tenant_id: record.tenant_id,
+        type: 'Deduction',
+        group_id: `grp_${randomUUID()}`,
+        is_paid: 0,
+        created_by: options.clientId,
+        external_id: maintenanceExternalId(record.id),
+        version: 1,
+        created_at: now,
+        updated_at: now,
+        driver_statement_number: null,
+        maintenance_id: record.id,
+        deleted_at: null,
+        ...wanted,
+      })
+      .execute();
+    return;
+  }
+  const changed = (Object.keys(wanted) as (keyof Wanted)[]).some((column) => existing[column] !== wanted[column]);
+  if (!changed) return;
+  if (existing.is_paid === 1) throw settled();
+  await trx
+    .updateTable('deductions')
+    .set({ ...wanted, updated_at: now, version: existing.version + 1 })
+    .where('id', '=', existing.id)
+    .execute();
+}

@@ -1,0 +1,116 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Db } from '../../db/create-db.js';
+import type { MaintenanceRecordsTable } from '../../db/tables/money.js';
+import type { DeductionRow } from '../deductions/deduction.repository.js';
+import { etagOf } from '../shared/etag.js';
+import { toMoney } from '../shared/money.js';
+import { inScope, type Scope } from '../shared/scope.js';
+import type { TMaintenanceRecord, TSearchMaintenanceInput } from './maintenance.schemas.js';
+
+export type MaintenanceRow = Selectable<MaintenanceRecordsTable>;
+
+/** The ExternalId of the deduction a maintenance record generates (spec 2.7). */
+export function maintenanceExternalId(id: string): string {
+  return `asset-maintenance:${id}`;
+}
+
+export function toMaintenance(row: MaintenanceRow, deductionId: string | null): TMaintenanceRecord {
+  return {
+    Id: row.id,
+    AssetType: row.truck_id !== null ? 'Truck' : 'Trailer',
+    TruckId: row.truck_id,
+    TrailerId: row.trailer_id,
+    SubsidiaryId: row.subsidiary_id,
+    ServiceDate: row.service_date,
+    Category: row.category,
+    Description: row.description,
+    Vendor: row.vendor,
+    Odometer: row.odometer,
+    Cost: toMoney(row.cost, row.currency),
+    Chargeback:
+      row.chargeback_amount === null
+        ? null
+        : {
+            Amount: toMoney(row.chargeback_amount, row.currency),
+            DriverId: row.chargeback_driver_id,
+            TruckId: row.chargeback_driver_id === null ? row.truck_id : null,
+            Category: row.chargeback_category ?? 'Maintenance',
+            DeductionId: deductionId,
+          },
+    ExternalId: row.external_id,
+    CreatedBy: row.created_by,
+    CreatedAt: row.created_at,
+    UpdatedAt: row.updated_at,
+  };
+}
+
+export function maintenanceEtag(row: Pick<MaintenanceRow, 'id' | 'version'>): string {
+  return etagOf(row.id, row.version);
+}
+
+export async function getMaintenanceRow(db: Db, scope: Scope, id: string): Promise<MaintenanceRow | undefined> {
+  return db.selectFrom('maintenance_records').selectAll().where(inScope('maintenance_records', scope)).where('id', '=', id).executeTakeFirst();
+}
+
+/** The live deduction a record generated, if any. */
+export async function generatedDeduction(db: Db, maintenanceId: string): Promise<DeductionRow | undefined> {
+  return db.selectFrom('deductions').selectAll().where('maintenance_id', '=', maintenanceId).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+export async function getMaintenance(db: Db, scope: Scope, id: string): Promise<{ row: MaintenanceRow; record: TMaintenanceRecord } | undefined> {
+  const row = await getMaintenanceRow(db, scope, id);
+  if (!row) return undefined;
+  const deduction = await generatedDeduction(db, row.id);
+  return { row, record: toMaintenance(row, deduction?.id ?? null) };
+}
+
+export async function insertMaintenance(trx: Db, row: Insertable<MaintenanceRecordsTable>): Promise<void> {
+  await trx.insertInto('maintenance_records').values(row).execute();
+}
+
+/** Applies the update only to the version read; answers whether it did (a concurrent update is a 412). */
+export async function updateMaintenance(
+  trx: Db,
+  row: Pick<MaintenanceRow, 'id' | 'version'>,
+  changes: Updateable<MaintenanceRecordsTable>,
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('maintenance_records')
+    .set({ ...changes, version: row.version + 1 })
+    .where('id', '=', row.id)
+    .where('version', '=', row.version)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function searchMaintenance(
+  db: Db,
+  scope: Scope,
+  filters: TSearchMaintenanceInput,
+): Promise<{ items: TMaintenanceRecord[]; total: number }> {
+  let query = db.selectFrom('maintenance_records').where(inScope('maintenance_records', scope));
+  if (filters.TruckId) query = query.where('truck_id', '=', filters.TruckId);
+  if (filters.TrailerId) query = query.where('trailer_id', '=', filters.TrailerId);
+  if (filters.Category) query = query.where('category', '=', filters.Category);
+  if (filters.HasChargeback === true) query = query.where('chargeback_amount', 'is not', null);
+  if (filters.HasChargeback === false) query = query.where('chargeback_amount', 'is', null);
+  if (filters.ServiceDateFrom) query = query.where('service_date', '>=', filters.ServiceDateFrom);
+  if (filters.ServiceDateTo) query = query.where('service_date', '<=', filters.ServiceDateTo);
+  const [rows, count] = await Promise.all([
+    query
+      .selectAll()
+      .orderBy('service_date', 'desc')
+      .orderBy('id')
+      .limit(filters.PageSize)
+      .offset(filters.Page * filters.PageSize)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  const ids = rows.map((row) => row.id);
+  const deductions =
+    ids.length === 0
+      ? []
+      : await db.selectFrom('deductions').select(['id', 'maintenance_id']).where('maintenance_id', 'in', ids).where('deleted_at', 'is', null).execute();
+  const byRecord = new Map(deductions.map((d) => [d.maintenance_id, d.id]));
+  return { items: rows.map((row) => toMaintenance(row, byRecord.get(row.id) ?? null)), total: Number(count.total) };
+}
