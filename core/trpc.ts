@@ -23,6 +23,16 @@ export interface ResponseHints {
   etag?: string;
   location?: string;
   replayed?: boolean;
+  /** A body the edge streams as it is produced instead of JSON (exports); the procedure returns nothing. */
+  stream?: StreamedBody;
+}
+
+export interface StreamedBody {
+  contentType: string;
+  /** Offered as the download's name (Content-Disposition: attachment). */
+  fileName?: string;
+  /** Produced while the answer is written, so a large body is never held whole in memory. */
+  chunks: AsyncIterable<string>;
 }
 
 export interface Context {
@@ -38,6 +48,8 @@ export interface Context {
 export interface RequestHints {
   /** The raw If-Match value, when sent. */
   ifMatch?: string;
+  /** The raw Accept value, when sent (format negotiation of exports). */
+  accept?: string;
 }
 
 export interface ProcedureMeta {
@@ -47,6 +59,8 @@ export interface ProcedureMeta {
   successStatus?: 200 | 201 | 202 | 204;
   /** Largest accepted REST body in bytes; 1 MiB when absent. */
   bodyLimit?: number;
+  /** Media type → JSON Schema of a success body streamed through `ctx.response.stream` (OpenAPI). */
+  streamedResponse?: Record<string, object>;
 }
 
 export type Meta = OpenApiMeta<ProcedureMeta>;

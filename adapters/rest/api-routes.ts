@@ -8,6 +8,7 @@ import { rateLimitHeaders, type RateLimits } from './rate-limit.js';
 import { endpointRuleFor, tenantRule, tokenRule } from './rate-rules.js';
 import { queryObject, type RequestTarget } from './request-context.js';
 import { matchRoute, type Route } from './routes.js';
+import { sendStream } from './stream.js';
 import { SUPPORTED_VERSIONS, resolveVersion, versionHeaders } from './versions.js';
 
 export interface ApiRouteDeps {
@@ -156,6 +157,9 @@ export async function handleApiRequest(
     if (ctx.response.etag) headers.ETag = ctx.response.etag;
     if (ctx.response.location) headers.Location = ctx.response.location;
     if (ctx.response.replayed) headers['Idempotent-Replayed'] = 'true';
+    if (ctx.response.stream) {
+      return { principal, error: await sendStream(res, status, headers, ctx.response.stream, method === 'HEAD') };
+    }
     if (status === 204 || output === undefined) {
       res.writeHead(status === 200 && output === undefined ? 204 : status, headers);
       res.end();

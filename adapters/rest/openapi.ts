@@ -139,6 +139,8 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, routes: Route[], con
     const responses: Json = {};
     const ok = operation.responses?.['200'];
     if (ok) responses[success] = { ...ok, headers: { ...versionResponseHeaders, ...(ok.headers ?? {}) } };
+    const streamed = route.meta.streamedResponse;
+    if (ok && streamed) responses[success].content = Object.fromEntries(Object.entries(streamed).map(([type, schema]) => [type, { schema }]));
 
     const body = operation.requestBody?.content?.['application/json'];
     if (body) {

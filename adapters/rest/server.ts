@@ -46,13 +46,14 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
   let openApiJson: string | undefined;
   const contextFor = <P extends Principal | null>(principal: P, req?: IncomingMessage): Context & { principal: P } => {
     const ifMatch = req?.headers['if-match'];
+    const accept = req?.headers.accept;
     return {
       db: options.db,
       clock: options.clock,
       config,
       principal,
       response: {},
-      request: ifMatch === undefined ? {} : { ifMatch },
+      request: { ...(ifMatch === undefined ? {} : { ifMatch }), ...(accept === undefined ? {} : { accept }) },
     };
   };
   const trpcRule: RateRule = { name: 'trpc', points: config.trpcRateLimitPerSecond, windowSeconds: 1, blockSeconds: 0 };

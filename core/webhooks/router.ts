@@ -3,8 +3,11 @@ import { createWebhook } from './create-webhook.js';
 import { deleteWebhook } from './delete-webhook.js';
 import { disableWebhook } from './disable-webhook.js';
 import { enableWebhook } from './enable-webhook.js';
+import { exportDeliveryLogs } from './export-delivery-logs.js';
+import { findDeliveryLogs } from './find-delivery-logs.js';
 import { findWebhooks } from './find-webhooks.js';
 import { getWebhook } from './get-webhook.js';
+import { getWebhookHealth } from './get-webhook-health.js';
 import { listEventTypes } from './list-event-types.js';
 import { revealWebhookSecret } from './reveal-webhook-secret.js';
 import { rotateWebhookSecret } from './rotate-webhook-secret.js';
@@ -26,4 +29,7 @@ export const webhooksRouter = router({
   testWebhook,
   rotateWebhookSecret,
   revealWebhookSecret,
+  exportDeliveryLogs,
+  findDeliveryLogs,
+  getWebhookHealth,
 });

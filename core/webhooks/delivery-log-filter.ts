@@ -1,0 +1,14 @@
+import { validationError } from '../errors.js';
+import { toStoredDateTime } from '../shared/datetime.js';
+import type { DeliveryLogFilter } from './delivery-log.repository.js';
+
+/** The list's and the export's filters in stored form; To before From is a 400 naming To. */
+export function deliveryLogFilter(
+  tenantId: string,
+  input: { webhookId: string; Status?: string | undefined; EventType?: string | undefined; From?: string | undefined; To?: string | undefined },
+): DeliveryLogFilter {
+  const from = input.From === undefined ? undefined : toStoredDateTime(input.From, { assumeUtc: true });
+  const to = input.To === undefined ? undefined : toStoredDateTime(input.To, { assumeUtc: true });
+  if (from && to && to < from) throw validationError('To', 'To must not be before From.');
+  return { tenantId, webhookId: input.webhookId, status: input.Status, eventType: input.EventType, from, to };
+}

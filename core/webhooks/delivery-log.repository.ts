@@ -1,0 +1,139 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/create-db.js';
+import type { WebhookDeliveryAttemptsTable } from '../../db/tables/webhook-deliveries.js';
+import type { TDeliveryLog } from './delivery-log.schemas.js';
+
+type AttemptRow = Selectable<WebhookDeliveryAttemptsTable>;
+
+export interface DeliveryLogFilter {
+  tenantId: string;
+  webhookId: string;
+  status?: string | undefined;
+  eventType?: string | undefined;
+  /** Stored date-times, both inclusive. */
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+export function toDeliveryLog(row: AttemptRow): TDeliveryLog {
+  return {
+    Id: row.id,
+    DeliveryId: row.delivery_id,
+    WebhookId: row.webhook_id ?? '',
+    EventType: row.event_type,
+    Attempt: row.attempt,
+    Status: row.status as TDeliveryLog['Status'],
+    HttpStatus: row.http_status,
+    DurationMs: row.duration_ms,
+    Reason: row.reason,
+    ResponseBody: row.response_body,
+    Timestamp: row.attempted_at,
+  };
+}
+
+/** The attempts of one subscription (the caller has already been shown it), filtered. */
+function attempts(db: Db, filter: DeliveryLogFilter) {
+  let query = db
+    .selectFrom('webhook_delivery_attempts')
+    .where('tenant_id', '=', filter.tenantId)
+    .where('webhook_id', '=', filter.webhookId);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.eventType) query = query.where('event_type', '=', filter.eventType);
+  if (filter.from) query = query.where('attempted_at', '>=', filter.from);
+  if (filter.to) query = query.where('attempted_at', '<=', filter.to);
+  return query;
+}
+
+/** Newest first; the id breaks ties so pages and the export agree on one order. */
+export async function findDeliveryLogs(
+  db: Db,
+  filter: DeliveryLogFilter,
+  page: { Page: number; PageSize: number },
+): Promise<{ items: TDeliveryLog[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    attempts(db, filter)
+      .selectAll()
+      .orderBy('attempted_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.PageSize)
+      .offset(page.Page * page.PageSize)
+      .execute(),
+    attempts(db, filter)
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { items: rows.map(toDeliveryLog), total: Number(count.total) };
+}
+
+/**
+ * The first `limit` entries in the list's order, read in chunks with a keyset (never an
+ * offset, never everything at once): what the export streams.
+ */
+export async function* streamDeliveryLogs(db: Db, filter: DeliveryLogFilter, limit: number, chunkSize = 1000): AsyncGenerator<TDeliveryLog[]> {
+  let remaining = limit;
+  let after: { attempted_at: string; id: string } | undefined;
+  while (remaining > 0) {
+    const wanted = Math.min(chunkSize, remaining);
+    let query = attempts(db, filter).selectAll();
+    if (after) {
+      const last = after;
+      query = query.where((eb) =>
+        eb.or([eb('attempted_at', '<', last.attempted_at), eb.and([eb('attempted_at', '=', last.attempted_at), eb('id', '<', last.id)])]),
+      );
+    }
+    const rows = await query
+      .orderBy('attempted_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(wanted)
+      .execute();
+    if (rows.length === 0) return;
+    yield rows.map(toDeliveryLog);
+    remaining -= rows.length;
+    const tail = rows[rows.length - 1]!;
+    after = { attempted_at: tail.attempted_at, id: tail.id };
+    if (rows.length < wanted) return;
+  }
+}
+
+export interface AttemptStats {
+  total: number;
+  success: number;
+  failure: number;
+  timeout: number;
+  skipped: number;
+  /** Sum and maximum over attempts that were not skipped. */
+  durationSum: number;
+  durationMax: number;
+}
+
+export async function attemptStats(db: Db, tenantId: string, webhookId: string, from: string, to: string): Promise<AttemptStats> {
+  const row = await attempts(db, { tenantId, webhookId, from, to })
+    .select((eb) => [
+      eb.fn.countAll<number>().as('total'),
+      eb.fn.sum<number | null>(eb.case().when('status', '=', 'success').then(1).else(0).end()).as('success'),
+      eb.fn.sum<number | null>(eb.case().when('status', '=', 'failure').then(1).else(0).end()).as('failure'),
+      eb.fn.sum<number | null>(eb.case().when('status', '=', 'timeout').then(1).else(0).end()).as('timeout'),
+      eb.fn.sum<number | null>(eb.case().when('status', '=', 'skipped').then(1).else(0).end()).as('skipped'),
+      eb.fn.sum<number | null>(eb.case().when('status', '<>', 'skipped').then(eb.ref('duration_ms')).else(0).end()).as('duration_sum'),
+      eb.fn.max<number | null>(eb.case().when('status', '<>', 'skipped').then(eb.ref('duration_ms')).end()).as('duration_max'),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    total: Number(row.total),
+    success: Number(row.success ?? 0),
+    failure: Number(row.failure ?? 0),
+    timeout: Number(row.timeout ?? 0),
+    skipped: Number(row.skipped ?? 0),
+    durationSum: Number(row.duration_sum ?? 0),
+    durationMax: Number(row.duration_max ?? 0),
+  };
+}
+
+export async function lastAttempt(db: Db, tenantId: string, webhookId: string): Promise<AttemptRow | undefined> {
+  return attempts(db, { tenantId, webhookId })
+    .selectAll()
+    .orderBy('attempted_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
