@@ -1,6 +1,8 @@
 import { router } from '../trpc.js';
 import { getCarrierStatement } from './get-carrier-statement.js';
+import { getDriverStatement } from './get-driver-statement.js';
 import { searchCarrierStatements } from './search-carrier-statements.js';
+import { searchDriverStatements } from './search-driver-statements.js';
 
 // Literal paths (`/search`) before parameterised ones.
-export const settlementsRouter = router({ searchCarrierStatements, getCarrierStatement });
+export const settlementsRouter = router({ searchCarrierStatements, getCarrierStatement, searchDriverStatements, getDriverStatement });

@@ -30,6 +30,9 @@ export function moneyFixture(): any {
     DriverId: 'drv_ben',
   });
 
+  prairie.DriverSettlementStatements.push({ Number: 80002, DriverId: 'drv_ben', Status: 'Processed', StatementDate: '2026-11-15T00:00:00Z' });
+  harbor.DriverSettlementStatements = [{ Number: 89001, DriverId: 'drv_hal', Status: 'Open', StatementDate: '2026-11-15T00:00:00Z' }];
+
   harbor.Carriers.push({ Id: 'car_harbor', Name: 'Harbor Drayage', McNumber: null, DotNumber: null });
   harbor.AccessorialTypes = [{ Id: 'acc_harbor_chassis', Name: 'Chassis', AppliesTo: ['Driver', 'Customer', 'Carrier'] }];
   harbor.CarrierSettlementStatements.push({
