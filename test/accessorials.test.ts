@@ -537,7 +537,10 @@ describe('OpenAPI document', () => {
     const create = doc.paths['/api/p/v{version}/accessorials/carrier'].post;
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '409', '503']));
     expect(create.security).toEqual([{ oauth2: ['accessorial:create'] }]);
+    expect(Object.keys(create.responses['201'].headers)).toEqual(expect.arrayContaining(['ETag', 'Location', 'Idempotent-Replayed']));
     const update = doc.paths['/api/p/v{version}/credits/customer/{id}'].patch;
     expect(Object.keys(update.responses)).toEqual(expect.arrayContaining(['200', '409', '412', '428']));
+    expect(update.parameters).toContainEqual(expect.objectContaining({ in: 'header', name: 'If-Match', required: true }));
+    expect(update.responses['200'].headers).toHaveProperty('ETag');
   });
 });

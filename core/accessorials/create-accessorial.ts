@@ -11,6 +11,7 @@ import { accessorialEtag, amountOf, getAccessorialRow, insertAccessorial, toAcce
 import { ZAccessorial, createInputFor, type TCreateAccessorialInput } from './accessorial.schemas.js';
 import { notWholeCents, tripFor, usableType } from './accessorial-checks.js';
 import { FAMILIES, type Family } from './families.js';
+import { ZIdempotentCreatedHeaders } from '../shared/record-headers.js';
 
 /** How long a create waits for its commit before answering 503 (spec 7: the write may exist). */
 export const CONFIRM_WITHIN_MS = 10_000;
@@ -38,6 +39,7 @@ function createProcedure(family: Family) {
             'answers the first record with `Idempotent-Replayed: true`, and the key reused with other values is 409. ' +
             '503 means the write could not be confirmed and may exist: retry the identical request with the same ExternalId.',
           protect: true,
+          responseHeaders: ZIdempotentCreatedHeaders,
           errorResponses: [409, 503],
         },
         scopes: ['accessorial:create'],

@@ -4,6 +4,7 @@ import { authedProcedure, defineQuery } from '../trpc.js';
 import { accessorialEtag, getAccessorialRow, toAccessorial } from './accessorial.repository.js';
 import { ZAccessorial, ZAccessorialIdInput } from './accessorial.schemas.js';
 import { FAMILIES, type Family } from './families.js';
+import { ZEtagHeader } from '../shared/record-headers.js';
 
 function getProcedure(family: Family) {
   return defineQuery(
@@ -16,6 +17,7 @@ function getProcedure(family: Family) {
           summary: `Get a ${family.noun}`,
           description: `An id of another family is 404 here. The ETag header is the version PATCH ${family.path}/{id} matches.`,
           protect: true,
+          responseHeaders: ZEtagHeader,
         },
         scopes: ['accessorial:read'],
       })

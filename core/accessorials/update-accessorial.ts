@@ -10,6 +10,7 @@ import { accessorialEtag, amountOf, getAccessorialRow, toAccessorial, updateAcce
 import { ZAccessorial, updateInputFor, type TUpdateAccessorialInput } from './accessorial.schemas.js';
 import { notWholeCents, refuseSettled, usableType } from './accessorial-checks.js';
 import { FAMILIES, type Family } from './families.js';
+import { ZEtagHeader, ZIfMatchRequired } from '../shared/record-headers.js';
 
 function updateProcedure(family: Family) {
   return defineMutation(
@@ -26,6 +27,8 @@ function updateProcedure(family: Family) {
             'settlement statement is 409 (Conflict/SettledRecord): post a correcting credit or deduction instead. An id of ' +
             'another family is 404.',
           protect: true,
+          requestHeaders: ZIfMatchRequired,
+          responseHeaders: ZEtagHeader,
           errorResponses: [409, 412, 428],
         },
         scopes: ['accessorial:update'],

@@ -12,6 +12,7 @@ import { scopeOf } from '../shared/scope.js';
 import { authedProcedure, defineMutation } from '../trpc.js';
 import { DRIVER_CREDIT_FAMILY, driverCreditFingerprint, findUnkeyedCredit } from './driver-credit.repository.js';
 import { ZCreateDriverCreditInput } from './driver-credit.schemas.js';
+import { ZIdempotentCreatedHeaders } from '../shared/record-headers.js';
 
 export const createDriverCredit = defineMutation(
   authedProcedure
@@ -26,6 +27,7 @@ export const createDriverCredit = defineMutation(
           'processed, created when none exists. An unknown driver or owner-operator, or one outside the credential\'s ' +
           'subsidiary, is the same 404. With ExternalId, a retry answers the first credit with `Idempotent-Replayed: true`.',
         protect: true,
+        responseHeaders: ZIdempotentCreatedHeaders,
         errorResponses: [409],
       },
       scopes: ['deduction:create'],

@@ -4,6 +4,7 @@ import { ZDeduction } from '../deductions/deduction.schemas.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure, defineQuery } from '../trpc.js';
 import { ZDriverCreditIdInput } from './driver-credit.schemas.js';
+import { ZEtagHeader } from '../shared/record-headers.js';
 
 export const getDriverCredit = defineQuery(
   authedProcedure
@@ -15,6 +16,7 @@ export const getDriverCredit = defineQuery(
         summary: 'Get a driver credit',
         description: 'A deduction id is 404 here (the wrong family). The ETag header is the version PATCH matches.',
         protect: true,
+        responseHeaders: ZEtagHeader,
       },
       scopes: ['deduction:read'],
     })

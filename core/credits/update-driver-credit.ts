@@ -12,6 +12,7 @@ import { scopeOf } from '../shared/scope.js';
 import { authedProcedure, defineMutation } from '../trpc.js';
 import { updateCredit } from './driver-credit.repository.js';
 import { ZUpdateDriverCreditInput } from './driver-credit.schemas.js';
+import { ZEtagHeader, ZIfMatchRequired } from '../shared/record-headers.js';
 
 function settled(message: string): AppError {
   return new AppError('CONFLICT', `${message} Post a correcting credit or deduction instead.`, { subtype: 'SettledRecord' });
@@ -36,6 +37,8 @@ export const updateDriverCredit = defineMutation(
           'GET /credits/driver/{deductionId} is required (428 without, 412 when stale). A paid credit, or one on a ' +
           'processed or paid statement, is 409 (Conflict/SettledRecord): post a correcting credit or deduction.',
         protect: true,
+        requestHeaders: ZIfMatchRequired,
+        responseHeaders: ZEtagHeader,
         errorResponses: [409, 412, 428],
       },
       scopes: ['deduction:update'],

@@ -7,6 +7,7 @@ import { findDriver, findOwnerOperator, findTruck } from '../settlements/parties
 import { authedProcedure, defineMutation } from '../trpc.js';
 import { deductionEtag, insertDeduction, toDeduction } from './deduction.repository.js';
 import { ZCreateDeductionInput, ZDeduction } from './deduction.schemas.js';
+import { ZCreatedHeaders } from '../shared/record-headers.js';
 
 export const createDeduction = defineMutation(
   authedProcedure
@@ -20,6 +21,7 @@ export const createDeduction = defineMutation(
           'The deduction belongs to the driver or to the truck (exactly one) and takes its subsidiary. Amount is ' +
           'negative. ExternalId is a free reference of at most 128 characters: sending the same value twice makes two deductions.',
         protect: true,
+        responseHeaders: ZCreatedHeaders,
       },
       scopes: ['deduction:create'],
       successStatus: 201,

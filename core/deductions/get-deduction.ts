@@ -3,6 +3,7 @@ import { scopeOf } from '../shared/scope.js';
 import { authedProcedure, defineQuery } from '../trpc.js';
 import { deductionEtag, getDeductionRow, toDeduction } from './deduction.repository.js';
 import { ZDeduction, ZDeductionIdInput } from './deduction.schemas.js';
+import { ZEtagHeader } from '../shared/record-headers.js';
 
 export const getDeduction = defineQuery(
   authedProcedure
@@ -14,6 +15,7 @@ export const getDeduction = defineQuery(
         summary: 'Get a deduction or driver credit',
         description: 'Serves deductions and driver credits alike (Type tells them apart). The ETag header is the record version.',
         protect: true,
+        responseHeaders: ZEtagHeader,
       },
       scopes: ['deduction:read'],
     })

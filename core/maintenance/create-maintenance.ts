@@ -8,6 +8,7 @@ import { authedProcedure, defineMutation } from '../trpc.js';
 import { chargebackTarget, syncChargebackDeduction } from './maintenance-chargeback.js';
 import { getMaintenance, insertMaintenance, maintenanceEtag, type MaintenanceRow } from './maintenance.repository.js';
 import { ZCreateMaintenanceInput, ZMaintenanceRecord } from './maintenance.schemas.js';
+import { ZCreatedHeaders } from '../shared/record-headers.js';
 
 export const createMaintenance = defineMutation(
   authedProcedure
@@ -21,6 +22,7 @@ export const createMaintenance = defineMutation(
           "A record for one truck or one trailer, in the asset's subsidiary. With a Chargeback, a deduction with ExternalId " +
           '`asset-maintenance:<Id>` is generated for the named driver (or the truck) in the same transaction.',
         protect: true,
+        responseHeaders: ZCreatedHeaders,
       },
       scopes: ['maintenance:create'],
       successStatus: 201,

@@ -3,6 +3,7 @@ import { scopeOf } from '../shared/scope.js';
 import { authedProcedure, defineQuery } from '../trpc.js';
 import { getMaintenance as readMaintenance, maintenanceEtag } from './maintenance.repository.js';
 import { ZMaintenanceIdInput, ZMaintenanceRecord } from './maintenance.schemas.js';
+import { ZEtagHeader } from '../shared/record-headers.js';
 
 export const getMaintenance = defineQuery(
   authedProcedure
@@ -14,6 +15,7 @@ export const getMaintenance = defineQuery(
         summary: 'Get a maintenance record',
         description: 'The ETag header is the version PATCH /maintenance may match with If-Match.',
         protect: true,
+        responseHeaders: ZEtagHeader,
       },
       scopes: ['maintenance:read'],
     })

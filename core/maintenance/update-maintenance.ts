@@ -9,6 +9,7 @@ import { authedProcedure, defineMutation } from '../trpc.js';
 import { chargebackTarget, syncChargebackDeduction, type ChargebackTarget } from './maintenance-chargeback.js';
 import { getMaintenance, getMaintenanceRow, maintenanceEtag, updateMaintenance, type MaintenanceRow } from './maintenance.repository.js';
 import { ZMaintenanceRecord, ZUpdateMaintenanceInput } from './maintenance.schemas.js';
+import { ZEtagHeader, ZIfMatchOptional } from '../shared/record-headers.js';
 
 export const updateMaintenanceRecord = defineMutation(
   authedProcedure
@@ -23,6 +24,8 @@ export const updateMaintenanceRecord = defineMutation(
           'of GET /maintenance/{id} (412 otherwise). The generated deduction follows the record: created, changed, or deleted ' +
           '(Chargeback null); once that deduction is paid, changing it is 409 (Conflict/SettledRecord).',
         protect: true,
+        requestHeaders: ZIfMatchOptional,
+        responseHeaders: ZEtagHeader,
         errorResponses: [409, 412],
       },
       scopes: ['maintenance:update'],
