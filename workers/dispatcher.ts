@@ -2,7 +2,8 @@ import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import { formatStoredDateTime } from '../core/shared/datetime.js';
 import type { Db } from '../db/create-db.js';
-import { attemptDelivery, claimDue, type Delivery } from './deliveries.js';
+import { AttemptLog } from './attempt-log.js';
+import { attemptDelivery, claimDue, loadTargets, type Delivery } from './deliveries.js';
 import { fanOut } from './fan-out.js';
 
 export interface DispatcherLogger {
@@ -44,6 +45,7 @@ export class Dispatcher {
   private readonly concurrency: number;
   private readonly fanOutBatch: number;
   private readonly pollIntervalMs: number;
+  private readonly log: AttemptLog;
   private readonly inFlight = new Set<Promise<void>>();
   private running = false;
   private loop: Promise<void> | undefined;
@@ -57,6 +59,7 @@ export class Dispatcher {
     this.concurrency = options.concurrency ?? 64;
     this.fanOutBatch = options.fanOutBatch ?? 200;
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
+    this.log = new AttemptLog(this.db, this.clock, this.config);
   }
 
   /** Runs until `stop()`. */
@@ -84,7 +87,7 @@ export class Dispatcher {
     for (;;) {
       const claimed = await claimDue(this.db, this.clock, this.config, this.concurrency);
       if (claimed.length === 0) return result;
-      await Promise.all(claimed.map((delivery) => this.attempt(delivery)));
+      await Promise.all(await this.attemptAll(claimed));
       result.attempted += claimed.length;
     }
   }
@@ -98,36 +101,49 @@ export class Dispatcher {
     }
   }
 
-  private attempt(delivery: Delivery): Promise<void> {
-    return attemptDelivery(this.db, this.clock, this.config, delivery).catch((error: unknown) => {
-      // The lease runs out and the delivery is attempted again: nothing is lost.
-      this.logger?.error({ err: error, deliveryId: delivery.id }, 'webhook delivery attempt failed unexpectedly');
-    });
+  /** Starts an attempt of each claimed delivery; their receivers are read once for the batch. */
+  private async attemptAll(claimed: Delivery[]): Promise<Promise<void>[]> {
+    const targetOf = await loadTargets(this.db, this.config, claimed, this.clock.now());
+    return claimed.map((delivery) =>
+      attemptDelivery(this.db, this.log, this.config, delivery, targetOf(delivery)).catch((error: unknown) => {
+        // The lease runs out and the delivery is attempted again: nothing is lost.
+        this.logger?.error({ err: error, deliveryId: delivery.id }, 'webhook delivery attempt failed unexpectedly');
+      }),
+    );
   }
 
   private async run(): Promise<void> {
+    let lastFanOut = 0;
+    let outboxBacklog = true;
     while (this.running) {
-      let busy = false;
+      let claimedFull = false;
       try {
-        busy = (await this.fanOutAll()) > 0;
+        // The outbox is looked at once per poll interval, or at once while it has a backlog.
+        if (outboxBacklog || Date.now() - lastFanOut >= this.pollIntervalMs) {
+          lastFanOut = Date.now();
+          outboxBacklog = (await this.fanOutAll()) > 0;
+        }
+        // Claim in batches (a quarter of the slots at least) rather than one slot at a time.
         const free = this.concurrency - this.inFlight.size;
-        if (free > 0) {
+        if (free > 0 && (free >= this.concurrency / 4 || this.inFlight.size === 0)) {
           const claimed = await claimDue(this.db, this.clock, this.config, free);
-          for (const delivery of claimed) {
-            const pending = this.attempt(delivery).finally(() => {
-              this.inFlight.delete(pending);
+          for (const attempt of await this.attemptAll(claimed)) {
+            const tracked: Promise<void> = attempt.finally(() => {
+              this.inFlight.delete(tracked);
               this.wake?.();
             });
-            this.inFlight.add(pending);
+            this.inFlight.add(tracked);
           }
-          busy ||= claimed.length === free;
+          claimedFull = claimed.length === free;
         }
       } catch (error) {
         this.logger?.error({ err: error }, 'webhook dispatcher pass failed; retrying');
       }
       if (!this.running) break;
-      // Full: wait for a free slot. Idle: poll, or wake early when an attempt ends.
-      await this.sleep(busy && this.inFlight.size < this.concurrency ? 0 : this.pollIntervalMs);
+      // More is due and slots are free: go on. Otherwise wait for the poll or a finished attempt.
+      const free = this.concurrency - this.inFlight.size;
+      if ((claimedFull || outboxBacklog) && free >= this.concurrency / 4) continue;
+      await this.sleep(this.pollIntervalMs);
     }
   }
 
