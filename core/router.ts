@@ -1,15 +1,15 @@
+import { accessorialsRouter } from './accessorials/router.js';
+import { driverCreditsRouter } from './credits/router.js';
+import { deductionsRouter } from './deductions/router.js';
 import { documentsRouter } from './documents/router.js';
 import { loadsRouter } from './loads/router.js';
 import { maintenanceRouter } from './maintenance/router.js';
 import { referenceDefinitionsRouter } from './reference-definitions/router.js';
 import { settlementsRouter } from './settlements/router.js';
-import { deductionsRouter } from './deductions/router.js';
-import { driverCreditsRouter } from './credits/router.js';
-import { accessorialsRouter } from './accessorials/router.js';
 import { subsidiariesRouter } from './subsidiaries/router.js';
 import { tripsRouter } from './trips/router.js';
-import { webhooksRouter } from './webhooks/router.js';
 import { tripWritesRouter } from './trips/trip-writes.router.js';
+import { webhooksRouter } from './webhooks/router.js';
 import { createCallerFactory, router } from './trpc.js';
 
 /**
