@@ -1,4 +1,5 @@
 import { accessorialsRouter } from './accessorials/router.js';
+import { assetsRouter } from './assets/router.js';
 import { driverCreditsRouter } from './credits/router.js';
 import { deductionsRouter } from './deductions/router.js';
 import { documentsRouter } from './documents/router.js';
@@ -29,6 +30,7 @@ export const appRouter = router({
   referenceDefinitions: referenceDefinitionsRouter,
   documents: documentsRouter,
   webhooks: webhooksRouter,
+  assets: assetsRouter,
 });
 
 export type AppRouter = typeof appRouter;

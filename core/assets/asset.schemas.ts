@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { ZSearchPage } from '../shared/search-page.js';
+import { ZPage, ZPathId, input, pageOf } from '../shared/schemas.js';
+
+export const DRIVER_TYPES = ['COMPANY', 'OWNER_OPERATOR', 'CONTRACTOR', 'EXTERNAL'] as const;
+export const ZDriverType = z.enum(DRIVER_TYPES).meta({ id: 'DriverType' });
+
+export const ZDriver = z
+  .object({
+    Id: z.string(),
+    FirstName: z.string(),
+    LastName: z.string(),
+    Type: ZDriverType,
+    OwnerOperatorId: z.string().nullable(),
+    SubsidiaryId: z.string().nullable(),
+  })
+  .meta({ id: 'Driver' });
+export type TDriver = z.infer<typeof ZDriver>;
+
+export const ZTruck = z
+  .object({
+    Id: z.string(),
+    TruckNumber: z.string(),
+    SubsidiaryId: z.string().nullable(),
+  })
+  .meta({ id: 'Truck' });
+export type TTruck = z.infer<typeof ZTruck>;
+
+export const ZTrailer = z
+  .object({
+    Id: z.string(),
+    TrailerNumber: z.string(),
+    CompanyOwnedAsset: z.boolean().nullable().meta({ description: 'null means the flag is unset, which is not false.' }),
+    SubsidiaryId: z.string().nullable(),
+  })
+  .meta({ id: 'Trailer' });
+export type TTrailer = z.infer<typeof ZTrailer>;
+
+export const ZDriverPage = pageOf(ZDriver).meta({ id: 'DriverPage' });
+export const ZTruckPage = pageOf(ZTruck).meta({ id: 'TruckPage' });
+export const ZTrailerPage = pageOf(ZTrailer).meta({ id: 'TrailerPage' });
+
+export const ZAssetIdInput = input({ id: ZPathId });
+
+export const ZListAssetsInput = input({ ...ZPage });
+
+export const ZSearchDriversInput = input({
+  ...ZSearchPage,
+  Type: z
+    .array(ZDriverType)
+    .nullish()
+    .meta({ description: 'Driver types to include; omitted or null means every type.' }),
+});
+export type TSearchDriversInput = z.infer<typeof ZSearchDriversInput>;
+
+export const ZSearchTrucksInput = input({ ...ZSearchPage });
+
+/**
+ * The trailer filter is three-valued plus "absent": true, false and null each select their own
+ * trailers (null is the unset flag, not false); leaving the field out selects every trailer.
+ */
+export const ZSearchTrailersInput = input({
+  ...ZSearchPage,
+  CompanyOwnedAsset: z
+    .boolean()
+    .nullable()
+    .optional()
+    .meta({ description: 'true, false or null (unset flag, its own value); omit for every trailer.' }),
+});
+
+export const ZListTrailersInput = input({
+  ...ZPage,
+  CompanyOwnedAsset: z
+    .enum(['true', 'false', 'null'])
+    .optional()
+    .meta({ description: 'true, false or null (unset flag, its own value); omit for every trailer.' }),
+});
+
+/** Absent (undefined) means no filter; null is the unset flag. */
+export type TCompanyOwnedFilter = boolean | null | undefined;

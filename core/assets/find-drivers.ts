@@ -1,0 +1,18 @@
+import { scopeOf } from '../shared/scope.js';
+import { authedProcedure, defineQuery } from '../trpc.js';
+import { findDrivers as readDrivers } from './asset.repository.js';
+import { ZDriverPage, ZListAssetsInput } from './asset.schemas.js';
+
+export const findDrivers = defineQuery(
+  authedProcedure
+    .meta({
+      openapi: { method: 'GET', path: '/api/p/v{version}/drivers', tags: ['Drivers'], summary: 'List drivers', protect: true },
+      scopes: ['driver:read'],
+    })
+    .input(ZListAssetsInput)
+    .output(ZDriverPage),
+  async ({ ctx, input }) => {
+    const { items, total } = await readDrivers(ctx.db, scopeOf(ctx.principal), input);
+    return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
+  },
+);

@@ -1,0 +1,23 @@
+import { router } from '../trpc.js';
+import { findDrivers } from './find-drivers.js';
+import { findTrailers } from './find-trailers.js';
+import { findTrucks } from './find-trucks.js';
+import { getDriver } from './get-driver.js';
+import { getTrailer } from './get-trailer.js';
+import { getTruck } from './get-truck.js';
+import { searchDrivers } from './search-drivers.js';
+import { searchTrailers } from './search-trailers.js';
+import { searchTrucks } from './search-trucks.js';
+
+// Searches come before the `{id}` reads: REST routes match in registration order.
+export const assetsRouter = router({
+  searchDrivers,
+  findDrivers,
+  getDriver,
+  searchTrucks,
+  findTrucks,
+  getTruck,
+  searchTrailers,
+  findTrailers,
+  getTrailer,
+});
