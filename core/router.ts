@@ -10,6 +10,7 @@ import { settlementsRouter } from './settlements/router.js';
 import { subsidiariesRouter } from './subsidiaries/router.js';
 import { tripsRouter } from './trips/router.js';
 import { tripWritesRouter } from './trips/trip-writes.router.js';
+import { visibilityRouter } from './visibility/router.js';
 import { webhooksRouter } from './webhooks/router.js';
 import { createCallerFactory, router } from './trpc.js';
 
@@ -31,6 +32,7 @@ export const appRouter = router({
   documents: documentsRouter,
   webhooks: webhooksRouter,
   assets: assetsRouter,
+  visibility: visibilityRouter,
 });
 
 export type AppRouter = typeof appRouter;

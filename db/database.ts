@@ -1,4 +1,5 @@
 import type { DriversTable, TrailersTable, TrucksTable } from './tables/assets.js';
+import type { AssetPositionsLatestTable, AssetPositionsTable } from './tables/asset-positions.js';
 import type { DocumentsTable } from './tables/documents.js';
 import type { DocumentTypeChangesTable } from './tables/document-history.js';
 import type { LoadsTable, StopsTable, TripLineItemsTable, TripsTable } from './tables/loads.js';
@@ -41,6 +42,8 @@ export interface Database {
   drivers: DriversTable;
   trucks: TrucksTable;
   trailers: TrailersTable;
+  asset_positions_latest: AssetPositionsLatestTable;
+  asset_positions: AssetPositionsTable;
 
   reference_definitions: ReferenceDefinitionsTable;
   accessorial_types: AccessorialTypesTable;

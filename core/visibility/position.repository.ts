@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/create-db.js';
+import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
+import type { TAssetLocation } from './position.schemas.js';
+
+export function toAssetLocation(row: Selectable<AssetPositionColumns>): TAssetLocation {
+  const hasAddress = [row.street, row.city, row.state, row.zip_code, row.country].some((part) => part !== null);
+  return {
+    AssetId: row.asset_id,
+    AssetType: row.asset_type as TAssetLocation['AssetType'],
+    Source: row.source,
+    Coordinates: { Latitude: row.latitude, Longitude: row.longitude },
+    Address: hasAddress
+      ? { Street: row.street, City: row.city, State: row.state, ZipCode: row.zip_code, Country: row.country }
+      : null,
+    FormattedAddress: row.formatted_address,
+    RecordedAt: row.recorded_at,
+    ReceivedAt: row.received_at,
+    TripId: row.trip_id,
+    TripNumber: row.trip_number,
+    Odometer: row.odometer === null ? null : Number(row.odometer),
+    OdometerReadingAt: row.odometer_reading_at,
+  };
+}
+
+/**
+ * Makes `row` the held position of its asset and source unless one with a newer or equal
+ * RecordedAt is already held. The comparison lives in the upsert's own WHERE, so two parallel
+ * writers cannot both pass a read-then-write check: the database row lock (Postgres) or the
+ * single writer (SQLite) decides, and an older reading never replaces a newer one.
+ * Returns false when the reading is stale.
+ */
+export async function holdLatestPosition(trx: Db, row: AssetPositionColumns): Promise<boolean> {
+  const { asset_id: _assetId, source: _source, ...changes } = row;
+  const held = await trx
+    .insertInto('asset_positions_latest')
+    .values(row)
+    .onConflict((conflict) =>
+      conflict
+        .columns(['asset_id', 'source'])
+        .doUpdateSet(changes)
+        .whereRef('asset_positions_latest.recorded_at', '<', 'excluded.recorded_at'),
+    )
+    .returning('asset_id')
+    .executeTakeFirst();
+  return held !== undefined;
+}
+
+export async function heldRecordedAt(db: Db, assetId: string, source: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('asset_positions_latest')
+    .select('recorded_at')
+    .where('asset_id', '=', assetId)
+    .where('source', '=', source)
+    .executeTakeFirst();
+  return row?.recorded_at;
+}
+
+export async function appendPositionHistory(trx: Db, row: AssetPositionColumns): Promise<void> {
+  await trx
+    .insertInto('asset_positions')
+    .values({ id: randomUUID(), ...row })
+    .execute();
+}

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { ZDateTimeInput } from '../shared/money-input.js';
+import { ZPathId, input } from '../shared/schemas.js';
+
+const DECIMAL = /^-?\d{1,3}(\.\d+)?$/;
+
+const ZCoordinateText = z
+  .string()
+  .regex(DECIMAL, 'must be a decimal number as a string, such as "39.0997"');
+
+/** Coordinates as decimal strings within range; (0, 0) is a device without a fix, not a place. */
+export const ZCoordinatesInput = z
+  .strictObject({
+    Latitude: ZCoordinateText.meta({ example: '39.0997' }),
+    Longitude: ZCoordinateText.meta({ example: '-94.5786' }),
+  })
+  .superRefine((value, ctx) => {
+    const latitude = Number(value.Latitude);
+    const longitude = Number(value.Longitude);
+    if (Math.abs(latitude) > 90) ctx.addIssue({ code: 'custom', path: ['Latitude'], message: 'must lie within -90 and 90' });
+    if (Math.abs(longitude) > 180) ctx.addIssue({ code: 'custom', path: ['Longitude'], message: 'must lie within -180 and 180' });
+    if (latitude === 0 && longitude === 0) {
+      ctx.addIssue({ code: 'custom', path: ['Latitude'], message: '(0, 0) is not a position' });
+      ctx.addIssue({ code: 'custom', path: ['Longitude'], message: '(0, 0) is not a position' });
+    }
+  });
+
+const ZAddressText = z.string().max(200).nullish();
+
+export const ZAddressInput = z.strictObject({
+  Street: ZAddressText,
+  City: ZAddressText,
+  State: ZAddressText,
+  ZipCode: ZAddressText,
+  Country: ZAddressText,
+});
+
+const positionBody = {
+  Coordinates: ZCoordinatesInput,
+  RecordedAt: ZDateTimeInput.nullish().meta({ description: 'Observation time; default the time of receipt; without an offset, UTC.' }),
+  Address: ZAddressInput.nullish().meta({ description: 'When omitted, resolved offline from the coordinates.' }),
+  TripId: z.string().min(1).max(200).nullish(),
+  Odometer: z.number().min(0).max(100_000_000).nullish().meta({ description: 'Miles; 0 is no reading and is discarded.' }),
+  OdometerReadingAt: ZDateTimeInput.nullish().meta({ description: 'Kept only with a surviving Odometer.' }),
+};
+
+export const ZRecordLocationInput = input({ assetId: ZPathId, ...positionBody });
+export type TRecordLocationInput = z.infer<typeof ZRecordLocationInput>;
+
+export const ZRecordTypedLocationInput = input({
+  assetType: z
+    .string()
+    .transform((value) => value.toLowerCase())
+    .pipe(z.enum(['driver', 'truck', 'trailer']))
+    .meta({ description: 'driver, truck or trailer, case-insensitive.' }),
+  assetId: ZPathId,
+  ...positionBody,
+});
+
+const ZDateTimeOut = z.iso.datetime();
+
+export const ZAddress = z
+  .object({
+    Street: z.string().nullable(),
+    City: z.string().nullable(),
+    State: z.string().nullable(),
+    ZipCode: z.string().nullable(),
+    Country: z.string().nullable(),
+  })
+  .meta({ id: 'AssetLocationAddress' });
+export type TAddress = z.infer<typeof ZAddress>;
+
+export const ZAssetLocation = z
+  .object({
+    AssetId: z.string(),
+    AssetType: z.enum(['Driver', 'Truck', 'Trailer']),
+    Source: z.string(),
+    Coordinates: z.object({ Latitude: z.string(), Longitude: z.string() }),
+    Address: ZAddress.nullable(),
+    FormattedAddress: z.string().nullable(),
+    RecordedAt: ZDateTimeOut,
+    ReceivedAt: ZDateTimeOut,
+    TripId: z.string().nullable(),
+    TripNumber: z.string().nullable(),
+    Odometer: z.number().nullable(),
+    OdometerReadingAt: ZDateTimeOut.nullable(),
+  })
+  .meta({ id: 'AssetLocation' });
+export type TAssetLocation = z.infer<typeof ZAssetLocation>;

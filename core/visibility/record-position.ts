@@ -1,0 +1,98 @@
+import { AppError, notFound } from '../errors.js';
+import { refreshLiveEtas } from '../trips/trip-etas.js';
+import { formatStoredDateTime } from '../shared/datetime.js';
+import { scopeOf } from '../shared/scope.js';
+import type { Context } from '../trpc.js';
+import { findPositionAsset, type AssetKind } from './position-asset.js';
+import { choosePositionTrip } from './position-trip.js';
+import { appendPositionHistory, heldRecordedAt, holdLatestPosition, toAssetLocation } from './position.repository.js';
+import type { TAddress, TAssetLocation, TRecordLocationInput } from './position.schemas.js';
+import { formatAddress, resolveAddress } from './reverse-geocode.js';
+
+/** Positions submitted through this API (2.4 Source). */
+export const PUBLIC_API_SOURCE = 'PublicApi';
+const MAX_AHEAD_MS = 5 * 60 * 1000;
+
+function givenAddress(address: NonNullable<TRecordLocationInput['Address']>): TAddress {
+  return {
+    Street: address.Street ?? null,
+    City: address.City ?? null,
+    State: address.State ?? null,
+    ZipCode: address.ZipCode ?? null,
+    Country: address.Country ?? null,
+  };
+}
+
+/**
+ * Records one position (4.7), for both the untyped and the typed path. Checks in the API's
+ * order: asset and trip lookups (404), then RecordedAt ahead of the clock (422), then ordering
+ * against the held position (409). The held row, the history row and the Live ETAs commit
+ * together, so a stale or failed reading leaves no trace and fires no second tracking update.
+ */
+export async function recordPosition(
+  ctx: Pick<Context, 'db' | 'clock'> & { principal: NonNullable<Context['principal']> },
+  input: TRecordLocationInput,
+  kind?: AssetKind,
+): Promise<TAssetLocation> {
+  const scope = scopeOf(ctx.principal);
+  const asset = await findPositionAsset(ctx.db, scope, input.assetId, kind);
+  if (!asset) throw notFound('Asset');
+  const latitude = Number(input.Coordinates.Latitude);
+  const longitude = Number(input.Coordinates.Longitude);
+  const trip = await choosePositionTrip(ctx.db, scope.tenantId, asset, { latitude, longitude }, input.TripId);
+
+  const now = ctx.clock.now().getTime();
+  const receivedAt = formatStoredDateTime(now);
+  const recordedAt = input.RecordedAt ?? receivedAt;
+  if (Date.parse(recordedAt) > now + MAX_AHEAD_MS) {
+    throw new AppError('UNPROCESSABLE', 'RecordedAt is more than 5 minutes ahead of the server clock.', {
+      subtype: 'FutureRecordedAt',
+    });
+  }
+
+  const address = input.Address ? givenAddress(input.Address) : resolveAddress(latitude, longitude);
+  const odometer = input.Odometer ? input.Odometer : null;
+  const row = {
+    tenant_id: scope.tenantId,
+    subsidiary_id: asset.subsidiaryId,
+    asset_id: asset.id,
+    asset_type: asset.type,
+    source: PUBLIC_API_SOURCE,
+    latitude: input.Coordinates.Latitude,
+    longitude: input.Coordinates.Longitude,
+    street: address?.Street ?? null,
+    city: address?.City ?? null,
+    state: address?.State ?? null,
+    zip_code: address?.ZipCode ?? null,
+    country: address?.Country ?? null,
+    formatted_address: formatAddress(address),
+    recorded_at: recordedAt,
+    received_at: receivedAt,
+    trip_id: trip?.id ?? null,
+    trip_number: trip?.tripNumber ?? null,
+    odometer,
+    odometer_reading_at: odometer === null ? null : (input.OdometerReadingAt ?? null),
+  };
+
+  const accepted = await ctx.db.transaction().execute(async (trx) => {
+    if (!(await holdLatestPosition(trx, row))) return false;
+    await appendPositionHistory(trx, row);
+    if (trip?.status === 'InTransit') {
+      await refreshLiveEtas(trx, {
+        tenantId: scope.tenantId,
+        tripId: trip.id,
+        position: { coordinates: { latitude, longitude }, recordedAt: Date.parse(recordedAt) },
+        clock: ctx.clock,
+      });
+    }
+    return true;
+  });
+  if (!accepted) {
+    const current = await heldRecordedAt(ctx.db, asset.id, PUBLIC_API_SOURCE);
+    throw new AppError('CONFLICT', 'A position with a newer or equal RecordedAt is already held for this asset; the reading was discarded.', {
+      subtype: 'StaleLocation',
+      extensions: { CurrentRecordedAt: current ?? null },
+    });
+  }
+  return toAssetLocation(row);
+}

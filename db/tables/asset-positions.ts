@@ -1,0 +1,33 @@
+/** One accepted position of a driver, truck or trailer (spec 2.4); coordinates as the decimal strings received. */
+export interface AssetPositionColumns {
+  tenant_id: string;
+  subsidiary_id: string | null;
+  asset_id: string;
+  /** `Driver`, `Truck` or `Trailer`. */
+  asset_type: string;
+  /** `PublicApi` for positions submitted through the API. */
+  source: string;
+  latitude: string;
+  longitude: string;
+  street: string | null;
+  city: string | null;
+  state: string | null;
+  zip_code: string | null;
+  country: string | null;
+  formatted_address: string | null;
+  recorded_at: string;
+  received_at: string;
+  trip_id: string | null;
+  trip_number: string | null;
+  /** Miles; null when no reading survived (0 is no reading). */
+  odometer: number | null;
+  odometer_reading_at: string | null;
+}
+
+/** The latest position per asset and source: primary key (asset_id, source). */
+export type AssetPositionsLatestTable = AssetPositionColumns;
+
+/** Position history, indexed by (asset_id, recorded_at). */
+export interface AssetPositionsTable extends AssetPositionColumns {
+  id: string;
+}
