@@ -63,3 +63,40 @@ export async function appendPositionHistory(trx: Db, row: AssetPositionColumns):
     .values({ id: randomUUID(), ...row })
     .execute();
 }
+
+/** The newest held position of an asset over every source: one row per source, never history. */
+export async function latestPosition(db: Db, tenantId: string, assetId: string): Promise<TAssetLocation | undefined> {
+  const row = await db
+    .selectFrom('asset_positions_latest')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('asset_id', '=', assetId)
+    .orderBy('recorded_at', 'desc')
+    .orderBy('source')
+    .limit(1)
+    .executeTakeFirst();
+  return row && toAssetLocation(row);
+}
+
+/** History of an asset, newest RecordedAt first, over the (asset_id, recorded_at) index. */
+export async function positionHistory(
+  db: Db,
+  tenantId: string,
+  assetId: string,
+  filter: { From?: string; To?: string; Page: number; PageSize: number },
+): Promise<{ items: TAssetLocation[]; total: number }> {
+  let query = db.selectFrom('asset_positions').where('tenant_id', '=', tenantId).where('asset_id', '=', assetId);
+  if (filter.From !== undefined) query = query.where('recorded_at', '>=', filter.From);
+  if (filter.To !== undefined) query = query.where('recorded_at', '<=', filter.To);
+  const [rows, count] = await Promise.all([
+    query
+      .selectAll()
+      .orderBy('recorded_at', 'desc')
+      .orderBy('id')
+      .limit(filter.PageSize)
+      .offset(filter.Page * filter.PageSize)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { items: rows.map(toAssetLocation), total: Number(count.total) };
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZDateTimeInput } from '../shared/money-input.js';
-import { ZPathId, input } from '../shared/schemas.js';
+import { ZPage, ZPathId, input, pageOf } from '../shared/schemas.js';
 
 const DECIMAL = /^-?\d{1,3}(\.\d+)?$/;
 
@@ -87,3 +87,23 @@ export const ZAssetLocation = z
   })
   .meta({ id: 'AssetLocation' });
 export type TAssetLocation = z.infer<typeof ZAssetLocation>;
+
+const ZAssetTypePath = z
+  .string()
+  .transform((value) => value.toLowerCase())
+  .pipe(z.enum(['driver', 'truck', 'trailer']))
+  .meta({ description: 'driver, truck or trailer, case-insensitive.' });
+
+export const ZLatestLocationInput = input({ assetId: ZPathId });
+export const ZTypedLatestLocationInput = input({ assetType: ZAssetTypePath, assetId: ZPathId });
+
+const historyQuery = {
+  ...ZPage,
+  From: ZDateTimeInput.optional().meta({ description: 'RecordedAt on or after; without an offset, UTC.' }),
+  To: ZDateTimeInput.optional().meta({ description: 'RecordedAt on or before; without an offset, UTC.' }),
+};
+export const ZLocationHistoryInput = input({ assetId: ZPathId, ...historyQuery });
+export type TLocationHistoryInput = z.infer<typeof ZLocationHistoryInput>;
+export const ZTypedLocationHistoryInput = input({ assetType: ZAssetTypePath, assetId: ZPathId, ...historyQuery });
+
+export const ZAssetLocationPage = pageOf(ZAssetLocation).meta({ id: 'AssetLocationPage' });

@@ -1,5 +1,16 @@
 import { router } from '../trpc.js';
 import { createAssetLocation } from './create-asset-location.js';
 import { createTypedAssetLocation } from './create-typed-asset-location.js';
+import { findAssetLocations } from './find-asset-locations.js';
+import { findTypedAssetLocations } from './find-typed-asset-locations.js';
+import { getLatestAssetLocation } from './get-latest-asset-location.js';
+import { getTypedLatestAssetLocation } from './get-typed-latest-asset-location.js';
 
-export const visibilityRouter = router({ createAssetLocation, createTypedAssetLocation });
+export const visibilityRouter = router({
+  createAssetLocation,
+  createTypedAssetLocation,
+  getLatestAssetLocation,
+  getTypedLatestAssetLocation,
+  findAssetLocations,
+  findTypedAssetLocations,
+});

@@ -1,0 +1,29 @@
+import { notFound } from '../errors.js';
+import { scopeOf } from '../shared/scope.js';
+import type { Context } from '../trpc.js';
+import { findPositionAsset, type AssetKind } from './position-asset.js';
+import { latestPosition, positionHistory } from './position.repository.js';
+import type { TAssetLocation, TLocationHistoryInput } from './position.schemas.js';
+
+type ReadContext = Pick<Context, 'db'> & { principal: NonNullable<Context['principal']> };
+
+/** The asset must be in the caller's scope first, so another subsidiary's asset is a 404 like a missing one. */
+async function assetInScope(ctx: ReadContext, assetId: string, kind?: AssetKind) {
+  const scope = scopeOf(ctx.principal);
+  const asset = await findPositionAsset(ctx.db, scope, assetId, kind);
+  if (!asset) throw notFound('Asset');
+  return { scope, asset };
+}
+
+export async function readLatestPosition(ctx: ReadContext, assetId: string, kind?: AssetKind): Promise<TAssetLocation> {
+  const { scope, asset } = await assetInScope(ctx, assetId, kind);
+  const position = await latestPosition(ctx.db, scope.tenantId, asset.id);
+  if (!position) throw notFound('Position');
+  return position;
+}
+
+export async function readPositionHistory(ctx: ReadContext, input: TLocationHistoryInput, kind?: AssetKind) {
+  const { scope, asset } = await assetInScope(ctx, input.assetId, kind);
+  const { items, total } = await positionHistory(ctx.db, scope.tenantId, asset.id, input);
+  return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
+}
