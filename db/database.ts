@@ -1,5 +1,6 @@
 import type { DriversTable, TrailersTable, TrucksTable } from './tables/assets.js';
 import type { AssetPositionsLatestTable, AssetPositionsTable } from './tables/asset-positions.js';
+import type { AssetTelemetryTable } from './tables/asset-telemetry.js';
 import type { DocumentsTable } from './tables/documents.js';
 import type { DocumentTypeChangesTable } from './tables/document-history.js';
 import type { LoadsTable, StopsTable, TripLineItemsTable, TripsTable } from './tables/loads.js';
@@ -44,6 +45,7 @@ export interface Database {
   trailers: TrailersTable;
   asset_positions_latest: AssetPositionsLatestTable;
   asset_positions: AssetPositionsTable;
+  asset_telemetry: AssetTelemetryTable;
 
   reference_definitions: ReferenceDefinitionsTable;
   accessorial_types: AccessorialTypesTable;

@@ -88,7 +88,7 @@ export const ZAssetLocation = z
   .meta({ id: 'AssetLocation' });
 export type TAssetLocation = z.infer<typeof ZAssetLocation>;
 
-const ZAssetTypePath = z
+export const ZAssetTypePath = z
   .string()
   .transform((value) => value.toLowerCase())
   .pipe(z.enum(['driver', 'truck', 'trailer']))

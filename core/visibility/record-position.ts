@@ -13,6 +13,15 @@ import { formatAddress, resolveAddress } from './reverse-geocode.js';
 export const PUBLIC_API_SOURCE = 'PublicApi';
 const MAX_AHEAD_MS = 5 * 60 * 1000;
 
+/** 422 FutureRecordedAt for a reading more than 5 minutes ahead of the server clock (spec 8). */
+export function assertNotAhead(recordedAt: string, now: number): void {
+  if (Date.parse(recordedAt) > now + MAX_AHEAD_MS) {
+    throw new AppError('UNPROCESSABLE', 'RecordedAt is more than 5 minutes ahead of the server clock.', {
+      subtype: 'FutureRecordedAt',
+    });
+  }
+}
+
 function givenAddress(address: NonNullable<TRecordLocationInput['Address']>): TAddress {
   return {
     Street: address.Street ?? null,
@@ -44,11 +53,7 @@ export async function recordPosition(
   const now = ctx.clock.now().getTime();
   const receivedAt = formatStoredDateTime(now);
   const recordedAt = input.RecordedAt ?? receivedAt;
-  if (Date.parse(recordedAt) > now + MAX_AHEAD_MS) {
-    throw new AppError('UNPROCESSABLE', 'RecordedAt is more than 5 minutes ahead of the server clock.', {
-      subtype: 'FutureRecordedAt',
-    });
-  }
+  assertNotAhead(recordedAt, now);
 
   const address = input.Address ? givenAddress(input.Address) : resolveAddress(latitude, longitude);
   const odometer = input.Odometer ? input.Odometer : null;

@@ -7,6 +7,7 @@ import * as documentHistory from './2026-11-22T0030-document-history.js';
 import * as webhookDeliveries from './2026-11-22T0050-webhook-deliveries.js';
 import * as money from './2026-11-22T0040-money.js';
 import * as assetPositions from './2026-11-22T0060-asset-positions.js';
+import * as assetTelemetry from './2026-11-22T0061-asset-telemetry.js';
 
 /**
  * Every migration, by name, in order. Listed statically (not read from the folder) so the
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T0050-webhook-deliveries': webhookDeliveries,
   '2026-11-22T0040-money': money,
   '2026-11-22T0060-asset-positions': assetPositions,
+  '2026-11-22T0061-asset-telemetry': assetTelemetry,
 };

@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../../db/create-db.js';
+import type { AssetTelemetryTable } from '../../db/tables/asset-telemetry.js';
+import type { TAssetTelemetry } from './telemetry.schemas.js';
+
+const numberOrNull = (value: number | null) => (value === null ? null : Number(value));
+
+export function toAssetTelemetry(row: Selectable<AssetTelemetryTable>): TAssetTelemetry {
+  return {
+    AssetId: row.asset_id,
+    AssetType: row.asset_type as TAssetTelemetry['AssetType'],
+    Source: row.source,
+    RecordedAt: row.recorded_at,
+    ReceivedAt: row.received_at,
+    Speed: numberOrNull(row.speed),
+    Heading: numberOrNull(row.heading),
+    FuelLevel: numberOrNull(row.fuel_level),
+    Temperature: numberOrNull(row.temperature),
+    EngineHours: numberOrNull(row.engine_hours),
+  };
+}
+
+export async function insertTelemetry(db: Db, row: Omit<Insertable<AssetTelemetryTable>, 'id'>): Promise<Selectable<AssetTelemetryTable>> {
+  const stored = { id: randomUUID(), ...row } as Selectable<AssetTelemetryTable>;
+  await db.insertInto('asset_telemetry').values(stored).execute();
+  return stored;
+}
+
+/** Readings of an asset, newest RecordedAt first, over the (asset_id, recorded_at) index. */
+export async function telemetryHistory(
+  db: Db,
+  tenantId: string,
+  assetId: string,
+  filter: { From?: string; To?: string; Page: number; PageSize: number },
+): Promise<{ items: TAssetTelemetry[]; total: number }> {
+  let query = db.selectFrom('asset_telemetry').where('tenant_id', '=', tenantId).where('asset_id', '=', assetId);
+  if (filter.From !== undefined) query = query.where('recorded_at', '>=', filter.From);
+  if (filter.To !== undefined) query = query.where('recorded_at', '<=', filter.To);
+  const [rows, count] = await Promise.all([
+    query.selectAll().orderBy('recorded_at', 'desc').orderBy('id').limit(filter.PageSize).offset(filter.Page * filter.PageSize).execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { items: rows.map(toAssetTelemetry), total: Number(count.total) };
+}
