@@ -7,6 +7,9 @@ import { findAssetTelemetry } from './find-asset-telemetry.js';
 import { findTypedAssetLocations } from './find-typed-asset-locations.js';
 import { getLatestAssetLocation } from './get-latest-asset-location.js';
 import { getTypedLatestAssetLocation } from './get-typed-latest-asset-location.js';
+import { searchDriverEvents } from './search-driver-events.js';
+import { searchTrailerEvents } from './search-trailer-events.js';
+import { searchTruckEvents } from './search-truck-events.js';
 
 export const visibilityRouter = router({
   createAssetLocation,
@@ -17,4 +20,7 @@ export const visibilityRouter = router({
   findTypedAssetLocations,
   createAssetTelemetry,
   findAssetTelemetry,
+  searchDriverEvents,
+  searchTruckEvents,
+  searchTrailerEvents,
 });
