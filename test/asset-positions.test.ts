@@ -258,6 +258,7 @@ describe('OpenAPI', () => {
       expect(operation, path).toBeDefined();
       expect(operation.responses['201'], path).toBeDefined();
       expect(operation.requestBody, path).toBeDefined();
+      for (const status of ['400', '401', '403', '404', '409', '413', '422']) expect(operation.responses[status], `${path} ${status}`).toBeDefined();
     }
   });
 });

@@ -13,6 +13,7 @@ export const createAssetLocation = defineMutation(
         description:
           'One reading per request, body at most 8 KB. 409 StaleLocation (with CurrentRecordedAt) when a newer or equal RecordedAt is held; 422 FutureRecordedAt when RecordedAt is more than 5 minutes ahead.',
         protect: true,
+        errorResponses: [409, 422],
       },
       scopes: ['visibility:create'],
       successStatus: 201,

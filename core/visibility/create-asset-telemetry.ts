@@ -21,6 +21,7 @@ export const createAssetTelemetry = defineMutation(
         summary: 'Record telemetry of an asset (speed, heading, fuel, temperature, engine hours)',
         description: 'Every measurement is optional. 422 FutureRecordedAt when RecordedAt is more than 5 minutes ahead.',
         protect: true,
+        errorResponses: [422],
       },
       scopes: ['visibility:create'],
       successStatus: 201,

@@ -12,6 +12,7 @@ export const createTypedAssetLocation = defineMutation(
         summary: 'Record the position of an asset of a given type',
         description: 'The typed twin of POST /assets/{assetId}/locations; assetType is driver, truck or trailer, case-insensitive.',
         protect: true,
+        errorResponses: [409, 422],
       },
       scopes: ['visibility:create'],
       successStatus: 201,
