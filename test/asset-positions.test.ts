@@ -249,6 +249,31 @@ describe('ordering under concurrency', () => {
   });
 });
 
+describe('parallel positions on one InTransit trip', () => {
+  it('driver and truck of the trip post at once: no failure, the newest of each held, Live ETAs refreshed', async () => {
+    t.clock.set('2026-11-22T13:00:00Z');
+    const before = await t.db.selectFrom('trips').select('version').where('id', '=', 'trp_1001_a').executeTakeFirstOrThrow();
+    const readings = [4, 1, 6, 2, 5, 3].flatMap((minute) =>
+      ['drv_ana', 'trk_101'].map((asset) => ({ asset, minute })),
+    );
+    const responses = await Promise.all(
+      readings.map(({ asset, minute }) =>
+        post(`/assets/${asset}/locations`, {
+          Coordinates: { Latitude: `36.${minute}`, Longitude: '-97.4' },
+          RecordedAt: `2026-11-22T12:4${minute}:00Z`,
+        }),
+      ),
+    );
+    for (const response of responses) expect([201, 409], response.text).toContain(response.status);
+    for (const asset of ['drv_ana', 'trk_101']) {
+      const held = await t.db.selectFrom('asset_positions_latest').select('recorded_at').where('asset_id', '=', asset).executeTakeFirstOrThrow();
+      expect(held.recorded_at, asset).toBe('2026-11-22T12:46:00.000Z');
+    }
+    const after = await t.db.selectFrom('trips').select('version').where('id', '=', 'trp_1001_a').executeTakeFirstOrThrow();
+    expect(after.version).toBeGreaterThan(before.version);
+  });
+});
+
 describe('OpenAPI', () => {
   it('documents both position routes with their 201 record', async () => {
     const response = await t.api('/openapi.json', { as: null });
