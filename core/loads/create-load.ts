@@ -1,0 +1,41 @@
+import { ZFixtureLoad } from '../fixtures/fixture.schemas.js';
+import { collectLoadRows, insertRowSet } from '../fixtures/load-fixture.js';
+import { formatStoredDateTime } from '../shared/datetime.js';
+import { scopeOf } from '../shared/scope.js';
+import { authedProcedure, defineMutation } from '../trpc.js';
+import { getLoadRecord } from './load.repository.js';
+import { ZLoad } from './load.schemas.js';
+import { checkNewLoad } from './new-load-checks.js';
+
+/**
+ * Internal (tRPC only, no REST route): creates a load with its trips, stops, references,
+ * line items and documents, in the fixture format of CONTRACT.md and with the same defaults,
+ * so internal apps and examples create data exactly as fixtures load it. A subsidiary-bound
+ * caller creates in its own subsidiary.
+ */
+export const createLoad = defineMutation(
+  authedProcedure
+    .meta({ scopes: ['load:update', 'trip:update'] })
+    .input(ZFixtureLoad)
+    .output(ZLoad),
+  async ({ ctx, input }) => {
+    const scope = scopeOf(ctx.principal);
+    const load = { ...input, SubsidiaryId: input.SubsidiaryId ?? scope.subsidiaryId };
+    return ctx.db.transaction().execute(async (trx) => {
+      await checkNewLoad(trx, scope, load);
+      const definitions = await trx
+        .selectFrom('reference_definitions')
+        .select(['id', 'type'])
+        .where('tenant_id', '=', scope.tenantId)
+        .execute();
+      const rows = collectLoadRows(load, {
+        tenantId: scope.tenantId,
+        now: formatStoredDateTime(ctx.clock.now()),
+        referenceDefinitions: new Map(definitions.map((definition) => [definition.id, { Type: definition.type }])),
+      });
+      await insertRowSet(trx, rows);
+      const created = await getLoadRecord(trx, scope, load.LoadNumber);
+      return created!.load;
+    });
+  },
+);
