@@ -3,6 +3,10 @@ import { remoteClient } from '../examples/internal-app.js';
 import { createCaller } from '../core/router.js';
 import type { Principal } from '../core/trpc.js';
 import { startTestApp, type TestApp } from './harness.js';
+import type { z } from 'zod';
+import type { ZFixtureLoad } from '../core/fixtures/fixture.schemas.js';
+
+type TNewLoad = z.input<typeof ZFixtureLoad>;
 
 let t: TestApp;
 beforeAll(async () => {
@@ -15,7 +19,7 @@ afterAll(async () => {
 const tenantWide: Principal = { TenantId: 'tn_prairie', SubsidiaryId: null, ClientId: 'internal', Scopes: ['load:update', 'trip:update'] };
 const caller = (principal: Principal) => createCaller({ db: t.db, clock: t.clock, config: t.config, principal, response: {} });
 
-function newLoad(suffix: string, overrides: Record<string, unknown> = {}) {
+function newLoad(suffix: string, overrides: Partial<TNewLoad> = {}): TNewLoad {
   return {
     Id: `lod_new_${suffix}`,
     LoadNumber: `L-NEW-${suffix}`,
