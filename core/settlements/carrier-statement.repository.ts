@@ -9,6 +9,7 @@ import type {
 import { toMoney } from '../shared/money.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { TCarrierSettlementStatement, TSearchCarrierStatementsInput } from './settlement.schemas.js';
+import { selectPage } from '../shared/select-page.js';
 
 type StatementRow = Selectable<CarrierSettlementStatementsTable>;
 type TripRow = Selectable<CarrierStatementTripsTable>;
@@ -127,15 +128,8 @@ export async function searchCarrierStatements(
   if (filters.Status) query = query.where('status', '=', filters.Status);
   if (filters.StatementDateFrom) query = query.where('statement_date', '>=', filters.StatementDateFrom);
   if (filters.StatementDateTo) query = query.where('statement_date', '<=', filters.StatementDateTo);
-  const [rows, count] = await Promise.all([
-    query
-      .selectAll()
-      .orderBy('statement_date', 'desc')
-      .orderBy('number', 'desc')
-      .limit(filters.PageSize)
-      .offset(filters.Page * filters.PageSize)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: await withChildren(db, rows), total: Number(count.total) };
+  const { rows, total } = await selectPage(query, filters, (filtered) =>
+    filtered.selectAll().orderBy('statement_date', 'desc').orderBy('number', 'desc'),
+  );
+  return { items: await withChildren(db, rows), total };
 }

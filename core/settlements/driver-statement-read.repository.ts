@@ -6,6 +6,7 @@ import { toDeduction } from '../deductions/deduction.repository.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { DriverStatementStatus } from '../shared/statuses.js';
 import type { TDriverSettlementStatement, TSearchDriverStatementsInput } from './driver-statement.schemas.js';
+import { selectPage } from '../shared/select-page.js';
 
 type StatementRow = Selectable<DriverSettlementStatementsTable>;
 
@@ -65,15 +66,8 @@ export async function searchDriverStatements(
   if (filters.Status) query = query.where('status', '=', filters.Status);
   if (filters.StatementDateFrom) query = query.where('statement_date', '>=', filters.StatementDateFrom);
   if (filters.StatementDateTo) query = query.where('statement_date', '<=', filters.StatementDateTo);
-  const [rows, count] = await Promise.all([
-    query
-      .selectAll()
-      .orderBy('statement_date', 'desc')
-      .orderBy('number', 'desc')
-      .limit(filters.PageSize)
-      .offset(filters.Page * filters.PageSize)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: await withItems(db, rows), total: Number(count.total) };
+  const { rows, total } = await selectPage(query, filters, (filtered) =>
+    filtered.selectAll().orderBy('statement_date', 'desc').orderBy('number', 'desc'),
+  );
+  return { items: await withItems(db, rows), total };
 }

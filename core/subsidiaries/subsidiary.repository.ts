@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { SubsidiariesTable } from '../../db/tables/tenancy.js';
 import { inScope, type Scope } from '../shared/scope.js';
+import { selectPage } from '../shared/select-page.js';
 import type { TSubsidiary } from './subsidiary.schemas.js';
 
 // For subsidiaries the "subsidiary column" is the row's own id.
@@ -26,20 +27,7 @@ export async function findSubsidiaries(
   scope: Scope,
   page: { Page: number; PageSize: number },
 ): Promise<{ items: TSubsidiary[]; total: number }> {
-  const [rows, count] = await Promise.all([
-    db
-      .selectFrom('subsidiaries')
-      .select(['id', 'name'])
-      .where(scoped(scope))
-      .orderBy('id')
-      .limit(page.PageSize)
-      .offset(page.Page * page.PageSize)
-      .execute(),
-    db
-      .selectFrom('subsidiaries')
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .where(scoped(scope))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toSubsidiary), total: Number(count.total) };
+  const query = db.selectFrom('subsidiaries').where(scoped(scope));
+  const { rows, total } = await selectPage(query, page, (filtered) => filtered.select(['id', 'name']).orderBy('id'));
+  return { items: rows.map(toSubsidiary), total };
 }
