@@ -75,6 +75,19 @@ describe('drivers', () => {
     expect(nulled.body.Total).toBe(3);
   });
 
+  it('GET /drivers takes the Type list as repeated or comma-separated query values', async () => {
+    const repeated = await t.api(`${base}/drivers?Type=COMPANY&Type=CONTRACTOR`, { as: 'tn_prairie-all' });
+    expect(repeated.status).toBe(200);
+    expect(repeated.body).toEqual({ Items: [ana, cara], Page: 0, PageSize: 50, Total: 2 });
+    const comma = await t.api(`${base}/drivers?Type=OWNER_OPERATOR,CONTRACTOR`, { as: 'tn_prairie-all' });
+    expect(comma.body.Items).toEqual([ben, cara]);
+    const scoped = await t.api(`${base}/drivers?Type=OWNER_OPERATOR`, { as: 'sub_kc-all' });
+    expect(scoped.body).toEqual({ Items: [], Page: 0, PageSize: 50, Total: 0 });
+    const bad = await t.api(`${base}/drivers?Type=DRIVER`, { as: 'tn_prairie-all' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('Type');
+  });
+
   it('rejects an unknown driver Type and unknown fields with 400', async () => {
     const bad = await t.api(`${base}/drivers/search`, { method: 'POST', as: 'tn_prairie-all', body: { Type: ['DRIVER'] } });
     expect(bad.status).toBe(400);

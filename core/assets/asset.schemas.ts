@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryEnumList } from '../shared/enum-lists.js';
 import { ZSearchPage } from '../shared/search-page.js';
 import { ZPage, ZPathId, input, pageOf } from '../shared/schemas.js';
 
@@ -43,6 +44,12 @@ export const ZTrailerPage = pageOf(ZTrailer).meta({ id: 'TrailerPage' });
 export const ZAssetIdInput = input({ id: ZPathId });
 
 export const ZListAssetsInput = input({ ...ZPage });
+
+/** GET /drivers takes the search's Type filter as a query list (`Type=COMPANY&Type=EXTERNAL` or `Type=COMPANY,EXTERNAL`). */
+export const ZFindDriversInput = input({
+  ...ZPage,
+  Type: queryEnumList(DRIVER_TYPES).optional().meta({ description: 'Driver types to include; omitted means every type. Repeat the parameter or separate values with commas.' }),
+});
 
 export const ZSearchDriversInput = input({
   ...ZSearchPage,

@@ -1,7 +1,7 @@
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure, defineQuery } from '../trpc.js';
 import { findDrivers as readDrivers } from './asset.repository.js';
-import { ZDriverPage, ZListAssetsInput } from './asset.schemas.js';
+import { ZDriverPage, ZFindDriversInput } from './asset.schemas.js';
 
 export const findDrivers = defineQuery(
   authedProcedure
@@ -9,10 +9,10 @@ export const findDrivers = defineQuery(
       openapi: { method: 'GET', path: '/api/p/v{version}/drivers', tags: ['Drivers'], summary: 'List drivers', protect: true },
       scopes: ['driver:read'],
     })
-    .input(ZListAssetsInput)
+    .input(ZFindDriversInput)
     .output(ZDriverPage),
   async ({ ctx, input }) => {
-    const { items, total } = await readDrivers(ctx.db, scopeOf(ctx.principal), input);
+    const { items, total } = await readDrivers(ctx.db, scopeOf(ctx.principal), { ...input, types: input.Type });
     return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
   },
 );

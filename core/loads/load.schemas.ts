@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ZPage, ZPathId, input, pageOf } from '../shared/schemas.js';
 import { LOAD_STATUSES } from '../shared/statuses.js';
-import { ZBodyPage, bodyEnumList, queryEnumList, sharedFilters, tripLevelFilters } from '../trips/trip-filters.js';
+import { bodyEnumList, queryEnumList } from '../shared/enum-lists.js';
+import { ZBodyPage, sharedFilters, tripLevelFilters } from '../trips/trip-filters.js';
 import { ZCoordinates, ZEta, ZStop } from '../trips/trip.schemas.js';
 
 /** Spec 2.10: where a load starts (first pickup) or ends (last delivery). */

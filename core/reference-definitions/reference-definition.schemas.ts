@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZPage, input, pageOf } from '../shared/schemas.js';
-import { queryEnumList } from '../trips/trip-filters.js';
+import { queryEnumList } from '../shared/enum-lists.js';
 
 /** The entities a reference definition can apply to. */
 export const REFERENCE_ENTITIES = ['Trip', 'Load'] as const;
