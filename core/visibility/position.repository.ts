@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
@@ -57,10 +57,26 @@ export async function heldRecordedAt(db: Db, assetId: string, source: string): P
   return row?.recorded_at;
 }
 
-export async function appendPositionHistory(trx: Db, row: AssetPositionColumns): Promise<void> {
+/**
+ * History ids are UUIDv7 (RFC 9562): the millisecond first, then randomness. New rows land at
+ * the end of the id index instead of on a random page of it, which keeps inserts cheap as
+ * history grows to millions of rows a day.
+ */
+export function historyId(now = Date.now()): string {
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(now, 0, 6);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Appends accepted readings to history in one statement. */
+export async function appendPositionHistory(trx: Db, rows: readonly AssetPositionColumns[]): Promise<void> {
+  if (rows.length === 0) return;
   await trx
     .insertInto('asset_positions')
-    .values({ id: randomUUID(), ...row })
+    .values(rows.map((row) => ({ id: historyId(), ...row })))
     .execute();
 }
 

@@ -1,11 +1,11 @@
 import { AppError, notFound } from '../errors.js';
-import { refreshLiveEtas } from '../trips/trip-etas.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf } from '../shared/scope.js';
 import type { Context } from '../trpc.js';
 import { findPositionAsset, type AssetKind } from './position-asset.js';
 import { choosePositionTrip } from './position-trip.js';
-import { appendPositionHistory, heldRecordedAt, holdLatestPosition, toAssetLocation } from './position.repository.js';
+import { heldRecordedAt, toAssetLocation } from './position.repository.js';
+import { positionWriterFor } from './position-writer.js';
 import type { TAddress, TAssetLocation, TRecordLocationInput } from './position.schemas.js';
 import { formatAddress, resolveAddress } from './reverse-geocode.js';
 
@@ -36,7 +36,8 @@ function givenAddress(address: NonNullable<TRecordLocationInput['Address']>): TA
  * Records one position (4.7), for both the untyped and the typed path. Checks in the API's
  * order: asset and trip lookups (404), then RecordedAt ahead of the clock (422), then ordering
  * against the held position (409). The held row, the history row and the Live ETAs commit
- * together, so a stale or failed reading leaves no trace and fires no second tracking update.
+ * together (in a group commit shared with other readings, core/visibility/position-writer.ts),
+ * so a stale or failed reading leaves no trace and fires no second tracking update.
  */
 export async function recordPosition(
   ctx: Pick<Context, 'db' | 'clock'> & { principal: NonNullable<Context['principal']> },
@@ -79,19 +80,16 @@ export async function recordPosition(
     odometer_reading_at: odometer === null ? null : (input.OdometerReadingAt ?? null),
   };
 
-  const accepted = await ctx.db.transaction().execute(async (trx) => {
-    if (!(await holdLatestPosition(trx, row))) return false;
-    await appendPositionHistory(trx, row);
-    if (trip?.status === 'InTransit') {
-      await refreshLiveEtas(trx, {
-        tenantId: scope.tenantId,
-        tripId: trip.id,
-        position: { coordinates: { latitude, longitude }, recordedAt: Date.parse(recordedAt) },
-        clock: ctx.clock,
-      });
-    }
-    return true;
-  });
+  const liveEtas =
+    trip?.status === 'InTransit'
+      ? {
+          tenantId: scope.tenantId,
+          tripId: trip.id,
+          position: { coordinates: { latitude, longitude }, recordedAt: Date.parse(recordedAt) },
+          clock: ctx.clock,
+        }
+      : null;
+  const accepted = await positionWriterFor(ctx.db).write({ row, liveEtas });
   if (!accepted) {
     const current = await heldRecordedAt(ctx.db, asset.id, PUBLIC_API_SOURCE);
     throw new AppError('CONFLICT', 'A position with a newer or equal RecordedAt is already held for this asset; the reading was discarded.', {

@@ -62,31 +62,57 @@ function loadGrid(): Map<string, Centroid[]> {
   return cells;
 }
 
+/** A degree of latitude is 68.7 to 69.4 miles; the lower figure keeps the ring bound safe. */
+const MILES_PER_DEGREE = 68.7;
+const MAX_RING = Math.ceil(MAX_DISTANCE_MILES / MILES_PER_DEGREE) + 1;
+
+/**
+ * The nearest centroid within MAX_DISTANCE_MILES. Cells are read in rings around the point's
+ * own cell; after each ring the search stops once nothing outside the rings read so far can be
+ * nearer than the best found (in the US that is usually after the first ring), so a lookup
+ * measures a few dozen centroids instead of every one in the whole search square.
+ */
 export function resolveAddress(latitude: number, longitude: number): TAddress | null {
   grid ??= loadGrid();
   const point = { latitude, longitude };
-  // Rows and columns of 1° cells that can hold a point within the limit: a degree of latitude
-  // is ~69 miles everywhere, a degree of longitude shrinks with the cosine of the latitude.
-  const rows = Math.ceil(MAX_DISTANCE_MILES / 69) + 1;
-  const widest = Math.min(89, Math.abs(latitude) + rows);
-  const cols = Math.min(180, Math.ceil(MAX_DISTANCE_MILES / (69 * Math.cos((widest * Math.PI) / 180))) + 1);
   const row = Math.floor(latitude);
   const col = Math.floor(longitude);
   let best: Centroid | null = null;
   let bestMiles = MAX_DISTANCE_MILES;
-  for (let r = row - rows; r <= row + rows; r++) {
-    for (let c = col - cols; c <= col + cols; c++) {
-      const wrapped = ((((c + 180) % 360) + 360) % 360) - 180;
-      for (const centroid of grid.get(cellKey(r, wrapped)) ?? []) {
-        const miles = greatCircleMiles(point, centroid);
-        if (miles <= bestMiles) {
-          best = centroid;
-          bestMiles = miles;
-        }
+  const visit = (r: number, c: number) => {
+    const wrapped = ((((c + 180) % 360) + 360) % 360) - 180;
+    const cell = grid!.get(cellKey(r, wrapped));
+    if (!cell) return;
+    for (const centroid of cell) {
+      const miles = greatCircleMiles(point, centroid);
+      if (miles < bestMiles || (miles === bestMiles && best === null)) {
+        best = centroid;
+        bestMiles = miles;
       }
     }
+  };
+  // Rows inside the previous rings were read out to this many columns from the point's own.
+  let readCols = -1;
+  for (let ring = 0; ; ring++) {
+    // A degree of longitude shrinks with the cosine of the latitude: use the ring's widest
+    // latitude, so the column span (and the bound below) never undercounts.
+    const widest = Math.min(89.9, Math.abs(latitude) + ring + 1);
+    const lonMiles = MILES_PER_DEGREE * Math.cos((widest * Math.PI) / 180);
+    const colRing = Math.min(180, Math.ceil((ring * MILES_PER_DEGREE) / lonMiles));
+    for (let r = row - ring; r <= row + ring; r++) {
+      const edgeRow = r === row - ring || r === row + ring;
+      for (let c = col - colRing; c <= col + colRing; c++) {
+        if (edgeRow || Math.abs(c - col) > readCols) visit(r, c);
+      }
+    }
+    readCols = colRing;
+    // Nearest possible centroid outside what was read: across the latitude or longitude edge.
+    const latGap = Math.min(latitude - (row - ring), row + ring + 1 - latitude) * MILES_PER_DEGREE;
+    const lonGap = Math.min(longitude - (col - colRing), col + colRing + 1 - longitude) * lonMiles;
+    const bound = Math.min(latGap, lonGap);
+    if (bound >= bestMiles || ring >= MAX_RING) break;
   }
-  return best ? { ...best.address } : null;
+  return best ? { ...(best as Centroid).address } : null;
 }
 
 /** "Street, City, ST 64106, US" from the parts present. */
