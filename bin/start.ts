@@ -10,6 +10,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { projectRoot } from '../adapters/project-root.js';
 import { resolveSecretKey } from './secret-key.js';
 import { Dispatcher } from '../workers/dispatcher.js';
+import { startPositionPartitions } from '../workers/position-partitions.js';
 
 /**
  * `npm start` (CONTRACT.md): migrate, load SEED or the demo data into an empty database,
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
   const clock = systemClock;
   const db = createDb(config.databaseUrl);
   await migrateToLatest(db);
+  const partitions = await startPositionPartitions({ db, clock, retentionDays: config.positionRetentionDays, logger });
 
   const empty = !(await db.selectFrom('tenants').select('id').limit(1).executeTakeFirst());
   const demoPath = join(projectRoot(), 'fixtures', 'demo.json');
@@ -59,6 +61,7 @@ async function main(): Promise<void> {
     force.unref();
     await app.close();
     await dispatcher?.stop();
+    await partitions.stop();
     await db.destroy();
     logger.info('stopped');
     process.exit(0);

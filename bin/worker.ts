@@ -4,13 +4,15 @@ import { loadConfig } from '../core/config.js';
 import { createDb, redactUrl } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { Dispatcher } from '../workers/dispatcher.js';
+import { startPositionPartitions } from '../workers/position-partitions.js';
 import { resolveSecretKey } from './secret-key.js';
 
 /**
  * `npm run worker` (CONTRACT.md): the webhook and visibility dispatcher alone, for deployments
  * where API processes run with WEBHOOKS=off and workers scale apart. Any number may run
  * against one Postgres database; a killed worker's deliveries are picked up once their lease
- * runs out, with the same webhook-id.
+ * runs out, with the same webhook-id. It also runs the hourly position-partition pass, which
+ * takes turns with the other processes' passes.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -19,6 +21,7 @@ async function main(): Promise<void> {
   config.secretKey = resolveSecretKey(config);
   const db = createDb(config.databaseUrl);
   await migrateToLatest(db);
+  const partitions = await startPositionPartitions({ db, clock: systemClock, retentionDays: config.positionRetentionDays, logger });
   const dispatcher = new Dispatcher({ db, config, clock: systemClock, logger });
   dispatcher.start();
   logger.info({ database: redactUrl(config.databaseUrl) }, 'webhook dispatcher running');
@@ -31,6 +34,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), config.webhookTimeoutMs + 5_000);
     force.unref();
     await dispatcher.stop();
+    await partitions.stop();
     await db.destroy();
     logger.info('stopped');
     process.exit(0);
