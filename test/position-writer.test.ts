@@ -1,99 +1,138 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PositionWriter } from '../core/visibility/position-writer.js';
-import type { AssetPositionColumns } from '../db/tables/asset-positions.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { PositionWriter, type PositionRequest } from '../core/visibility/position-writer.js';
+import type { Scope } from '../core/shared/scope.js';
+import { startTestApp, type TestApp } from './harness.js';
 
-let database: TestDatabase;
+/**
+ * The batching position writer, driven directly so that several readings certainly share one
+ * batch (over HTTP they share one only when they arrive in the same turn of the event loop).
+ */
+let t: TestApp;
 beforeAll(async () => {
-  database = await createTestDatabase();
-  await database.db.insertInto('tenants').values({ id: 'tn_w', name: 'Writer test', plan: 'Standard', created_at: '2026-11-22T00:00:00.000Z' }).execute();
+  t = await startTestApp();
 });
 afterAll(async () => {
-  await database?.dispose();
+  await t?.close();
 });
 
-function reading(assetId: string, recordedAt: string, tenantId = 'tn_w'): AssetPositionColumns {
+const prairie: Scope = { tenantId: 'tn_prairie', subsidiaryId: null };
+const harbor: Scope = { tenantId: 'tn_harbor', subsidiaryId: null };
+const dallasOnly: Scope = { tenantId: 'tn_prairie', subsidiaryId: 'sub_dal' };
+
+function request(scope: Scope, assetId: string, recordedAt: string, options: { tenantOverride?: string; tripId?: string } = {}): PositionRequest {
   return {
-    tenant_id: tenantId,
-    subsidiary_id: null,
-    asset_id: assetId,
-    asset_type: 'Truck',
-    source: 'PublicApi',
-    latitude: '39.1',
-    longitude: '-94.5',
-    street: null,
-    city: null,
-    state: null,
-    zip_code: null,
-    country: null,
-    formatted_address: null,
-    recorded_at: recordedAt,
-    received_at: '2026-11-22T12:00:00.000Z',
-    trip_id: null,
-    trip_number: null,
-    odometer: null,
-    odometer_reading_at: null,
+    scope,
+    assetId,
+    tripId: options.tripId,
+    point: { latitude: 39.1, longitude: -94.5 },
+    recordedAt: Date.parse(recordedAt),
+    clock: t.clock,
+    build: (asset, trip) => ({
+      tenant_id: options.tenantOverride ?? scope.tenantId,
+      subsidiary_id: asset.subsidiaryId,
+      asset_id: asset.id,
+      asset_type: asset.type,
+      source: 'WriterTest',
+      latitude: '39.1',
+      longitude: '-94.5',
+      street: null,
+      city: null,
+      state: null,
+      zip_code: null,
+      country: null,
+      formatted_address: null,
+      recorded_at: recordedAt,
+      received_at: '2026-11-22T12:00:00.000Z',
+      trip_id: trip?.id ?? null,
+      trip_number: trip?.tripNumber ?? null,
+      odometer: null,
+      odometer_reading_at: null,
+    }),
   };
 }
 
 async function historyOf(assetId: string): Promise<string[]> {
-  const rows = await database.db
+  const rows = await t.db
     .selectFrom('asset_positions')
     .select('recorded_at')
     .where('asset_id', '=', assetId)
+    .where('source', '=', 'WriterTest')
     .orderBy('recorded_at')
     .execute();
   return rows.map((row) => row.recorded_at);
 }
 
 async function heldOf(assetId: string): Promise<string | undefined> {
-  const row = await database.db.selectFrom('asset_positions_latest').select('recorded_at').where('asset_id', '=', assetId).executeTakeFirst();
+  const row = await t.db
+    .selectFrom('asset_positions_latest')
+    .select('recorded_at')
+    .where('asset_id', '=', assetId)
+    .where('source', '=', 'WriterTest')
+    .executeTakeFirst();
   return row?.recorded_at;
 }
 
-describe('position writer (group commit)', () => {
+const outcomeOf = (result: PromiseSettledResult<{ held: boolean }>) =>
+  result.status === 'fulfilled' ? (result.value.held ? 'held' : 'stale') : `refused ${(result.reason as { appCode?: string }).appCode}`;
+
+describe('position writer (batches)', () => {
   it('writes readings that arrive in the same turn in one transaction, each with its own outcome', async () => {
-    const writer = new PositionWriter(database.db);
-    const transaction = vi.spyOn(database.db, 'transaction');
-    const outcomes = await Promise.all([
-      writer.write({ row: reading('trk_a', '2026-11-22T10:00:00.000Z'), liveEtas: null }),
-      writer.write({ row: reading('trk_b', '2026-11-22T10:00:00.000Z'), liveEtas: null }),
-      writer.write({ row: reading('trk_a', '2026-11-22T10:00:05.000Z'), liveEtas: null }),
+    const writer = new PositionWriter(t.db);
+    const transaction = vi.spyOn(t.db, 'transaction');
+    const results = await Promise.allSettled([
+      writer.record(request(prairie, 'trk_101', '2026-11-22T10:00:00.000Z')),
+      writer.record(request(prairie, 'drv_ben', '2026-11-22T10:00:00.000Z')),
+      writer.record(request(prairie, 'trk_101', '2026-11-22T10:00:05.000Z')),
       // Older than the one before it in the same batch: stale, refused alone.
-      writer.write({ row: reading('trk_a', '2026-11-22T10:00:01.000Z'), liveEtas: null }),
+      writer.record(request(prairie, 'trk_101', '2026-11-22T10:00:01.000Z')),
     ]);
     expect(transaction).toHaveBeenCalledTimes(1);
     transaction.mockRestore();
-    expect(outcomes).toEqual([true, true, true, false]);
-    expect(await historyOf('trk_a')).toEqual(['2026-11-22T10:00:00.000Z', '2026-11-22T10:00:05.000Z']);
-    expect(await heldOf('trk_a')).toBe('2026-11-22T10:00:05.000Z');
-    expect(await historyOf('trk_b')).toEqual(['2026-11-22T10:00:00.000Z']);
+    expect(results.map(outcomeOf)).toEqual(['held', 'held', 'held', 'stale']);
+    expect(await historyOf('trk_101')).toEqual(['2026-11-22T10:00:00.000Z', '2026-11-22T10:00:05.000Z']);
+    expect(await heldOf('trk_101')).toBe('2026-11-22T10:00:05.000Z');
+    expect(await historyOf('drv_ben')).toEqual(['2026-11-22T10:00:00.000Z']);
+  });
+
+  it("keeps each reading in its caller's scope inside a shared batch: another tenant's or subsidiary's asset is not found", async () => {
+    const writer = new PositionWriter(t.db);
+    const results = await Promise.allSettled([
+      writer.record(request(harbor, 'trk_202', '2026-11-22T10:30:00.000Z')),
+      writer.record(request(prairie, 'trk_202', '2026-11-22T10:30:00.000Z')),
+      writer.record(request(dallasOnly, 'trk_101', '2026-11-22T10:30:00.000Z')),
+      writer.record(request(dallasOnly, 'trk_202', '2026-11-22T10:30:01.000Z')),
+      writer.record(request(prairie, 'trk_nope', '2026-11-22T10:30:00.000Z')),
+      // trp_1001_a is trk_101's trip, not trk_202's.
+      writer.record(request(prairie, 'trk_202', '2026-11-22T10:30:02.000Z', { tripId: 'trp_1001_a' })),
+    ]);
+    expect(results.map(outcomeOf)).toEqual(['refused NOT_FOUND', 'held', 'refused NOT_FOUND', 'held', 'refused NOT_FOUND', 'refused NOT_FOUND']);
+    expect(await historyOf('trk_202')).toEqual(['2026-11-22T10:30:00.000Z', '2026-11-22T10:30:01.000Z']);
   });
 
   it('readings posted while a batch is being written go into the next one; none is lost', async () => {
-    const writer = new PositionWriter(database.db);
-    const first = Array.from({ length: 20 }, (_, i) => writer.write({ row: reading(`trk_c${i}`, '2026-11-22T11:00:00.000Z'), liveEtas: null }));
+    const writer = new PositionWriter(t.db);
+    const assets = ['drv_ana', 'drv_cara', 'trk_202'];
+    const first = assets.map((asset) => writer.record(request(prairie, asset, '2026-11-22T11:00:00.000Z')));
     await new Promise((resolve) => setImmediate(resolve));
-    const second = Array.from({ length: 20 }, (_, i) => writer.write({ row: reading(`trk_c${i}`, '2026-11-22T11:00:30.000Z'), liveEtas: null }));
-    expect(await Promise.all([...first, ...second])).toEqual(Array(40).fill(true));
-    for (let i = 0; i < 20; i++) {
-      expect(await historyOf(`trk_c${i}`)).toEqual(['2026-11-22T11:00:00.000Z', '2026-11-22T11:00:30.000Z']);
-      expect(await heldOf(`trk_c${i}`)).toBe('2026-11-22T11:00:30.000Z');
+    const second = assets.map((asset) => writer.record(request(prairie, asset, '2026-11-22T11:00:30.000Z')));
+    expect((await Promise.all([...first, ...second])).map((outcome) => outcome.held)).toEqual(Array(6).fill(true));
+    for (const asset of assets) {
+      expect((await historyOf(asset)).slice(-2)).toEqual(['2026-11-22T11:00:00.000Z', '2026-11-22T11:00:30.000Z']);
+      expect(await heldOf(asset)).toBe('2026-11-22T11:00:30.000Z');
     }
   });
 
-  it('a reading that fails its batch fails alone: the others are written again one by one and commit', async () => {
-    const writer = new PositionWriter(database.db);
+  it('a reading that fails its batch fails alone: the others are processed again one by one and commit', async () => {
+    const writer = new PositionWriter(t.db);
     const results = await Promise.allSettled([
-      writer.write({ row: reading('trk_d1', '2026-11-22T12:00:00.000Z'), liveEtas: null }),
-      // No such tenant: the foreign key refuses it, which rolls back the whole batch.
-      writer.write({ row: reading('trk_d2', '2026-11-22T12:00:00.000Z', 'tn_missing'), liveEtas: null }),
-      writer.write({ row: reading('trk_d3', '2026-11-22T12:00:00.000Z'), liveEtas: null }),
+      writer.record(request(prairie, 'drv_ana', '2026-11-22T12:00:00.000Z')),
+      // No such tenant: the foreign key refuses the row, which rolls back the whole batch.
+      writer.record(request(prairie, 'drv_cara', '2026-11-22T12:00:00.000Z', { tenantOverride: 'tn_missing' })),
+      writer.record(request(prairie, 'trk_202', '2026-11-22T12:00:00.000Z')),
     ]);
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect(await historyOf('trk_d1')).toEqual(['2026-11-22T12:00:00.000Z']);
-    expect(await historyOf('trk_d2')).toEqual([]);
-    expect(await heldOf('trk_d2')).toBeUndefined();
-    expect(await historyOf('trk_d3')).toEqual(['2026-11-22T12:00:00.000Z']);
+    expect(await heldOf('drv_ana')).toBe('2026-11-22T12:00:00.000Z');
+    expect(await heldOf('drv_cara')).toBe('2026-11-22T11:00:30.000Z');
+    expect(await heldOf('trk_202')).toBe('2026-11-22T12:00:00.000Z');
   });
 });

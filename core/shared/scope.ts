@@ -27,3 +27,12 @@ export function inScope(
   if (scope.subsidiaryId === null || column === null) return tenant;
   return sql<SqlBool>`${tenant} and ${sql.ref(`${table}.${column}`)} = ${scope.subsidiaryId}`;
 }
+
+/**
+ * The in-memory twin of `inScope`, for rows a batched lookup fetched by id for many callers at
+ * once (position ingestion): the same rule on the same columns, so a row outside the caller's
+ * tenant or subsidiary is, again, simply not found.
+ */
+export function rowInScope(row: { tenant_id: string; subsidiary_id: string | null }, scope: Scope): boolean {
+  return row.tenant_id === scope.tenantId && (scope.subsidiaryId === null || row.subsidiary_id === scope.subsidiaryId);
+}

@@ -61,23 +61,72 @@ export interface LiveEtaUpdate {
  * emits no event. Returns true when any Live ETA changed.
  */
 export async function refreshLiveEtas(trx: Db, update: LiveEtaUpdate): Promise<boolean> {
-  const trip = await trx
+  return (await refreshLiveEtasOfTrips(trx, [update])).has(update.tripId);
+}
+
+/**
+ * `refreshLiveEtas` for a batch of accepted positions (position ingestion's group commit), in a
+ * fixed number of statements whatever the batch size. Positions are in the order they were
+ * accepted; when several are for one trip, the last one's estimates are the ones that stand,
+ * as if each had been applied in turn. Returns the trips whose Live ETAs changed.
+ */
+export async function refreshLiveEtasOfTrips(trx: Db, updates: readonly LiveEtaUpdate[]): Promise<Set<string>> {
+  const latest = new Map<string, LiveEtaUpdate>();
+  for (const update of updates) latest.set(update.tripId, update);
+  const changedTrips = new Set<string>();
+  if (latest.size === 0) return changedTrips;
+  const trips = await trx
     .selectFrom('trips')
     .innerJoin('tenants', 'tenants.id', 'trips.tenant_id')
-    .select(['trips.id', 'trips.status', 'tenants.plan'])
-    .where('trips.id', '=', update.tripId)
-    .where('trips.tenant_id', '=', update.tenantId)
-    .executeTakeFirst();
-  if (!trip || trip.status !== 'InTransit' || !hasHosEtas(trip.plan)) return false;
-  const now = formatStoredDateTime(update.clock.now());
-  const rows = await tripStopRows(trx, trip.id);
-  const changed = await storeEstimates(trx, rows, liveEtas(rows.map(toEtaStop), update.position), 'eta_live', now);
-  if (changed) {
-    await trx
-      .updateTable('trips')
-      .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
-      .where('id', '=', trip.id)
-      .execute();
+    .select(['trips.id', 'trips.status', 'trips.tenant_id', 'tenants.plan'])
+    .where('trips.id', 'in', [...latest.keys()])
+    .execute();
+  const eligible = trips.filter((trip) => trip.status === 'InTransit' && hasHosEtas(trip.plan) && latest.get(trip.id)!.tenantId === trip.tenant_id);
+  if (eligible.length === 0) return changedTrips;
+  const stopRows = await trx
+    .selectFrom('stops')
+    .selectAll()
+    .where(
+      'trip_id',
+      'in',
+      eligible.map((trip) => trip.id),
+    )
+    .orderBy('trip_id')
+    .orderBy('sequence')
+    .execute();
+  const changes: { id: string; eta: string | null }[] = [];
+  let now = '';
+  for (const trip of eligible) {
+    const update = latest.get(trip.id)!;
+    now = formatStoredDateTime(update.clock.now());
+    const rows = stopRows.filter((row) => row.trip_id === trip.id);
+    const estimates = liveEtas(rows.map(toEtaStop), update.position);
+    rows.forEach((row, index) => {
+      const estimate = estimates[index];
+      // undefined: a stop already reached keeps what it has.
+      if (estimate === undefined || estimate === row.eta_live) return;
+      changes.push({ id: row.id, eta: estimate });
+      changedTrips.add(trip.id);
+    });
   }
-  return changed;
+  if (changes.length === 0) return changedTrips;
+  await trx
+    .updateTable('stops')
+    .set((eb) => {
+      let etaCase = eb.case('id').when(changes[0]!.id).then(changes[0]!.eta);
+      for (const change of changes.slice(1)) etaCase = etaCase.when(change.id).then(change.eta);
+      return { eta_live: etaCase.end(), updated_at: now };
+    })
+    .where(
+      'id',
+      'in',
+      changes.map((change) => change.id),
+    )
+    .execute();
+  await trx
+    .updateTable('trips')
+    .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
+    .where('id', 'in', [...changedTrips])
+    .execute();
+  return changedTrips;
 }

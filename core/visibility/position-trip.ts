@@ -1,7 +1,6 @@
 import type { Db } from '../../db/create-db.js';
-import { notFound } from '../errors.js';
 import { greatCircleMiles, toLatLng, type LatLng } from '../eta/road-distance.js';
-import type { AssetKind } from './position-asset.js';
+import type { AssetKind, PositionAsset } from './position-asset.js';
 
 export interface PositionTrip {
   id: string;
@@ -12,51 +11,88 @@ export interface PositionTrip {
 const ASSET_COLUMN = { driver: 'driver_id', truck: 'truck_id', trailer: 'trailer_id' } as const;
 const ACTIVE = ['Dispatched', 'InTransit'];
 
+interface CandidateTrip {
+  id: string;
+  trip_number: string;
+  status: string;
+  tenant_id: string;
+  driver_id: string | null;
+  truck_id: string | null;
+  trailer_id: string | null;
+}
+
+/** The trips a batch of positions may attach to, and the next open stop of each active one. */
+export interface TripCandidates {
+  trips: CandidateTrip[];
+  /** Trip id → its next open stop's coordinates (null when it has none or it is not geocoded). */
+  nextStop: Map<string, LatLng | null>;
+}
+
+/**
+ * One read for a whole batch: the Dispatched or InTransit trips of its assets, plus any trip a
+ * reading names by TripId (whatever its status), and the open stops of the active ones.
+ */
+export async function findTripCandidates(
+  db: Db,
+  assets: readonly { id: string; kind: AssetKind }[],
+  givenTripIds: readonly string[],
+): Promise<TripCandidates> {
+  const ids = (kind: AssetKind) => [...new Set(assets.filter((asset) => asset.kind === kind).map((asset) => asset.id))];
+  const byKind = (['driver', 'truck', 'trailer'] as const).map((kind) => [ASSET_COLUMN[kind], ids(kind)] as const).filter(([, list]) => list.length > 0);
+  if (byKind.length === 0 && givenTripIds.length === 0) return { trips: [], nextStop: new Map() };
+  const trips = await db
+    .selectFrom('trips')
+    .select(['id', 'trip_number', 'status', 'tenant_id', 'driver_id', 'truck_id', 'trailer_id'])
+    .where((eb) => {
+      const active = byKind.length > 0 ? [eb.and([eb('status', 'in', ACTIVE), eb.or(byKind.map(([column, list]) => eb(column, 'in', list)))])] : [];
+      const given = givenTripIds.length > 0 ? [eb('id', 'in', [...givenTripIds])] : [];
+      return eb.or([...active, ...given]);
+    })
+    .orderBy('id')
+    .execute();
+  const activeIds = trips.filter((trip) => ACTIVE.includes(trip.status)).map((trip) => trip.id);
+  const nextStop = new Map<string, LatLng | null>();
+  if (activeIds.length > 0) {
+    const stops = await db
+      .selectFrom('stops')
+      .select(['trip_id', 'sequence', 'latitude', 'longitude'])
+      .where('trip_id', 'in', activeIds)
+      .where('status', '=', 'Open')
+      .orderBy('trip_id')
+      .orderBy('sequence')
+      .execute();
+    for (const stop of stops) if (!nextStop.has(stop.trip_id)) nextStop.set(stop.trip_id, toLatLng(stop.latitude, stop.longitude));
+  }
+  return { trips, nextStop };
+}
+
 /**
  * The trip a position attaches to (DECISIONS "Visibility"). A given TripId must be one of the
- * asset's trips (404 otherwise). Without one: the asset's Dispatched or InTransit trip whose
- * next open stop is nearest to the position; trips whose next stop has no coordinates come
- * last, ties go to the lower trip id so the choice is repeatable.
+ * asset's trips in the tenant (`'unknown'` otherwise: a 404). Without one: the asset's
+ * Dispatched or InTransit trip whose next open stop is nearest to the position; trips whose
+ * next stop has no coordinates come last, ties go to the lower trip id so the choice is
+ * repeatable; null when the asset has no such trip.
  */
-export async function choosePositionTrip(
-  db: Db,
+export function chooseTrip(
+  candidates: TripCandidates,
   tenantId: string,
-  asset: { id: string; kind: AssetKind },
+  asset: Pick<PositionAsset, 'id' | 'kind'>,
   position: LatLng,
   tripId: string | null | undefined,
-): Promise<PositionTrip | null> {
+): PositionTrip | null | 'unknown' {
   const column = ASSET_COLUMN[asset.kind];
-  const trips = db
-    .selectFrom('trips')
-    .select(['id', 'trip_number', 'status'])
-    .where('tenant_id', '=', tenantId)
-    .where(column, '=', asset.id);
+  const own = candidates.trips.filter((trip) => trip.tenant_id === tenantId && trip[column] === asset.id);
   if (tripId !== null && tripId !== undefined) {
-    const trip = await trips.where('id', '=', tripId).executeTakeFirst();
-    if (!trip) throw notFound('Trip');
-    return { id: trip.id, tripNumber: trip.trip_number, status: trip.status };
+    const trip = own.find((candidate) => candidate.id === tripId);
+    return trip ? { id: trip.id, tripNumber: trip.trip_number, status: trip.status } : 'unknown';
   }
-  const active = await trips.where('status', 'in', ACTIVE).orderBy('id').execute();
-  if (active.length === 0) return null;
-  const stops = await db
-    .selectFrom('stops')
-    .select(['trip_id', 'sequence', 'latitude', 'longitude'])
-    .where(
-      'trip_id',
-      'in',
-      active.map((trip) => trip.id),
-    )
-    .where('status', '=', 'Open')
-    .orderBy('trip_id')
-    .orderBy('sequence')
-    .execute();
-  let best: { trip: (typeof active)[number]; miles: number } | null = null;
-  for (const trip of active) {
-    const next = stops.find((stop) => stop.trip_id === trip.id);
-    const point = next ? toLatLng(next.latitude, next.longitude) : null;
+  let best: { trip: CandidateTrip; miles: number } | null = null;
+  // `own` is in trip id order, and only a strictly nearer trip replaces the best.
+  for (const trip of own) {
+    if (!ACTIVE.includes(trip.status)) continue;
+    const point = candidates.nextStop.get(trip.id) ?? null;
     const miles = point ? greatCircleMiles(position, point) : Number.POSITIVE_INFINITY;
     if (!best || miles < best.miles) best = { trip, miles };
   }
-  const chosen = (best as { trip: (typeof active)[number] }).trip;
-  return { id: chosen.id, tripNumber: chosen.trip_number, status: chosen.status };
+  return best && { id: best.trip.id, tripNumber: best.trip.trip_number, status: best.trip.status };
 }

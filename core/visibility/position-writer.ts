@@ -1,34 +1,59 @@
 import type { Db } from '../../db/create-db.js';
 import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
-import { refreshLiveEtas, type LiveEtaUpdate } from '../trips/trip-etas.js';
-import { appendPositionHistory, holdLatestPosition } from './position.repository.js';
+import type { Clock } from '../clock.js';
+import type { LatLng } from '../eta/road-distance.js';
+import { notFound } from '../errors.js';
+import type { Scope } from '../shared/scope.js';
+import { refreshLiveEtasOfTrips, type LiveEtaUpdate } from '../trips/trip-etas.js';
+import { assetFor, findAssetRows, type AssetKind, type PositionAsset } from './position-asset.js';
+import { chooseTrip, findTripCandidates, type PositionTrip } from './position-trip.js';
+import { appendPositionHistory, holdLatestPositions } from './position.repository.js';
 
 /**
- * Group commit for positions. A telematics feed posts thousands of small readings a second;
- * one transaction each spends most of its time beginning and committing (and, on Postgres,
- * flushing the WAL), not writing. Readings that arrive while a batch is being written wait for
- * the next one, so the batch size follows the load: one reading at a time when traffic is
- * light, hundreds when it is heavy, with one commit for all of them.
+ * Position ingestion in batches. A telematics feed posts thousands of small readings a second;
+ * handled one by one, each spends most of its time on round trips and commits, not on work.
+ * Readings that arrive while a batch is being written wait for the next one, so the batch size
+ * follows the load: one reading at a time when traffic is light, hundreds when it is heavy.
+ * A batch costs a fixed number of statements: one asset lookup, one trip lookup (and one for
+ * their open stops), then one transaction with the held-position upsert, the history insert
+ * and the Live ETA refresh, and one commit for all of them.
  *
- * Nothing is acknowledged early: a request's promise settles only after the transaction holding
- * its reading has committed. Each reading keeps its own outcome: the held-position check is
- * still one guarded upsert per reading, in arrival order, so a stale reading is refused alone
- * and an older one never replaces a newer one. If a batch fails, its readings are written again
- * one transaction each, so one bad reading fails only its own request.
+ * Every reading keeps its own outcome, checked in the API's order: an asset outside the
+ * caller's scope (or of the wrong type) is 404, a TripId that is not the asset's is 404, then
+ * the reading's own `build` may refuse it (422), then the guarded upsert decides held or stale
+ * (409), in arrival order, so an older reading never replaces a newer one. Nothing is
+ * acknowledged early: a reading's promise settles after the transaction holding it commits.
+ * If a batch fails, its readings are processed again one by one, so one bad reading fails only
+ * its own request.
  */
 
-export interface PendingPosition {
-  row: AssetPositionColumns;
-  /** Set when the reading's trip is InTransit: its Live ETAs follow in the same transaction. */
-  liveEtas: LiveEtaUpdate | null;
+export interface PositionRequest {
+  scope: Scope;
+  assetId: string;
+  /** Set on the typed path: an asset of another type is not found. */
+  kind?: AssetKind;
+  tripId: string | null | undefined;
+  point: LatLng;
+  /** When the reading was observed (epoch ms) and the clock of its receipt: for Live ETAs. */
+  recordedAt: number;
+  clock: Clock;
+  /** The stored reading, once its asset and trip are known; throws (an AppError) to refuse it. */
+  build(asset: PositionAsset, trip: PositionTrip | null): AssetPositionColumns;
 }
 
-interface Queued extends PendingPosition {
-  resolve(held: boolean): void;
+export interface PositionOutcome {
+  row: AssetPositionColumns;
+  /** false: a reading with a newer or equal RecordedAt is held, this one was discarded. */
+  held: boolean;
+}
+
+interface Queued {
+  request: PositionRequest;
+  resolve(outcome: PositionOutcome): void;
   reject(error: unknown): void;
 }
 
-/** Bound on readings per transaction (SQLite allows 32,766 bound values per statement; a history row has 20). */
+/** Bound on readings per batch (SQLite allows 32,766 bound values per statement; a history row has 20). */
 const MAX_BATCH = 500;
 
 export class PositionWriter {
@@ -38,10 +63,9 @@ export class PositionWriter {
 
   constructor(private readonly db: Db) {}
 
-  /** Resolves after commit: true when the reading is now the held position, false when it was stale. */
-  write(position: PendingPosition): Promise<boolean> {
+  record(request: PositionRequest): Promise<PositionOutcome> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ ...position, resolve, reject });
+      this.queue.push({ request, resolve, reject });
       this.schedule();
     });
   }
@@ -59,44 +83,83 @@ export class PositionWriter {
   private async drain(): Promise<void> {
     this.writing = true;
     try {
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, MAX_BATCH);
-        await this.writeBatch(batch);
-      }
+      while (this.queue.length > 0) await this.process(this.queue.splice(0, MAX_BATCH));
     } finally {
       this.writing = false;
     }
   }
 
-  private async writeBatch(batch: Queued[]): Promise<void> {
-    let outcomes: boolean[];
+  private async process(batch: Queued[]): Promise<void> {
+    let settle: () => void;
     try {
-      outcomes = await writePositions(this.db, batch);
+      settle = await writeBatch(this.db, batch);
     } catch (error) {
       if (batch.length === 1) {
         batch[0]!.reject(error);
         return;
       }
-      for (const one of batch) await this.writeBatch([one]);
+      for (const one of batch) await this.process([one]);
       return;
     }
-    batch.forEach((queued, index) => queued.resolve(outcomes[index]!));
+    settle();
   }
 }
 
-/** One transaction: hold each reading that is newer than the held one, append those to history, refresh Live ETAs. */
-async function writePositions(db: Db, batch: readonly PendingPosition[]): Promise<boolean[]> {
-  return db.transaction().execute(async (trx) => {
-    const outcomes: boolean[] = [];
-    for (const position of batch) outcomes.push(await holdLatestPosition(trx, position.row));
-    const held = batch.filter((_, index) => outcomes[index]);
+/** Looks up, checks and writes one batch; returns how to settle its readings once committed. */
+async function writeBatch(db: Db, batch: readonly Queued[]): Promise<() => void> {
+  const refusals = new Map<Queued, unknown>();
+  const assetRows = await findAssetRows(db, [...new Set(batch.map((queued) => queued.request.assetId))]);
+  const assets = new Map<Queued, PositionAsset>();
+  for (const queued of batch) {
+    const { scope, assetId, kind } = queued.request;
+    const asset = assetFor(assetRows, scope, assetId, kind);
+    if (asset) assets.set(queued, asset);
+    else refusals.set(queued, notFound('Asset'));
+  }
+
+  const givenTripIds = batch.flatMap((queued) => (assets.has(queued) && queued.request.tripId ? [queued.request.tripId] : []));
+  const candidates = await findTripCandidates(db, [...assets.values()], [...new Set(givenTripIds)]);
+  const accepted: { queued: Queued; row: AssetPositionColumns; trip: PositionTrip | null }[] = [];
+  for (const [queued, asset] of assets) {
+    const { scope, point, tripId } = queued.request;
+    const trip = chooseTrip(candidates, scope.tenantId, asset, point, tripId);
+    if (trip === 'unknown') {
+      refusals.set(queued, notFound('Trip'));
+      continue;
+    }
+    try {
+      accepted.push({ queued, row: queued.request.build(asset, trip), trip });
+    } catch (error) {
+      refusals.set(queued, error);
+    }
+  }
+
+  const held = accepted.length === 0 ? [] : await db.transaction().execute(async (trx) => {
+    const outcomes = await holdLatestPositions(
+      trx,
+      accepted.map((item) => item.row),
+    );
+    const heldItems = accepted.filter((_, index) => outcomes[index]);
     await appendPositionHistory(
       trx,
-      held.map((position) => position.row),
+      heldItems.map((item) => item.row),
     );
-    for (const position of held) if (position.liveEtas) await refreshLiveEtas(trx, position.liveEtas);
+    const live: LiveEtaUpdate[] = heldItems
+      .filter((item) => item.trip?.status === 'InTransit')
+      .map(({ queued, trip }) => ({
+        tenantId: queued.request.scope.tenantId,
+        tripId: trip!.id,
+        position: { coordinates: queued.request.point, recordedAt: queued.request.recordedAt },
+        clock: queued.request.clock,
+      }));
+    await refreshLiveEtasOfTrips(trx, live);
     return outcomes;
   });
+
+  return () => {
+    for (const [queued, error] of refusals) queued.reject(error);
+    accepted.forEach((item, index) => item.queued.resolve({ row: item.row, held: held[index]! }));
+  };
 }
 
 const writers = new WeakMap<Db, PositionWriter>();

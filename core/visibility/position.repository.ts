@@ -24,27 +24,66 @@ export function toAssetLocation(row: Selectable<AssetPositionColumns>): TAssetLo
   };
 }
 
+/** Every column but the key: what a newer reading replaces in the held row. */
+const HELD_COLUMNS = [
+  'tenant_id',
+  'subsidiary_id',
+  'asset_type',
+  'latitude',
+  'longitude',
+  'street',
+  'city',
+  'state',
+  'zip_code',
+  'country',
+  'formatted_address',
+  'recorded_at',
+  'received_at',
+  'trip_id',
+  'trip_number',
+  'odometer',
+  'odometer_reading_at',
+] as const satisfies readonly (keyof AssetPositionColumns)[];
+
+const heldKey = (row: Pick<AssetPositionColumns, 'asset_id' | 'source'>) => `${row.asset_id}\u0000${row.source}`;
+
 /**
- * Makes `row` the held position of its asset and source unless one with a newer or equal
- * RecordedAt is already held. The comparison lives in the upsert's own WHERE, so two parallel
- * writers cannot both pass a read-then-write check: the database row lock (Postgres) or the
- * single writer (SQLite) decides, and an older reading never replaces a newer one.
- * Returns false when the reading is stale.
+ * Makes each row the held position of its asset and source unless one with a newer or equal
+ * RecordedAt is already held; returns, per row, whether it is now held (false: stale).
+ * The comparison lives in the upsert's own WHERE, so two parallel writers cannot both pass a
+ * read-then-write check: the database row lock (Postgres) or the single writer (SQLite)
+ * decides, and an older reading never replaces a newer one.
+ *
+ * One statement holds many assets' readings. A statement may touch a row only once (Postgres
+ * refuses a second), so readings of the same asset go into successive statements in their
+ * order: a later, older reading is then compared with the one just held, as if sent alone.
  */
-export async function holdLatestPosition(trx: Db, row: AssetPositionColumns): Promise<boolean> {
-  const { asset_id: _assetId, source: _source, ...changes } = row;
-  const held = await trx
-    .insertInto('asset_positions_latest')
-    .values(row)
-    .onConflict((conflict) =>
-      conflict
-        .columns(['asset_id', 'source'])
-        .doUpdateSet(changes)
-        .whereRef('asset_positions_latest.recorded_at', '<', 'excluded.recorded_at'),
-    )
-    .returning('asset_id')
-    .executeTakeFirst();
-  return held !== undefined;
+export async function holdLatestPositions(trx: Db, rows: readonly AssetPositionColumns[]): Promise<boolean[]> {
+  const held: boolean[] = new Array(rows.length).fill(false);
+  const rounds: number[][] = [];
+  const seen = new Map<string, number>();
+  rows.forEach((row, index) => {
+    const key = heldKey(row);
+    const round = seen.get(key) ?? 0;
+    seen.set(key, round + 1);
+    (rounds[round] ??= []).push(index);
+  });
+  for (const round of rounds) {
+    const returned = await trx
+      .insertInto('asset_positions_latest')
+      .values(round.map((index) => rows[index]!))
+      .onConflict((conflict) =>
+        conflict
+          .columns(['asset_id', 'source'])
+          .doUpdateSet((eb) => Object.fromEntries(HELD_COLUMNS.map((column) => [column, eb.ref(`excluded.${column}`)])))
+          .whereRef('asset_positions_latest.recorded_at', '<', 'excluded.recorded_at'),
+      )
+      .returning(['asset_id', 'source'])
+      .execute();
+    const accepted = new Set(returned.map(heldKey));
+    for (const index of round) held[index] = accepted.has(heldKey(rows[index]!));
+  }
+  return held;
 }
 
 export async function heldRecordedAt(db: Db, assetId: string, source: string): Promise<string | undefined> {

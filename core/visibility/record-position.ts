@@ -1,9 +1,8 @@
-import { AppError, notFound } from '../errors.js';
+import { AppError } from '../errors.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf } from '../shared/scope.js';
 import type { Context } from '../trpc.js';
-import { findPositionAsset, type AssetKind } from './position-asset.js';
-import { choosePositionTrip } from './position-trip.js';
+import type { AssetKind } from './position-asset.js';
 import { heldRecordedAt, toAssetLocation } from './position.repository.js';
 import { positionWriterFor } from './position-writer.js';
 import type { TAddress, TAssetLocation, TRecordLocationInput } from './position.schemas.js';
@@ -45,53 +44,50 @@ export async function recordPosition(
   kind?: AssetKind,
 ): Promise<TAssetLocation> {
   const scope = scopeOf(ctx.principal);
-  const asset = await findPositionAsset(ctx.db, scope, input.assetId, kind);
-  if (!asset) throw notFound('Asset');
   const latitude = Number(input.Coordinates.Latitude);
   const longitude = Number(input.Coordinates.Longitude);
-  const trip = await choosePositionTrip(ctx.db, scope.tenantId, asset, { latitude, longitude }, input.TripId);
-
   const now = ctx.clock.now().getTime();
   const receivedAt = formatStoredDateTime(now);
   const recordedAt = input.RecordedAt ?? receivedAt;
-  assertNotAhead(recordedAt, now);
 
-  const address = input.Address ? givenAddress(input.Address) : resolveAddress(latitude, longitude);
-  const odometer = input.Odometer ? input.Odometer : null;
-  const row = {
-    tenant_id: scope.tenantId,
-    subsidiary_id: asset.subsidiaryId,
-    asset_id: asset.id,
-    asset_type: asset.type,
-    source: PUBLIC_API_SOURCE,
-    latitude: input.Coordinates.Latitude,
-    longitude: input.Coordinates.Longitude,
-    street: address?.Street ?? null,
-    city: address?.City ?? null,
-    state: address?.State ?? null,
-    zip_code: address?.ZipCode ?? null,
-    country: address?.Country ?? null,
-    formatted_address: formatAddress(address),
-    recorded_at: recordedAt,
-    received_at: receivedAt,
-    trip_id: trip?.id ?? null,
-    trip_number: trip?.tripNumber ?? null,
-    odometer,
-    odometer_reading_at: odometer === null ? null : (input.OdometerReadingAt ?? null),
-  };
-
-  const liveEtas =
-    trip?.status === 'InTransit'
-      ? {
-          tenantId: scope.tenantId,
-          tripId: trip.id,
-          position: { coordinates: { latitude, longitude }, recordedAt: Date.parse(recordedAt) },
-          clock: ctx.clock,
-        }
-      : null;
-  const accepted = await positionWriterFor(ctx.db).write({ row, liveEtas });
-  if (!accepted) {
-    const current = await heldRecordedAt(ctx.db, asset.id, PUBLIC_API_SOURCE);
+  const { row, held } = await positionWriterFor(ctx.db).record({
+    scope,
+    assetId: input.assetId,
+    kind,
+    tripId: input.TripId,
+    point: { latitude, longitude },
+    recordedAt: Date.parse(recordedAt),
+    clock: ctx.clock,
+    // Runs once the asset and the trip are known (their 404s come first).
+    build: (asset, trip) => {
+      assertNotAhead(recordedAt, now);
+      const address = input.Address ? givenAddress(input.Address) : resolveAddress(latitude, longitude);
+      const odometer = input.Odometer ? input.Odometer : null;
+      return {
+        tenant_id: scope.tenantId,
+        subsidiary_id: asset.subsidiaryId,
+        asset_id: asset.id,
+        asset_type: asset.type,
+        source: PUBLIC_API_SOURCE,
+        latitude: input.Coordinates.Latitude,
+        longitude: input.Coordinates.Longitude,
+        street: address?.Street ?? null,
+        city: address?.City ?? null,
+        state: address?.State ?? null,
+        zip_code: address?.ZipCode ?? null,
+        country: address?.Country ?? null,
+        formatted_address: formatAddress(address),
+        recorded_at: recordedAt,
+        received_at: receivedAt,
+        trip_id: trip?.id ?? null,
+        trip_number: trip?.tripNumber ?? null,
+        odometer,
+        odometer_reading_at: odometer === null ? null : (input.OdometerReadingAt ?? null),
+      };
+    },
+  });
+  if (!held) {
+    const current = await heldRecordedAt(ctx.db, row.asset_id, PUBLIC_API_SOURCE);
     throw new AppError('CONFLICT', 'A position with a newer or equal RecordedAt is already held for this asset; the reading was discarded.', {
       subtype: 'StaleLocation',
       extensions: { CurrentRecordedAt: current ?? null },
