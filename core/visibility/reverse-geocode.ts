@@ -7,7 +7,7 @@
  * from every centroid (open sea, another continent) has no address rather than a misleading one.
  */
 import { createRequire } from 'node:module';
-import { greatCircleMiles } from '../eta/road-distance.js';
+import { EARTH_RADIUS_MILES } from '../eta/road-distance.js';
 import type { TAddress } from './position.schemas.js';
 
 const MAX_DISTANCE_MILES = 93; // 150 km
@@ -24,7 +24,24 @@ interface RawEntry {
 interface Centroid {
   latitude: number;
   longitude: number;
+  /** Precomputed for the haversine below: latitude and longitude in radians, cos(latitude). */
+  phi: number;
+  lambda: number;
+  cosPhi: number;
   address: TAddress;
+}
+
+const RADIANS = Math.PI / 180;
+
+/**
+ * The haversine term h of a point (phi, lambda, cosPhi) and a centroid. Distance is
+ * 2R·asin(√h), which grows with h, so centroids compare by h alone and only the nearest one's
+ * distance is computed: the same order as greatCircleMiles, without its trigonometry per pair.
+ */
+function haversineTerm(phi: number, lambda: number, cosPhi: number, to: Centroid): number {
+  const dPhi = Math.sin((to.phi - phi) / 2);
+  const dLambda = Math.sin((to.lambda - lambda) / 2);
+  return dPhi * dPhi + cosPhi * to.cosPhi * dLambda * dLambda;
 }
 
 let grid: Map<string, Centroid[]> | null = null;
@@ -46,6 +63,9 @@ function loadGrid(): Map<string, Centroid[]> {
       const centroid: Centroid = {
         latitude,
         longitude,
+        phi: latitude * RADIANS,
+        lambda: longitude * RADIANS,
+        cosPhi: Math.cos(latitude * RADIANS),
         address: {
           Street: null,
           City: entry.city ?? entry.region ?? null,
@@ -74,20 +94,25 @@ const MAX_RING = Math.ceil(MAX_DISTANCE_MILES / MILES_PER_DEGREE) + 1;
  */
 export function resolveAddress(latitude: number, longitude: number): TAddress | null {
   grid ??= loadGrid();
-  const point = { latitude, longitude };
+  const phi = latitude * RADIANS;
+  const lambda = longitude * RADIANS;
+  const cosPhi = Math.cos(phi);
   const row = Math.floor(latitude);
   const col = Math.floor(longitude);
   let best: Centroid | null = null;
   let bestMiles = MAX_DISTANCE_MILES;
+  // h of a point exactly MAX_DISTANCE_MILES away: nothing farther is a candidate.
+  let bestTerm = Math.sin(MAX_DISTANCE_MILES / (2 * EARTH_RADIUS_MILES)) ** 2;
   const visit = (r: number, c: number) => {
     const wrapped = ((((c + 180) % 360) + 360) % 360) - 180;
     const cell = grid!.get(cellKey(r, wrapped));
     if (!cell) return;
     for (const centroid of cell) {
-      const miles = greatCircleMiles(point, centroid);
-      if (miles < bestMiles || (miles === bestMiles && best === null)) {
+      const h = haversineTerm(phi, lambda, cosPhi, centroid);
+      if (h < bestTerm || (h === bestTerm && best === null)) {
         best = centroid;
-        bestMiles = miles;
+        bestTerm = h;
+        bestMiles = 2 * EARTH_RADIUS_MILES * Math.asin(Math.min(1, Math.sqrt(h)));
       }
     }
   };
