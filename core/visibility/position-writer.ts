@@ -80,33 +80,82 @@ export class PositionWriter {
     });
   }
 
+  /**
+   * Two stages, overlapped: while one batch's transaction commits, the next batch's lookups run
+   * (on Postgres, on another pooled connection). Transactions themselves run one at a time, in
+   * arrival order, so batches never wait on each other's row locks.
+   */
   private async drain(): Promise<void> {
     this.writing = true;
+    let committing: Promise<void> | null = null;
     try {
-      while (this.queue.length > 0) await this.process(this.queue.splice(0, MAX_BATCH));
+      for (;;) {
+        if (this.queue.length === 0) {
+          if (!committing) break;
+          await committing;
+          committing = null;
+          continue;
+        }
+        const batch = this.queue.splice(0, MAX_BATCH);
+        const looked = await this.lookUp(batch);
+        if (committing) await committing;
+        committing = looked ? this.commit(looked) : null;
+      }
     } finally {
       this.writing = false;
     }
   }
 
-  private async process(batch: Queued[]): Promise<void> {
-    let settle: () => void;
+  /** The lookups of a batch; null when they failed and the batch was handled one by one instead. */
+  private async lookUp(batch: Queued[]): Promise<Checked | null> {
     try {
-      settle = await writeBatch(this.db, batch);
+      return await checkBatch(this.db, batch);
     } catch (error) {
-      if (batch.length === 1) {
-        batch[0]!.reject(error);
-        return;
-      }
-      for (const one of batch) await this.process([one]);
+      await this.oneByOne(batch, error);
+      return null;
+    }
+  }
+
+  private async commit(checked: Checked): Promise<void> {
+    let held: boolean[];
+    try {
+      held = await commitBatch(this.db, checked.accepted);
+    } catch (error) {
+      await this.oneByOne(checked.batch, error);
       return;
     }
-    settle();
+    for (const [queued, error] of checked.refusals) queued.reject(error);
+    checked.accepted.forEach((item, index) => item.queued.resolve({ row: item.row, held: held[index]! }));
+  }
+
+  /** After a failed batch: each reading again on its own, so a bad one fails only its own request. */
+  private async oneByOne(batch: Queued[], error: unknown): Promise<void> {
+    if (batch.length === 1) {
+      batch[0]!.reject(error);
+      return;
+    }
+    for (const one of batch) {
+      const looked = await this.lookUp([one]);
+      if (looked) await this.commit(looked);
+    }
   }
 }
 
-/** Looks up, checks and writes one batch; returns how to settle its readings once committed. */
-async function writeBatch(db: Db, batch: readonly Queued[]): Promise<() => void> {
+interface Accepted {
+  queued: Queued;
+  row: AssetPositionColumns;
+  trip: PositionTrip | null;
+}
+
+/** A batch after its lookups: the readings refused (404, 422) and those to write. */
+interface Checked {
+  batch: Queued[];
+  refusals: Map<Queued, unknown>;
+  accepted: Accepted[];
+}
+
+/** Looks up the batch's assets and trips and builds each reading, or records why it is refused. */
+async function checkBatch(db: Db, batch: Queued[]): Promise<Checked> {
   const refusals = new Map<Queued, unknown>();
   const assetRows = await findAssetRows(db, [...new Set(batch.map((queued) => queued.request.assetId))]);
   const assets = new Map<Queued, PositionAsset>();
@@ -119,7 +168,7 @@ async function writeBatch(db: Db, batch: readonly Queued[]): Promise<() => void>
 
   const givenTripIds = batch.flatMap((queued) => (assets.has(queued) && queued.request.tripId ? [queued.request.tripId] : []));
   const candidates = await findTripCandidates(db, [...assets.values()], [...new Set(givenTripIds)]);
-  const accepted: { queued: Queued; row: AssetPositionColumns; trip: PositionTrip | null }[] = [];
+  const accepted: Accepted[] = [];
   for (const [queued, asset] of assets) {
     const { scope, point, tripId } = queued.request;
     const trip = chooseTrip(candidates, scope.tenantId, asset, point, tripId);
@@ -133,8 +182,13 @@ async function writeBatch(db: Db, batch: readonly Queued[]): Promise<() => void>
       refusals.set(queued, error);
     }
   }
+  return { batch, refusals, accepted };
+}
 
-  const held = accepted.length === 0 ? [] : await db.transaction().execute(async (trx) => {
+/** One transaction: the held-position upsert, the history insert and the Live ETA refresh; per reading, held or stale. */
+async function commitBatch(db: Db, accepted: readonly Accepted[]): Promise<boolean[]> {
+  if (accepted.length === 0) return [];
+  return db.transaction().execute(async (trx) => {
     const outcomes = await holdLatestPositions(
       trx,
       accepted.map((item) => item.row),
@@ -155,11 +209,6 @@ async function writeBatch(db: Db, batch: readonly Queued[]): Promise<() => void>
     await refreshLiveEtasOfTrips(trx, live);
     return outcomes;
   });
-
-  return () => {
-    for (const [queued, error] of refusals) queued.reject(error);
-    accepted.forEach((item, index) => item.queued.resolve({ row: item.row, held: held[index]! }));
-  };
 }
 
 const writers = new WeakMap<Db, PositionWriter>();

@@ -1,0 +1,122 @@
+/**
+ * The fleet the position benchmark drives: many tenants (a fleet platform serves many), each
+ * with a few integration clients and its trucks, a third of them on an InTransit trip of a
+ * HosEta tenant so that their positions attach to the trip and refresh its Live ETAs, as a
+ * telematics feed does in production.
+ *
+ * The spec's limits are 10 requests per second per token and 50 per tenant. Requests go
+ * round-robin over the trucks, which are interleaved across tenants, so at R requests per
+ * second each tenant sees R / TENANTS and each token R / (TENANTS × CLIENTS), evenly spaced:
+ * at 3,000/s that is 15 per tenant and under 4 per token; even at 5,000/s (25 and 6.3) both
+ * limits hold with room for uneven seconds.
+ */
+import type { TFixtureTenant } from '../core/fixtures/fixture.schemas.js';
+
+export const TENANTS = Number(process.env.BENCH_TENANTS ?? 200);
+export const CLIENTS_PER_TENANT = 4;
+export const TRUCKS_PER_TENANT = 67;
+/** Every third truck drives an InTransit trip. */
+const ON_TRIP_EVERY = 3;
+
+export interface FleetTruck {
+  tenant: number;
+  truckId: string;
+  /** Where the truck starts; each reading moves it a little. */
+  latitude: number;
+  longitude: number;
+}
+
+export interface Fleet {
+  fixture: { Tenants: TFixtureTenant[] };
+  clients: { tenant: number; clientId: string; secret: string }[];
+  /** Interleaved across tenants: truck i belongs to tenant i % TENANTS. */
+  trucks: FleetTruck[];
+}
+
+const pad = (n: number, width = 4) => String(n).padStart(width, '0');
+
+/** A deterministic spread of starting points over the continental US (Kansas City ± 8°). */
+function startOf(index: number): { latitude: number; longitude: number } {
+  const a = (index * 7919) % 1000;
+  const b = (index * 104729) % 1000;
+  return { latitude: 31 + (a / 1000) * 16, longitude: -104 + (b / 1000) * 22 };
+}
+
+export function buildFleet(): Fleet {
+  const tenants: TFixtureTenant[] = [];
+  const clients: Fleet['clients'] = [];
+  const byTenant: FleetTruck[][] = [];
+  for (let t = 0; t < TENANTS; t++) {
+    const tenantId = `tn_bench_${pad(t)}`;
+    const tenantClients = Array.from({ length: CLIENTS_PER_TENANT }, (_, c) => ({
+      ClientId: `bench-${pad(t)}-${c}`,
+      ClientSecret: `bench-secret-${pad(t)}-${c}-0123456789`,
+      Scopes: ['visibility:create', 'visibility:read'],
+      SubsidiaryId: null,
+    }));
+    for (const client of tenantClients) clients.push({ tenant: t, clientId: client.ClientId, secret: client.ClientSecret });
+    const trucks = Array.from({ length: TRUCKS_PER_TENANT }, (_, k) => ({ Id: `trk_${pad(t)}_${pad(k, 3)}`, TruckNumber: `${t}-${k}` }));
+    const loads = trucks
+      .filter((_, k) => k % ON_TRIP_EVERY === 0)
+      .map((truck, n) => {
+        const start = startOf(t * TRUCKS_PER_TENANT + n);
+        return {
+          Id: `lod_${pad(t)}_${pad(n, 3)}`,
+          LoadNumber: `L-${t}-${n}`,
+          Status: 'InTransit' as const,
+          Trips: [
+            {
+              Id: `trp_${pad(t)}_${pad(n, 3)}`,
+              TripNumber: `T-${t}-${n}`,
+              Status: 'InTransit' as const,
+              TruckId: truck.Id,
+              Stops: [
+                {
+                  Id: `stp_${pad(t)}_${pad(n, 3)}_1`,
+                  $type: 'appointment' as const,
+                  StopType: 'Pickup' as const,
+                  ScheduleType: 'APPT' as const,
+                  AppointmentDate: '2026-11-21T14:00:00Z',
+                  Status: 'Completed' as const,
+                  TimeZone: 'America/Chicago',
+                  Coordinates: { Latitude: start.latitude.toFixed(4), Longitude: start.longitude.toFixed(4) },
+                  ArrivedAt: '2026-11-21T13:52:00Z',
+                  DepartedAt: '2026-11-21T15:05:00Z',
+                },
+                {
+                  Id: `stp_${pad(t)}_${pad(n, 3)}_2`,
+                  $type: 'delivery_window' as const,
+                  StopType: 'Delivery' as const,
+                  ScheduleType: 'FCFS' as const,
+                  StopWindow: { Begin: '2030-01-01T14:00:00Z', End: '2030-01-01T22:00:00Z' },
+                  Status: 'Open' as const,
+                  TimeZone: 'America/Chicago',
+                  Coordinates: { Latitude: (start.latitude + 2).toFixed(4), Longitude: (start.longitude + 3).toFixed(4) },
+                },
+              ],
+            },
+          ],
+        };
+      });
+    tenants.push({
+      Id: tenantId,
+      Name: `Bench fleet ${t}`,
+      Plan: 'HosEta',
+      Subsidiaries: [],
+      Clients: tenantClients,
+      Customers: [],
+      Carriers: [],
+      Drivers: [],
+      Trucks: trucks,
+      Trailers: [],
+      ReferenceDefinitions: [],
+      Loads: loads,
+      CarrierSettlementStatements: [],
+      Deductions: [],
+    });
+    byTenant.push(trucks.map((truck, k) => ({ tenant: t, truckId: truck.Id, ...startOf(t * TRUCKS_PER_TENANT + k) })));
+  }
+  const trucks: FleetTruck[] = [];
+  for (let k = 0; k < TRUCKS_PER_TENANT; k++) for (let t = 0; t < TENANTS; t++) trucks.push(byTenant[t]![k]!);
+  return { fixture: { Tenants: tenants }, clients, trucks };
+}
