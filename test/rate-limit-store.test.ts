@@ -116,6 +116,48 @@ describe.skipIf(!onPostgres)('postgres store', () => {
     expect(results.map((r) => r.hits).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
   });
 
+  it('counts hits of one turn together exactly as the memory store counts them one by one', async () => {
+    const store = new PostgresRateLimitStore(database.db);
+    const memory = new MemoryRateLimitStore();
+    // A mix of rules and keys, a block starting mid-batch and refusals inside the block.
+    const hits: Array<[RateRule, string, number]> = [
+      [blocking, 'mix-a', T0],
+      [perMinute, 'mix-a', T0],
+      [blocking, 'mix-a', T0 + 1],
+      [blocking, 'mix-b', T0 + 1],
+      [blocking, 'mix-a', T0 + 2],
+      [perMinute, 'mix-a', T0 + 2],
+      [blocking, 'mix-a', T0 + 3],
+      [perMinute, 'mix-a', T0 + 3],
+      [perMinute, 'mix-a', T0 + 4],
+    ];
+    const batched = await Promise.all(hits.map(([rule, k, at]) => store.hit(rule, k, at)));
+    const expected = hits.map(([rule, k, at]) => ({ ...memory.hit(rule, k, at) }));
+    expect(batched.map((state) => ({ ...state }))).toEqual(expected);
+    expect(expected[4]).toEqual({ windowStart: T0, hits: 3, blockedUntil: T0 + 2 + 180 * SECOND });
+    // The next turn reads what the batch wrote.
+    expect(await store.hit(blocking, 'mix-a', T0 + MINUTE)).toEqual(expected[4]);
+    expect((await store.hit(perMinute, 'mix-a', T0 + 5)).hits).toBe(5);
+  });
+
+  it('two processes counting batches of one key at once: every hit counted once, no deadlock', async () => {
+    const schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]!.schema;
+    const other = createDb(process.env.TEST_DATABASE_URL!, { schema, maxConnections: 2 });
+    try {
+      const a = new PostgresRateLimitStore(database.db);
+      const b = new PostgresRateLimitStore(other);
+      const both = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => (i % 2 === 0 ? a : b).hit(perMinute, i % 3 === 0 ? 'race-x' : 'race-y', T0)),
+      );
+      const x = both.filter((_, i) => i % 3 === 0).map((state) => state.hits);
+      const y = both.filter((_, i) => i % 3 !== 0).map((state) => state.hits);
+      expect(x.sort((p, q) => p - q)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      expect(y.sort((p, q) => p - q)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    } finally {
+      await other.destroy();
+    }
+  });
+
   it('shares counters between processes: two pools on one schema count against one budget', async () => {
     const schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]!.schema;
     const other = createDb(process.env.TEST_DATABASE_URL!, { schema, maxConnections: 2 });
