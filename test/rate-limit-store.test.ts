@@ -140,6 +140,31 @@ describe.skipIf(!onPostgres)('postgres store', () => {
     expect((await store.hit(perMinute, 'mix-a', T0 + 5)).hits).toBe(5);
   });
 
+  it("counts a request's rules in order in one go and stops at the first refusal, like successive hits", async () => {
+    const store = new PostgresRateLimitStore(database.db);
+    const memory = new MemoryRateLimitStore();
+    const refuses = (rule: RateRule, state: CounterState) => state.hits > rule.points || state.blockedUntil !== null;
+    const checks = [
+      { rule: blocking, key: 'order-token' },
+      { rule: perMinute, key: 'order-tenant' },
+    ];
+    // Four requests in one turn: the third passes the blocking rule's threshold, so neither it
+    // nor the fourth counts against the per-minute rule.
+    const batched = await Promise.all(Array.from({ length: 4 }, (_, i) => store.hitInOrder(checks, T0 + i, refuses)));
+    const expected = Array.from({ length: 4 }, (_, i) => {
+      const states: CounterState[] = [];
+      for (const { rule, key: k } of checks) {
+        const state = { ...memory.hit(rule, k, T0 + i) };
+        states.push(state);
+        if (refuses(rule, state)) break;
+      }
+      return states;
+    });
+    expect(batched.map((states) => states.map((state) => ({ ...state })))).toEqual(expected);
+    expect(batched.map((states) => states.length)).toEqual([2, 2, 1, 1]);
+    expect((await store.hit(perMinute, 'order-tenant', T0 + 10)).hits).toBe(3);
+  });
+
   it('two processes counting batches of one key at once: every hit counted once, no deadlock', async () => {
     const schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]!.schema;
     const other = createDb(process.env.TEST_DATABASE_URL!, { schema, maxConnections: 2 });

@@ -13,19 +13,23 @@ export interface PostgresStoreOptions {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-interface PendingHit {
-  rule: RateRule;
-  key: string;
+/** One request's rules, counted in order until one refuses. */
+interface PendingCount {
+  checks: readonly { rule: RateRule; key: string }[];
   nowMs: number;
-  resolve(state: CounterState): void;
+  refuses(rule: RateRule, state: CounterState): boolean;
+  resolve(states: CounterState[]): void;
   reject(error: unknown): void;
 }
+
+const neverRefuses = () => false;
 
 /**
  * Counters in the `rate_limits` table, shared by every API process on the database. One row
  * per rule and key holds the current window's count and any block.
  *
- * Hits that arrive in the same turn of the event loop are counted together. A lone hit is one
+ * Hits that arrive in the same turn of the event loop are counted together, a request's rules
+ * in one go (`hitInOrder`), and one count is in flight at a time. A lone hit is one
  * atomic `INSERT … ON CONFLICT … DO UPDATE … RETURNING` (the CASEs are `nextCounter` in SQL),
  * the row lock serialising concurrent requests of the same key across processes. Several hits
  * (under load, dozens: every request counts against its token and its tenant) are one short
@@ -36,8 +40,9 @@ interface PendingHit {
 export class PostgresRateLimitStore implements RateLimitStore {
   readonly kind = 'postgres';
   private readonly timeoutMs: number;
-  private pending: PendingHit[] = [];
+  private pending: PendingCount[] = [];
   private scheduled = false;
+  private flushing = false;
 
   constructor(
     private readonly db: Db,
@@ -47,27 +52,54 @@ export class PostgresRateLimitStore implements RateLimitStore {
   }
 
   hit(rule: RateRule, key: string, nowMs: number): Promise<CounterState> {
-    const counted = new Promise<CounterState>((resolve, reject) => this.pending.push({ rule, key, nowMs, resolve, reject }));
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => {
-        this.scheduled = false;
-        const batch = this.pending;
-        this.pending = [];
-        const work = batch.length === 1 ? this.hitOne(batch[0]!).then((state) => [state]) : this.hitMany(batch);
-        work.then(
-          (states) => batch.forEach((hit, index) => hit.resolve(states[index]!)),
-          (error: unknown) => batch.forEach((hit) => hit.reject(error)),
-        );
-      });
-    }
+    return this.hitInOrder([{ rule, key }], nowMs, neverRefuses).then((states) => states[0]!);
+  }
+
+  hitInOrder(
+    checks: readonly { rule: RateRule; key: string }[],
+    nowMs: number,
+    refuses: (rule: RateRule, state: CounterState) => boolean,
+  ): Promise<CounterState[]> {
+    const counted = new Promise<CounterState[]>((resolve, reject) => this.pending.push({ checks, nowMs, refuses, resolve, reject }));
+    this.schedule();
     return withTimeout(counted, this.timeoutMs);
   }
 
-  private async hitMany(batch: readonly PendingHit[]): Promise<CounterState[]> {
-    const names = batch.map((hit) => `${hit.rule.name}:${hit.key}`);
-    const keys = [...new Set(names)].sort();
-    const earliest = iso(Math.min(...batch.map((hit) => hit.nowMs)));
+  /**
+   * One count in flight at a time: hits arriving meanwhile wait for the next, larger one,
+   * instead of a second transaction that would queue behind the first one's row locks.
+   */
+  private schedule(): void {
+    if (this.scheduled || this.flushing) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      const batch = this.pending;
+      this.pending = [];
+      this.flushing = true;
+      // A count the database never answers must not hold up the ones after it for good.
+      const release = () => {
+        clearTimeout(stuck);
+        if (!this.flushing) return;
+        this.flushing = false;
+        if (this.pending.length > 0) this.schedule();
+      };
+      const stuck = setTimeout(release, this.timeoutMs);
+      const lone = batch.length === 1 && batch[0]!.checks.length === 1 ? batch[0]! : null;
+      const work = lone ? this.hitOne(lone.checks[0]!.rule, lone.checks[0]!.key, lone.nowMs).then((state) => [[state]]) : this.hitMany(batch);
+      work
+        .then(
+          (states) => batch.forEach((count, index) => count.resolve(states[index]!)),
+          (error: unknown) => batch.forEach((count) => count.reject(error)),
+        )
+        .finally(release);
+    });
+  }
+
+  private async hitMany(batch: readonly PendingCount[]): Promise<CounterState[][]> {
+    const nameOf = (check: { rule: RateRule; key: string }) => `${check.rule.name}:${check.key}`;
+    const keys = [...new Set(batch.flatMap((count) => count.checks.map(nameOf)))].sort();
+    const earliest = iso(Math.min(...batch.map((count) => count.nowMs)));
     return this.db.transaction().execute(async (trx) => {
       // A placeholder (0 hits, already expired) for keys never seen, so every row can be locked.
       await trx
@@ -95,17 +127,24 @@ export class PostgresRateLimitStore implements RateLimitStore {
         ]),
       );
       const expiries = new Map<string, number>();
-      const states = batch.map((hit, index) => {
-        const name = names[index]!;
-        const next = nextCounter(counters.get(name), hit.rule, hit.nowMs);
-        counters.set(name, next);
-        expiries.set(name, expiryOf(next, hit.rule));
-        return next;
+      const states = batch.map((count) => {
+        const counted: CounterState[] = [];
+        for (const check of count.checks) {
+          const name = nameOf(check);
+          const next = nextCounter(counters.get(name), check.rule, count.nowMs);
+          counters.set(name, next);
+          expiries.set(name, expiryOf(next, check.rule));
+          counted.push(next);
+          if (count.refuses(check.rule, next)) break;
+        }
+        return counted;
       });
+      // Only the counters this batch moved; a placeholder of a rule never reached stays expired.
+      const touched = keys.filter((key) => expiries.has(key));
       await trx
         .insertInto('rate_limits')
         .values(
-          keys.map((key) => {
+          touched.map((key) => {
             const state = counters.get(key)!;
             return {
               key,
@@ -129,7 +168,7 @@ export class PostgresRateLimitStore implements RateLimitStore {
     });
   }
 
-  private hitOne({ rule, key, nowMs }: PendingHit): Promise<CounterState> {
+  private hitOne(rule: RateRule, key: string, nowMs: number): Promise<CounterState> {
     const windowStart = windowStartOf(rule, nowMs);
     const windowEnd = windowStart + rule.windowSeconds * 1000;
     const blockEnd = rule.blockSeconds > 0 ? nowMs + rule.blockSeconds * 1000 : null;

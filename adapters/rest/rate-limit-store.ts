@@ -19,6 +19,12 @@ export interface CounterState {
 export interface RateLimitStore {
   readonly kind: 'memory' | 'postgres';
   hit(rule: RateRule, key: string, nowMs: number): CounterState | Promise<CounterState>;
+  /**
+   * Optional: counts a request's rules in order in one go, stopping after the first whose new
+   * state `refuses` (later rules are not counted), as successive `hit` calls would. A store
+   * that talks to a database answers all of a request's rules in one round instead of one each.
+   */
+  hitInOrder?(checks: readonly { rule: RateRule; key: string }[], nowMs: number, refuses: (rule: RateRule, state: CounterState) => boolean): Promise<CounterState[]>;
   /** Forgets counters whose window and block have both ended. */
   sweep(nowMs: number): void | Promise<void>;
 }

@@ -71,6 +71,15 @@ export class RateLimits {
     if (now >= this.nextSweepAt) this.sweep(now);
     let closest: RateDecision | null = null;
     try {
+      if (this.store.hitInOrder) {
+        const states = await this.store.hitInOrder(checks, now, (rule, state) => !decide(rule, state, now).allowed);
+        for (const [index, state] of states.entries()) {
+          const decision = decide(checks[index]!.rule, state, now);
+          if (!decision.allowed) return decision;
+          if (!closest || decision.remaining < closest.remaining) closest = decision;
+        }
+        return closest;
+      }
       for (const { rule, key } of checks) {
         const counted = this.store.hit(rule, key, now);
         // The memory store answers at once: no await, no extra turn of the microtask queue.
