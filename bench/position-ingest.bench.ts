@@ -10,7 +10,7 @@
  *   2. limits off  — the same load with RATE_LIMITS=off;
  *   3. bare        — the same load against bench/bare-position-server.ts (node:http doing the
  *                    same insert, nothing else) on the same database.
- * autocannon keeps BENCH_POSITION_CONNECTIONS (100) connections busy, each sending its next
+ * autocannon keeps BENCH_POSITION_CONNECTIONS (64) connections busy, each sending its next
  * reading as soon as the last is answered: throughput is what the server sustains, latency what
  * each reading waits. (autocannon's fixed-rate mode sends each second's quota in a burst at the
  * start of the second, which measures the burst, not a steady feed.) At the end the history
@@ -33,7 +33,7 @@ import type { LoadPlan, LoadResult } from './position-load.js';
 
 const SECONDS = Number(process.env.BENCH_POSITION_SECONDS ?? 60);
 const WARMUP_SECONDS = 5;
-const CONNECTIONS = Number(process.env.BENCH_POSITION_CONNECTIONS ?? 100);
+const CONNECTIONS = Number(process.env.BENCH_POSITION_CONNECTIONS ?? 64);
 const here = fileURLToPath(new URL('.', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'waybill-position-bench-'));
 
