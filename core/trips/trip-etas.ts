@@ -75,38 +75,36 @@ export async function refreshLiveEtasOfTrips(trx: Db, updates: readonly LiveEtaU
   for (const update of updates) latest.set(update.tripId, update);
   const changedTrips = new Set<string>();
   if (latest.size === 0) return changedTrips;
-  const trips = await trx
-    .selectFrom('trips')
-    .innerJoin('tenants', 'tenants.id', 'trips.tenant_id')
-    .select(['trips.id', 'trips.status', 'trips.tenant_id', 'tenants.plan'])
-    .where('trips.id', 'in', [...latest.keys()])
-    .execute();
-  const eligible = trips.filter((trip) => trip.status === 'InTransit' && hasHosEtas(trip.plan) && latest.get(trip.id)!.tenantId === trip.tenant_id);
-  if (eligible.length === 0) return changedTrips;
-  const stopRows = await trx
+  // One statement: the stops of the trips with what decides whether they get Live ETAs.
+  const joined = await trx
     .selectFrom('stops')
-    .selectAll()
-    .where(
-      'trip_id',
-      'in',
-      eligible.map((trip) => trip.id),
-    )
-    .orderBy('trip_id')
-    .orderBy('sequence')
+    .innerJoin('trips', 'trips.id', 'stops.trip_id')
+    .innerJoin('tenants', 'tenants.id', 'trips.tenant_id')
+    .selectAll('stops')
+    .select(['trips.status as trip_status', 'trips.tenant_id as trip_tenant_id', 'tenants.plan as tenant_plan'])
+    .where('stops.trip_id', 'in', [...latest.keys()])
+    .orderBy('stops.trip_id')
+    .orderBy('stops.sequence')
     .execute();
+  const stopsOf = new Map<string, StopRow[]>();
+  for (const { trip_status: status, trip_tenant_id: tenantId, tenant_plan: plan, ...stop } of joined) {
+    if (status !== 'InTransit' || !hasHosEtas(plan) || latest.get(stop.trip_id)!.tenantId !== tenantId) continue;
+    const rows = stopsOf.get(stop.trip_id);
+    if (rows) rows.push(stop);
+    else stopsOf.set(stop.trip_id, [stop]);
+  }
   const changes: { id: string; eta: string | null }[] = [];
   let now = '';
-  for (const trip of eligible) {
-    const update = latest.get(trip.id)!;
+  for (const [tripId, rows] of stopsOf) {
+    const update = latest.get(tripId)!;
     now = formatStoredDateTime(update.clock.now());
-    const rows = stopRows.filter((row) => row.trip_id === trip.id);
     const estimates = liveEtas(rows.map(toEtaStop), update.position);
     rows.forEach((row, index) => {
       const estimate = estimates[index];
       // undefined: a stop already reached keeps what it has.
       if (estimate === undefined || estimate === row.eta_live) return;
       changes.push({ id: row.id, eta: estimate });
-      changedTrips.add(trip.id);
+      changedTrips.add(tripId);
     });
   }
   if (changes.length === 0) return changedTrips;

@@ -30,7 +30,7 @@ export interface TripCandidates {
 
 /**
  * One read for a whole batch: the Dispatched or InTransit trips of its assets, plus any trip a
- * reading names by TripId (whatever its status), and the open stops of the active ones.
+ * reading names by TripId (whatever its status), each with the open stops of the active ones.
  */
 export async function findTripCandidates(
   db: Db,
@@ -40,28 +40,41 @@ export async function findTripCandidates(
   const ids = (kind: AssetKind) => [...new Set(assets.filter((asset) => asset.kind === kind).map((asset) => asset.id))];
   const byKind = (['driver', 'truck', 'trailer'] as const).map((kind) => [ASSET_COLUMN[kind], ids(kind)] as const).filter(([, list]) => list.length > 0);
   if (byKind.length === 0 && givenTripIds.length === 0) return { trips: [], nextStop: new Map() };
-  const trips = await db
+  // One statement: each trip with its open stops (none for a trip that is not active).
+  const rows = await db
     .selectFrom('trips')
-    .select(['id', 'trip_number', 'status', 'tenant_id', 'driver_id', 'truck_id', 'trailer_id'])
+    .leftJoin('stops', (join) =>
+      join.onRef('stops.trip_id', '=', 'trips.id').on('stops.status', '=', 'Open').on('trips.status', 'in', ACTIVE),
+    )
+    .select([
+      'trips.id',
+      'trips.trip_number',
+      'trips.status',
+      'trips.tenant_id',
+      'trips.driver_id',
+      'trips.truck_id',
+      'trips.trailer_id',
+      'stops.sequence',
+      'stops.latitude',
+      'stops.longitude',
+    ])
     .where((eb) => {
-      const active = byKind.length > 0 ? [eb.and([eb('status', 'in', ACTIVE), eb.or(byKind.map(([column, list]) => eb(column, 'in', list)))])] : [];
-      const given = givenTripIds.length > 0 ? [eb('id', 'in', [...givenTripIds])] : [];
+      const active = byKind.length > 0 ? [eb.and([eb('trips.status', 'in', ACTIVE), eb.or(byKind.map(([column, list]) => eb(`trips.${column}`, 'in', list)))])] : [];
+      const given = givenTripIds.length > 0 ? [eb('trips.id', 'in', [...givenTripIds])] : [];
       return eb.or([...active, ...given]);
     })
-    .orderBy('id')
+    .orderBy('trips.id')
+    .orderBy('stops.sequence')
     .execute();
-  const activeIds = trips.filter((trip) => ACTIVE.includes(trip.status)).map((trip) => trip.id);
+  const trips: CandidateTrip[] = [];
   const nextStop = new Map<string, LatLng | null>();
-  if (activeIds.length > 0) {
-    const stops = await db
-      .selectFrom('stops')
-      .select(['trip_id', 'sequence', 'latitude', 'longitude'])
-      .where('trip_id', 'in', activeIds)
-      .where('status', '=', 'Open')
-      .orderBy('trip_id')
-      .orderBy('sequence')
-      .execute();
-    for (const stop of stops) if (!nextStop.has(stop.trip_id)) nextStop.set(stop.trip_id, toLatLng(stop.latitude, stop.longitude));
+  for (const row of rows) {
+    if (trips.at(-1)?.id !== row.id) {
+      const { sequence: _sequence, latitude: _latitude, longitude: _longitude, ...trip } = row;
+      trips.push(trip);
+    }
+    // Rows come in stop order: the first open stop of an active trip is its next one.
+    if (row.sequence !== null && !nextStop.has(row.id)) nextStop.set(row.id, toLatLng(row.latitude, row.longitude));
   }
   return { trips, nextStop };
 }
