@@ -9,7 +9,7 @@
  * Limits on: the same full stack with rate limits on over the memory store (the default
  * on SQLite), every threshold raised so the measured reads are allowed: counting, deciding
  * and the RateLimit headers all run. Target: < 5% throughput loss against limits off. The
- * two full-stack runs alternate in halves so that load from elsewhere hits both alike.
+ * two full-stack runs alternate in short slices so that load from elsewhere hits both alike.
  *
  * autocannon runs in a child process so the load generator does not share the event loop
  * with the server it measures. Target: full stack ≥ 50% of the bare server's throughput.
@@ -61,9 +61,10 @@ function autocannon(url: string, headers: Record<string, string>, seconds = DURA
   });
 }
 
-/** Two runs of equal length as one. */
-function combine(a: Result, b: Result): Result {
-  return { requests: (a.requests + b.requests) / 2, p50: (a.p50 + b.p50) / 2, p99: (a.p99 + b.p99) / 2, non2xx: a.non2xx + b.non2xx };
+/** Runs of equal length as one. */
+function combine(runs: Result[]): Result {
+  const mean = (pick: (r: Result) => number) => runs.reduce((sum, r) => sum + pick(r), 0) / runs.length;
+  return { requests: mean((r) => r.requests), p50: mean((r) => r.p50), p99: mean((r) => r.p99), non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0) };
 }
 
 /**
@@ -131,19 +132,26 @@ async function main(): Promise<void> {
   let full = skipped;
   let limited = skipped;
   if (only !== 'bare') {
-    const half = DURATION / 2;
-    const off1 = await autocannon(apiUrl + readPath, auth, half);
-    const on1 = await autocannon(limitedUrl + readPath, auth, half);
-    const off2 = await autocannon(apiUrl + readPath, auth, half);
-    const on2 = await autocannon(limitedUrl + readPath, auth, half);
-    full = combine(off1, off2);
-    limited = combine(on1, on2);
+    // Short alternating slices (off, on, on, off, …): this machine's speed drifts by more than
+    // the limiter costs, and alternating often, in mirrored order, spreads the drift over both.
+    const slices = 6;
+    const offRuns: Result[] = [];
+    const onRuns: Result[] = [];
+    for (let i = 0; i < slices; i++) {
+      const order = i % 2 === 0 ? [false, true] : [true, false];
+      for (const on of order) {
+        if (on) onRuns.push(await autocannon(limitedUrl + readPath, auth, DURATION / slices));
+        else offRuns.push(await autocannon(apiUrl + readPath, auth, DURATION / slices));
+      }
+    }
+    full = combine(offRuns);
+    limited = combine(onRuns);
   }
   const plain = only === 'full' ? skipped : await autocannon(bareUrl, {});
 
   const ratio = full.requests / plain.requests;
   const row = (name: string, r: Result) =>
-    `${name.padEnd(12)} ${r.requests.toFixed(0).padStart(8)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   non-2xx ${r.non2xx}`;
+    `${name.padEnd(12)} ${r.requests.toFixed(0).padStart(8)} req/s   p50 ${r.p50.toFixed(1).padStart(5)} ms   p99 ${r.p99.toFixed(1).padStart(5)} ms   non-2xx ${r.non2xx}`;
   console.log(row('full stack', full));
   console.log(row('bare http', plain));
   console.log(`ratio: ${(ratio * 100).toFixed(1)}% of the bare server's throughput (target ≥ 50%) — ${ratio >= 0.5 ? 'met' : 'NOT met'}`);
