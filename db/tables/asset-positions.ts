@@ -27,7 +27,12 @@ export interface AssetPositionColumns {
 /** The latest position per asset and source: primary key (asset_id, source). */
 export type AssetPositionsLatestTable = AssetPositionColumns;
 
-/** Position history, indexed by (asset_id, recorded_at). */
+/**
+ * Position history, indexed by (asset_id, recorded_at). On Postgres it is partitioned by UTC day
+ * of recorded_at (migration 0062, maintained by workers/position-partitions.ts), so its primary
+ * key is (id, recorded_at).
+ */
 export interface AssetPositionsTable extends AssetPositionColumns {
+  /** UUIDv7: time-ordered (core/visibility/position.repository.ts historyId). */
   id: string;
 }
