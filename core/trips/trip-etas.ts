@@ -94,10 +94,10 @@ export async function refreshLiveEtasOfTrips(trx: Db, updates: readonly LiveEtaU
     else stopsOf.set(stop.trip_id, [stop]);
   }
   const changes: { id: string; eta: string | null }[] = [];
-  let now = '';
+  // Every update of a batch carries the same server clock.
+  const now = formatStoredDateTime(updates[0]!.clock.now());
   for (const [tripId, rows] of stopsOf) {
     const update = latest.get(tripId)!;
-    now = formatStoredDateTime(update.clock.now());
     const estimates = liveEtas(rows.map(toEtaStop), update.position);
     rows.forEach((row, index) => {
       const estimate = estimates[index];
