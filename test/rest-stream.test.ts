@@ -1,20 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { input } from '../core/shared/schemas.js';
-import { authedProcedure, defineQuery, router } from '../core/trpc.js';
+import { authedProcedure, router } from '../core/trpc.js';
 import { startTestApp, type TestApp } from './harness.js';
 
 /** The REST edge's streamed answers (ctx.response.stream), through a router of its own. */
 function streaming(path: string, chunks: () => AsyncGenerator<string>) {
-  return defineQuery(
-    authedProcedure
-      .meta({ openapi: { method: 'GET', path: `/api/p/v{version}/stream-test/${path}`, protect: true }, scopes: ['webhook:read'] })
-      .input(input({}))
-      .output(z.void()),
-    ({ ctx }) => {
+  return authedProcedure
+    .meta({ openapi: { method: 'GET', path: `/api/p/v{version}/stream-test/${path}`, protect: true }, scopes: ['webhook:read'] })
+    .input(input({}))
+    .output(z.void())
+  .query(({ ctx }) => {
       ctx.response.stream = { contentType: 'text/plain; charset=utf-8', fileName: 'a "b".txt', chunks: chunks() };
-    },
-  );
+    });
 }
 
 const testRouter = router({

@@ -5,7 +5,7 @@ import { findCarrier, findCustomer, findDriver, type PartyRef } from '../settlem
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { minorOf } from '../shared/money-input.js';
 import { scopeOf, type Scope } from '../shared/scope.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import type { Db } from '../../db/create-db.js';
 import { accessorialEtag, amountOf, getAccessorialRow, insertAccessorial, toAccessorial } from './accessorial.repository.js';
 import { ZAccessorial, createInputFor, type TCreateAccessorialInput } from './accessorial.schemas.js';
@@ -25,29 +25,28 @@ async function findParty(db: Db, scope: Scope, family: Family, id: string): Prom
 
 function createProcedure(family: Family) {
   const sign = family.type === 'Accessorial' ? 'greater than zero' : 'less than zero (a signed negative amount)';
-  return defineMutation(
-    authedProcedure
-      .meta({
-        openapi: {
-          method: 'POST',
-          path: `/api/p/v{version}/${family.path}`,
-          tags: [family.tag],
-          summary: `Create a ${family.noun}`,
-          description:
-            `Rate must be ${sign}; Amount is Quantity × Rate, exact. The record takes the ` +
-            `${family.party === 'Carrier' ? "trip's" : `${family.party.toLowerCase()}'s`} subsidiary. With ExternalId, a retry ` +
-            'answers the first record with `Idempotent-Replayed: true`, and the key reused with other values is 409. ' +
-            '503 means the write could not be confirmed and may exist: retry the identical request with the same ExternalId.',
-          protect: true,
-          responseHeaders: ZIdempotentCreatedHeaders,
-          errorResponses: [409, 503],
-        },
-        scopes: ['accessorial:create'],
-        successStatus: 201,
-      })
-      .input(createInputFor(family))
-      .output(ZAccessorial),
-    async ({ ctx, input: raw }) => {
+  return authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: `/api/p/v{version}/${family.path}`,
+        tags: [family.tag],
+        summary: `Create a ${family.noun}`,
+        description:
+          `Rate must be ${sign}; Amount is Quantity × Rate, exact. The record takes the ` +
+          `${family.party === 'Carrier' ? "trip's" : `${family.party.toLowerCase()}'s`} subsidiary. With ExternalId, a retry ` +
+          'answers the first record with `Idempotent-Replayed: true`, and the key reused with other values is 409. ' +
+          '503 means the write could not be confirmed and may exist: retry the identical request with the same ExternalId.',
+        protect: true,
+        responseHeaders: ZIdempotentCreatedHeaders,
+        errorResponses: [409, 503],
+      },
+      scopes: ['accessorial:create'],
+      successStatus: 201,
+    })
+    .input(createInputFor(family))
+    .output(ZAccessorial)
+  .mutation(async ({ ctx, input: raw }) => {
       const input = raw as TCreateAccessorialInput;
       const scope = scopeOf(ctx.principal);
       const partyId = input[family.partyField] as string;
@@ -113,8 +112,7 @@ function createProcedure(family: Family) {
       ctx.response.location = `/api/p/v${input.version}/${family.path}/${encodeURIComponent(row.id)}`;
       if (result.replayed) ctx.response.replayed = true;
       return toAccessorial(row);
-    },
-  );
+    });
 }
 
 export const createDriverAccessorial = createProcedure(FAMILIES.driverAccessorial);

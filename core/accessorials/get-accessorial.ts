@@ -1,35 +1,33 @@
 import { notFound } from '../errors.js';
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineQuery } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { accessorialEtag, getAccessorialRow, toAccessorial } from './accessorial.repository.js';
 import { ZAccessorial, ZAccessorialIdInput } from './accessorial.schemas.js';
 import { FAMILIES, type Family } from './families.js';
 import { ZEtagHeader } from '../shared/record-headers.js';
 
 function getProcedure(family: Family) {
-  return defineQuery(
-    authedProcedure
-      .meta({
-        openapi: {
-          method: 'GET',
-          path: `/api/p/v{version}/${family.path}/{id}`,
-          tags: [family.tag],
-          summary: `Get a ${family.noun}`,
-          description: `An id of another family is 404 here. The ETag header is the version PATCH ${family.path}/{id} matches.`,
-          protect: true,
-          responseHeaders: ZEtagHeader,
-        },
-        scopes: ['accessorial:read'],
-      })
-      .input(ZAccessorialIdInput)
-      .output(ZAccessorial),
-    async ({ ctx, input }) => {
+  return authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: `/api/p/v{version}/${family.path}/{id}`,
+        tags: [family.tag],
+        summary: `Get a ${family.noun}`,
+        description: `An id of another family is 404 here. The ETag header is the version PATCH ${family.path}/{id} matches.`,
+        protect: true,
+        responseHeaders: ZEtagHeader,
+      },
+      scopes: ['accessorial:read'],
+    })
+    .input(ZAccessorialIdInput)
+    .output(ZAccessorial)
+  .query(async ({ ctx, input }) => {
       const row = await getAccessorialRow(ctx.db, scopeOf(ctx.principal), input.id, family);
       if (!row) throw notFound(family.noun.replace(/^./, (c) => c.toUpperCase()));
       ctx.response.etag = accessorialEtag(row);
       return toAccessorial(row);
-    },
-  );
+    });
 }
 
 export const getDriverAccessorial = getProcedure(FAMILIES.driverAccessorial);

@@ -1,27 +1,25 @@
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineQuery } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { listAccessorialTypes as readAccessorialTypes } from './accessorial.repository.js';
 import { ZAccessorialTypePage, ZListAccessorialTypesInput } from './accessorial.schemas.js';
 
-export const listAccessorialTypes = defineQuery(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/api/p/v{version}/accessorials/accessorial-types',
-        tags: ['Accessorials'],
-        summary: 'List accessorial types',
-        description:
-          "The tenant's accessorial types (every client of the tenant sees them), by name. includeDeleted=true also " +
-          'returns soft-deleted types, flagged IsDeleted.',
-        protect: true,
-      },
-      scopes: ['accessorial:read'],
-    })
-    .input(ZListAccessorialTypesInput)
-    .output(ZAccessorialTypePage),
-  async ({ ctx, input }) => {
+export const listAccessorialTypes = authedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/api/p/v{version}/accessorials/accessorial-types',
+      tags: ['Accessorials'],
+      summary: 'List accessorial types',
+      description:
+        "The tenant's accessorial types (every client of the tenant sees them), by name. includeDeleted=true also " +
+        'returns soft-deleted types, flagged IsDeleted.',
+      protect: true,
+    },
+    scopes: ['accessorial:read'],
+  })
+  .input(ZListAccessorialTypesInput)
+  .output(ZAccessorialTypePage)
+  .query(async ({ ctx, input }) => {
     const { items, total } = await readAccessorialTypes(ctx.db, scopeOf(ctx.principal), input);
     return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
-  },
-);
+  });

@@ -5,7 +5,7 @@ import { formatStoredDateTime } from '../shared/datetime.js';
 import { checkIfMatch } from '../shared/etag.js';
 import { minorOf } from '../shared/money-input.js';
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { accessorialEtag, amountOf, getAccessorialRow, toAccessorial, updateAccessorial, type AccessorialRow } from './accessorial.repository.js';
 import { ZAccessorial, updateInputFor, type TUpdateAccessorialInput } from './accessorial.schemas.js';
 import { notWholeCents, refuseSettled, usableType } from './accessorial-checks.js';
@@ -13,29 +13,28 @@ import { FAMILIES, type Family } from './families.js';
 import { ZEtagHeader, ZIfMatchRequired } from '../shared/record-headers.js';
 
 function updateProcedure(family: Family) {
-  return defineMutation(
-    authedProcedure
-      .meta({
-        openapi: {
-          method: 'PATCH',
-          path: `/api/p/v{version}/${family.path}/{id}`,
-          tags: [family.tag],
-          summary: `Update a ${family.noun}`,
-          description:
-            'Merge update: send at least one field; Amount follows Quantity × Rate. If-Match with the ETag of the GET is ' +
-            'required (428 without, 412 when stale). A record on a processed carrier settlement statement or on a driver ' +
-            'settlement statement is 409 (Conflict/SettledRecord): post a correcting credit or deduction instead. An id of ' +
-            'another family is 404.',
-          protect: true,
-          requestHeaders: ZIfMatchRequired,
-          responseHeaders: ZEtagHeader,
-          errorResponses: [409, 412, 428],
-        },
-        scopes: ['accessorial:update'],
-      })
-      .input(updateInputFor(family))
-      .output(ZAccessorial),
-    async ({ ctx, input: raw }) => {
+  return authedProcedure
+    .meta({
+      openapi: {
+        method: 'PATCH',
+        path: `/api/p/v{version}/${family.path}/{id}`,
+        tags: [family.tag],
+        summary: `Update a ${family.noun}`,
+        description:
+          'Merge update: send at least one field; Amount follows Quantity × Rate. If-Match with the ETag of the GET is ' +
+          'required (428 without, 412 when stale). A record on a processed carrier settlement statement or on a driver ' +
+          'settlement statement is 409 (Conflict/SettledRecord): post a correcting credit or deduction instead. An id of ' +
+          'another family is 404.',
+        protect: true,
+        requestHeaders: ZIfMatchRequired,
+        responseHeaders: ZEtagHeader,
+        errorResponses: [409, 412, 428],
+      },
+      scopes: ['accessorial:update'],
+    })
+    .input(updateInputFor(family))
+    .output(ZAccessorial)
+  .mutation(async ({ ctx, input: raw }) => {
       const input = raw as TUpdateAccessorialInput;
       const scope = scopeOf(ctx.principal);
       const label = family.noun.replace(/^./, (c) => c.toUpperCase());
@@ -69,8 +68,7 @@ function updateProcedure(family: Family) {
       const updated = (await getAccessorialRow(ctx.db, scope, input.id, family)) as AccessorialRow;
       ctx.response.etag = accessorialEtag(updated);
       return toAccessorial(updated);
-    },
-  );
+    });
 }
 
 export const updateDriverAccessorial = updateProcedure(FAMILIES.driverAccessorial);

@@ -9,33 +9,32 @@ import { formatStoredDateTime } from '../shared/datetime.js';
 import { DEFAULT_CURRENCY } from '../shared/money.js';
 import { minorOf } from '../shared/money-input.js';
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { DRIVER_CREDIT_FAMILY, driverCreditFingerprint, findUnkeyedCredit } from './driver-credit.repository.js';
 import { ZCreateDriverCreditInput } from './driver-credit.schemas.js';
 import { ZIdempotentCreatedHeaders } from '../shared/record-headers.js';
 
-export const createDriverCredit = defineMutation(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/api/p/v{version}/credits/driver',
-        tags: ['Credits'],
-        summary: 'Create a driver credit',
-        description:
-          "Spec 4.15. The credit (Type Credit) posts to the driver's next settlement statement: the earliest one not yet " +
-          'processed, created when none exists. An unknown driver or owner-operator, or one outside the credential\'s ' +
-          'subsidiary, is the same 404. With ExternalId, a retry answers the first credit with `Idempotent-Replayed: true`.',
-        protect: true,
-        responseHeaders: ZIdempotentCreatedHeaders,
-        errorResponses: [409],
-      },
-      scopes: ['deduction:create'],
-      successStatus: 201,
-    })
-    .input(ZCreateDriverCreditInput)
-    .output(ZDeduction),
-  async ({ ctx, input }) => {
+export const createDriverCredit = authedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/api/p/v{version}/credits/driver',
+      tags: ['Credits'],
+      summary: 'Create a driver credit',
+      description:
+        "Spec 4.15. The credit (Type Credit) posts to the driver's next settlement statement: the earliest one not yet " +
+        'processed, created when none exists. An unknown driver or owner-operator, or one outside the credential\'s ' +
+        'subsidiary, is the same 404. With ExternalId, a retry answers the first credit with `Idempotent-Replayed: true`.',
+      protect: true,
+      responseHeaders: ZIdempotentCreatedHeaders,
+      errorResponses: [409],
+    },
+    scopes: ['deduction:create'],
+    successStatus: 201,
+  })
+  .input(ZCreateDriverCreditInput)
+  .output(ZDeduction)
+  .mutation(async ({ ctx, input }) => {
     const scope = scopeOf(ctx.principal);
     // One message for every miss, so a 404 never tells which id exists elsewhere.
     const driver = await findDriver(ctx.db, scope, input.DriverId);
@@ -91,5 +90,4 @@ export const createDriverCredit = defineMutation(
     ctx.response.location = `/api/p/v${input.version}/credits/driver/${encodeURIComponent(row.id)}`;
     if (result.replayed) ctx.response.replayed = true;
     return toDeduction(row);
-  },
-);
+  });

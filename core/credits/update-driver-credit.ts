@@ -9,7 +9,7 @@ import { formatStoredDateTime } from '../shared/datetime.js';
 import { checkIfMatch } from '../shared/etag.js';
 import { minorOf } from '../shared/money-input.js';
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { updateCredit } from './driver-credit.repository.js';
 import { ZUpdateDriverCreditInput } from './driver-credit.schemas.js';
 import { ZEtagHeader, ZIfMatchRequired } from '../shared/record-headers.js';
@@ -24,28 +24,27 @@ async function refuseSettled(db: Parameters<typeof driverStatementStatus>[0], ro
   if (status !== undefined && status !== 'Open') throw settled(`The credit is on a ${status} settlement statement.`);
 }
 
-export const updateDriverCredit = defineMutation(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'PATCH',
-        path: '/api/p/v{version}/credits/driver/{deductionId}',
-        tags: ['Credits'],
-        summary: 'Update a driver credit',
-        description:
-          'Merge update: send at least one field; absent fields keep their values. If-Match with the ETag of ' +
-          'GET /credits/driver/{deductionId} is required (428 without, 412 when stale). A paid credit, or one on a ' +
-          'processed or paid statement, is 409 (Conflict/SettledRecord): post a correcting credit or deduction.',
-        protect: true,
-        requestHeaders: ZIfMatchRequired,
-        responseHeaders: ZEtagHeader,
-        errorResponses: [409, 412, 428],
-      },
-      scopes: ['deduction:update'],
-    })
-    .input(ZUpdateDriverCreditInput)
-    .output(ZDeduction),
-  async ({ ctx, input }) => {
+export const updateDriverCredit = authedProcedure
+  .meta({
+    openapi: {
+      method: 'PATCH',
+      path: '/api/p/v{version}/credits/driver/{deductionId}',
+      tags: ['Credits'],
+      summary: 'Update a driver credit',
+      description:
+        'Merge update: send at least one field; absent fields keep their values. If-Match with the ETag of ' +
+        'GET /credits/driver/{deductionId} is required (428 without, 412 when stale). A paid credit, or one on a ' +
+        'processed or paid statement, is 409 (Conflict/SettledRecord): post a correcting credit or deduction.',
+      protect: true,
+      requestHeaders: ZIfMatchRequired,
+      responseHeaders: ZEtagHeader,
+      errorResponses: [409, 412, 428],
+    },
+    scopes: ['deduction:update'],
+  })
+  .input(ZUpdateDriverCreditInput)
+  .output(ZDeduction)
+  .mutation(async ({ ctx, input }) => {
     const scope = scopeOf(ctx.principal);
     const row = await getDeductionRow(ctx.db, scope, input.deductionId, 'Credit');
     if (!row) throw notFound('Driver credit');
@@ -71,5 +70,4 @@ export const updateDriverCredit = defineMutation(
     const updated = (await getDeductionRow(ctx.db, scope, input.deductionId, 'Credit')) as DeductionRow;
     ctx.response.etag = deductionEtag(updated);
     return toDeduction(updated);
-  },
-);
+  });

@@ -4,31 +4,30 @@ import { formatStoredDateTime } from '../shared/datetime.js';
 import { minorOf } from '../shared/money-input.js';
 import { scopeOf } from '../shared/scope.js';
 import { findDriver, findOwnerOperator, findTruck } from '../settlements/parties.repository.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { deductionEtag, insertDeduction, toDeduction } from './deduction.repository.js';
 import { ZCreateDeductionInput, ZDeduction } from './deduction.schemas.js';
 import { ZCreatedHeaders } from '../shared/record-headers.js';
 
-export const createDeduction = defineMutation(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/api/p/v{version}/deductions/once',
-        tags: ['Deductions'],
-        summary: 'Create a one-time deduction',
-        description:
-          'The deduction belongs to the driver or to the truck (exactly one) and takes its subsidiary. Amount is ' +
-          'negative. ExternalId is a free reference of at most 128 characters: sending the same value twice makes two deductions.',
-        protect: true,
-        responseHeaders: ZCreatedHeaders,
-      },
-      scopes: ['deduction:create'],
-      successStatus: 201,
-    })
-    .input(ZCreateDeductionInput)
-    .output(ZDeduction),
-  async ({ ctx, input }) => {
+export const createDeduction = authedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/api/p/v{version}/deductions/once',
+      tags: ['Deductions'],
+      summary: 'Create a one-time deduction',
+      description:
+        'The deduction belongs to the driver or to the truck (exactly one) and takes its subsidiary. Amount is ' +
+        'negative. ExternalId is a free reference of at most 128 characters: sending the same value twice makes two deductions.',
+      protect: true,
+      responseHeaders: ZCreatedHeaders,
+    },
+    scopes: ['deduction:create'],
+    successStatus: 201,
+  })
+  .input(ZCreateDeductionInput)
+  .output(ZDeduction)
+  .mutation(async ({ ctx, input }) => {
     const scope = scopeOf(ctx.principal);
     const owner = input.DriverId ? await findDriver(ctx.db, scope, input.DriverId) : await findTruck(ctx.db, scope, input.TruckId!);
     if (!owner) throw notFound(input.DriverId ? 'Driver' : 'Truck');
@@ -62,5 +61,4 @@ export const createDeduction = defineMutation(
     ctx.response.etag = deductionEtag(row);
     ctx.response.location = `/api/p/v${input.version}/deductions/${encodeURIComponent(row.id)}`;
     return toDeduction(row);
-  },
-);
+  });

@@ -1,7 +1,7 @@
 import { AppError, notFound } from '../errors.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { getDeductionRow, softDeleteDeduction, toDeduction, type DeductionRow } from './deduction.repository.js';
 import { ZDeduction, ZDeductionIdInput } from './deduction.schemas.js';
 
@@ -13,25 +13,24 @@ function refusal(row: DeductionRow): AppError {
   return new AppError('CONFLICT', message, { subtype: 'SettledRecord' });
 }
 
-export const deleteDeduction = defineMutation(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'DELETE',
-        path: '/api/p/v{version}/deductions/{id}',
-        tags: ['Deductions'],
-        summary: 'Delete a deduction',
-        description:
-          'Answers the deleted deduction. A paid deduction, or one generated from a maintenance record, is 409 ' +
-          '(Conflict/SettledRecord). Driver credits are not deleted through this route (404).',
-        protect: true,
-        errorResponses: [409],
-      },
-      scopes: ['deduction:delete'],
-    })
-    .input(ZDeductionIdInput)
-    .output(ZDeduction),
-  async ({ ctx, input }) => {
+export const deleteDeduction = authedProcedure
+  .meta({
+    openapi: {
+      method: 'DELETE',
+      path: '/api/p/v{version}/deductions/{id}',
+      tags: ['Deductions'],
+      summary: 'Delete a deduction',
+      description:
+        'Answers the deleted deduction. A paid deduction, or one generated from a maintenance record, is 409 ' +
+        '(Conflict/SettledRecord). Driver credits are not deleted through this route (404).',
+      protect: true,
+      errorResponses: [409],
+    },
+    scopes: ['deduction:delete'],
+  })
+  .input(ZDeductionIdInput)
+  .output(ZDeduction)
+  .mutation(async ({ ctx, input }) => {
     const scope = scopeOf(ctx.principal);
     const row = await getDeductionRow(ctx.db, scope, input.id, 'Deduction');
     if (!row) throw notFound('Deduction');
@@ -43,5 +42,4 @@ export const deleteDeduction = defineMutation(
       throw refusal(current);
     }
     return toDeduction(row);
-  },
-);
+  });

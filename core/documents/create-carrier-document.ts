@@ -1,6 +1,6 @@
 import { notFound } from '../errors.js';
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { createDocument } from './create-document.js';
 import { findCarrierOwner } from './document.repository.js';
 import { ZCreateCarrierDocumentInput, ZDocument } from './document.schemas.js';
@@ -10,11 +10,9 @@ import { ZCreateCarrierDocumentInput, ZDocument } from './document.schemas.js';
  * scope, so this asks for carrier:read (to see the carrier) and load:update (the write scope
  * of the records carrier paperwork serves).
  */
-export const createCarrierDocument = defineMutation(
-  authedProcedure.meta({ scopes: ['carrier:read', 'load:update'] }).input(ZCreateCarrierDocumentInput).output(ZDocument),
-  async ({ ctx, input }) => {
+export const createCarrierDocument = authedProcedure.meta({ scopes: ['carrier:read', 'load:update'] }).input(ZCreateCarrierDocumentInput).output(ZDocument)
+  .mutation(async ({ ctx, input }) => {
     const carrier = await findCarrierOwner(ctx.db, scopeOf(ctx.principal), input.CarrierId);
     if (!carrier) throw notFound('Carrier');
     return createDocument(ctx, { kind: 'carrier', carrier }, input);
-  },
-);
+  });

@@ -1,16 +1,14 @@
 import { notFound } from '../errors.js';
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { createDocument } from './create-document.js';
 import { findLoadOwner } from './document.repository.js';
 import { ZCreateLoadDocumentInput, ZDocument } from './document.schemas.js';
 
 /** Internal (tRPC only): uploads a file as a load's own document. */
-export const createLoadDocument = defineMutation(
-  authedProcedure.meta({ scopes: ['load:update'] }).input(ZCreateLoadDocumentInput).output(ZDocument),
-  async ({ ctx, input }) => {
+export const createLoadDocument = authedProcedure.meta({ scopes: ['load:update'] }).input(ZCreateLoadDocumentInput).output(ZDocument)
+  .mutation(async ({ ctx, input }) => {
     const load = await findLoadOwner(ctx.db, scopeOf(ctx.principal), input.LoadNumber);
     if (!load) throw notFound('Load');
     return createDocument(ctx, { kind: 'load', load }, input);
-  },
-);
+  });

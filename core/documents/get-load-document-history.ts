@@ -1,25 +1,24 @@
 import { notFound } from '../errors.js';
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineQuery } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { findDocument, findLoadOwner, findTypeChanges } from './document.repository.js';
 import { ZDocumentTypeChangePage, ZLoadDocumentHistoryInput } from './document.schemas.js';
 
-export const getLoadDocumentHistory = defineQuery(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/api/p/v{version}/loads/{loadNumber}/documents/{documentId}/history',
-        tags: ['Loads'],
-        summary: "Type changes of a load's document",
-        description: 'Oldest first. ChangedBy is the client id of the API caller that made the change.',
-        protect: true,
-      },
-      scopes: ['load:read'],
-    })
-    .input(ZLoadDocumentHistoryInput)
-    .output(ZDocumentTypeChangePage),
-  async ({ ctx, input }) => {
+export const getLoadDocumentHistory = authedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/api/p/v{version}/loads/{loadNumber}/documents/{documentId}/history',
+      tags: ['Loads'],
+      summary: "Type changes of a load's document",
+      description: 'Oldest first. ChangedBy is the client id of the API caller that made the change.',
+      protect: true,
+    },
+    scopes: ['load:read'],
+  })
+  .input(ZLoadDocumentHistoryInput)
+  .output(ZDocumentTypeChangePage)
+  .query(async ({ ctx, input }) => {
     const scope = scopeOf(ctx.principal);
     const load = await findLoadOwner(ctx.db, scope, input.loadNumber);
     if (!load) throw notFound('Load');
@@ -27,5 +26,4 @@ export const getLoadDocumentHistory = defineQuery(
     if (!document) throw notFound('Document');
     const { items, total } = await findTypeChanges(ctx.db, document.id, input);
     return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
-  },
-);
+  });

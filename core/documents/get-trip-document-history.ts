@@ -1,25 +1,24 @@
 import { notFound } from '../errors.js';
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineQuery } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { findDocument, findTripOwner, findTypeChanges } from './document.repository.js';
 import { ZDocumentTypeChangePage, ZTripDocumentHistoryInput } from './document.schemas.js';
 
-export const getTripDocumentHistory = defineQuery(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/api/p/v{version}/trips/{tripId}/documents/{documentId}/history',
-        tags: ['Trips'],
-        summary: "Type changes of a trip's document",
-        description: 'Oldest first. ChangedBy is the client id of the API caller that made the change.',
-        protect: true,
-      },
-      scopes: ['trip:read'],
-    })
-    .input(ZTripDocumentHistoryInput)
-    .output(ZDocumentTypeChangePage),
-  async ({ ctx, input }) => {
+export const getTripDocumentHistory = authedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/api/p/v{version}/trips/{tripId}/documents/{documentId}/history',
+      tags: ['Trips'],
+      summary: "Type changes of a trip's document",
+      description: 'Oldest first. ChangedBy is the client id of the API caller that made the change.',
+      protect: true,
+    },
+    scopes: ['trip:read'],
+  })
+  .input(ZTripDocumentHistoryInput)
+  .output(ZDocumentTypeChangePage)
+  .query(async ({ ctx, input }) => {
     const scope = scopeOf(ctx.principal);
     const trip = await findTripOwner(ctx.db, scope, input.tripId);
     if (!trip) throw notFound('Trip');
@@ -27,5 +26,4 @@ export const getTripDocumentHistory = defineQuery(
     if (!document) throw notFound('Document');
     const { items, total } = await findTypeChanges(ctx.db, document.id, input);
     return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
-  },
-);
+  });

@@ -2,7 +2,7 @@ import { ZFixtureLoad } from '../fixtures/fixture.schemas.js';
 import { collectLoadRows, insertRowSet } from '../fixtures/load-fixture.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { getLoadRecord } from './load.repository.js';
 import { ZLoad } from './load.schemas.js';
 import { checkNewLoad } from './new-load-checks.js';
@@ -13,12 +13,11 @@ import { checkNewLoad } from './new-load-checks.js';
  * so internal apps and examples create data exactly as fixtures load it. A subsidiary-bound
  * caller creates in its own subsidiary.
  */
-export const createLoad = defineMutation(
-  authedProcedure
-    .meta({ scopes: ['load:update', 'trip:update'] })
-    .input(ZFixtureLoad)
-    .output(ZLoad),
-  async ({ ctx, input }) => {
+export const createLoad = authedProcedure
+  .meta({ scopes: ['load:update', 'trip:update'] })
+  .input(ZFixtureLoad)
+  .output(ZLoad)
+  .mutation(async ({ ctx, input }) => {
     const scope = scopeOf(ctx.principal);
     const load = { ...input, SubsidiaryId: input.SubsidiaryId ?? scope.subsidiaryId };
     return ctx.db.transaction().execute(async (trx) => {
@@ -37,5 +36,4 @@ export const createLoad = defineMutation(
       const created = await getLoadRecord(trx, scope, load.LoadNumber);
       return created!.load;
     });
-  },
-);
+  });

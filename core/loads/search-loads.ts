@@ -1,28 +1,26 @@
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { findLoadRecords } from './load.repository.js';
 import { ZLoadPage, ZSearchLoadsInput } from './load.schemas.js';
 
-export const searchLoads = defineMutation(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/api/p/v{version}/loads/search',
-        tags: ['Loads'],
-        summary: 'Search loads',
-        description:
-          'Every filter is optional and they combine with AND. Status, LoadNumber and CustomerId are the load\'s; ' +
-          'TripNumber, DriverId, TruckId, TrailerId, CarrierId and the Pickup/Delivery ranges hold when one of the ' +
-          "load's trips meets all of them. UpdatedSince: the load or one of its trips changed at or after the instant.",
-        protect: true,
-      },
-      scopes: ['load:read'],
-    })
-    .input(ZSearchLoadsInput)
-    .output(ZLoadPage),
-  async ({ ctx, input }) => {
+export const searchLoads = authedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/api/p/v{version}/loads/search',
+      tags: ['Loads'],
+      summary: 'Search loads',
+      description:
+        'Every filter is optional and they combine with AND. Status, LoadNumber and CustomerId are the load\'s; ' +
+        'TripNumber, DriverId, TruckId, TrailerId, CarrierId and the Pickup/Delivery ranges hold when one of the ' +
+        "load's trips meets all of them. UpdatedSince: the load or one of its trips changed at or after the instant.",
+      protect: true,
+    },
+    scopes: ['load:read'],
+  })
+  .input(ZSearchLoadsInput)
+  .output(ZLoadPage)
+  .mutation(async ({ ctx, input }) => {
     const { items, total } = await findLoadRecords(ctx.db, scopeOf(ctx.principal), input, input);
     return { Items: items.map((record) => record.load), Page: input.Page, PageSize: input.PageSize, Total: total };
-  },
-);
+  });

@@ -4,32 +4,31 @@ import { findTrailer, findTruck } from '../settlements/parties.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { minorOf } from '../shared/money-input.js';
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { chargebackTarget, syncChargebackDeduction } from './maintenance-chargeback.js';
 import { getMaintenance, insertMaintenance, maintenanceEtag, type MaintenanceRow } from './maintenance.repository.js';
 import { ZCreateMaintenanceInput, ZMaintenanceRecord } from './maintenance.schemas.js';
 import { ZCreatedHeaders } from '../shared/record-headers.js';
 
-export const createMaintenance = defineMutation(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/api/p/v{version}/maintenance',
-        tags: ['Maintenance'],
-        summary: 'Create a maintenance record',
-        description:
-          "A record for one truck or one trailer, in the asset's subsidiary. With a Chargeback, a deduction with ExternalId " +
-          '`asset-maintenance:<Id>` is generated for the named driver (or the truck) in the same transaction.',
-        protect: true,
-        responseHeaders: ZCreatedHeaders,
-      },
-      scopes: ['maintenance:create'],
-      successStatus: 201,
-    })
-    .input(ZCreateMaintenanceInput)
-    .output(ZMaintenanceRecord),
-  async ({ ctx, input }) => {
+export const createMaintenance = authedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/api/p/v{version}/maintenance',
+      tags: ['Maintenance'],
+      summary: 'Create a maintenance record',
+      description:
+        "A record for one truck or one trailer, in the asset's subsidiary. With a Chargeback, a deduction with ExternalId " +
+        '`asset-maintenance:<Id>` is generated for the named driver (or the truck) in the same transaction.',
+      protect: true,
+      responseHeaders: ZCreatedHeaders,
+    },
+    scopes: ['maintenance:create'],
+    successStatus: 201,
+  })
+  .input(ZCreateMaintenanceInput)
+  .output(ZMaintenanceRecord)
+  .mutation(async ({ ctx, input }) => {
     const scope = scopeOf(ctx.principal);
     const asset = input.TruckId ? await findTruck(ctx.db, scope, input.TruckId) : await findTrailer(ctx.db, scope, input.TrailerId!);
     if (!asset) throw notFound(input.TruckId ? 'Truck' : 'Trailer');
@@ -69,6 +68,5 @@ export const createMaintenance = defineMutation(
     ctx.response.etag = maintenanceEtag(created.row);
     ctx.response.location = `/api/p/v${input.version}/maintenance/${encodeURIComponent(record.id)}`;
     return created.record;
-  },
-);
+  });
 

@@ -1,25 +1,23 @@
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { searchMaintenance as readMaintenance } from './maintenance.repository.js';
 import { ZMaintenancePage, ZSearchMaintenanceInput } from './maintenance.schemas.js';
 
-export const searchMaintenance = defineMutation(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/api/p/v{version}/maintenance/search',
-        tags: ['Maintenance'],
-        summary: 'Search maintenance records',
-        description: 'Every filter is optional and they combine with AND; the ServiceDate range is inclusive. Newest ServiceDate first.',
-        protect: true,
-      },
-      scopes: ['maintenance:read'],
-    })
-    .input(ZSearchMaintenanceInput)
-    .output(ZMaintenancePage),
-  async ({ ctx, input }) => {
+export const searchMaintenance = authedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/api/p/v{version}/maintenance/search',
+      tags: ['Maintenance'],
+      summary: 'Search maintenance records',
+      description: 'Every filter is optional and they combine with AND; the ServiceDate range is inclusive. Newest ServiceDate first.',
+      protect: true,
+    },
+    scopes: ['maintenance:read'],
+  })
+  .input(ZSearchMaintenanceInput)
+  .output(ZMaintenancePage)
+  .mutation(async ({ ctx, input }) => {
     const { items, total } = await readMaintenance(ctx.db, scopeOf(ctx.principal), input);
     return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
-  },
-);
+  });

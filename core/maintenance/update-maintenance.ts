@@ -5,34 +5,33 @@ import { formatStoredDateTime } from '../shared/datetime.js';
 import { checkIfMatch } from '../shared/etag.js';
 import { minorOf } from '../shared/money-input.js';
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { chargebackTarget, syncChargebackDeduction, type ChargebackTarget } from './maintenance-chargeback.js';
 import { getMaintenance, getMaintenanceRow, maintenanceEtag, updateMaintenance, type MaintenanceRow } from './maintenance.repository.js';
 import { ZMaintenanceRecord, ZUpdateMaintenanceInput } from './maintenance.schemas.js';
 import { ZEtagHeader, ZIfMatchOptional } from '../shared/record-headers.js';
 
-export const updateMaintenanceRecord = defineMutation(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'PATCH',
-        path: '/api/p/v{version}/maintenance',
-        tags: ['Maintenance'],
-        summary: 'Update a maintenance record',
-        description:
-          'Merge update of the record named by Id: send at least one other field. If-Match, when sent, must match the ETag ' +
-          'of GET /maintenance/{id} (412 otherwise). The generated deduction follows the record: created, changed, or deleted ' +
-          '(Chargeback null); once that deduction is paid, changing it is 409 (Conflict/SettledRecord).',
-        protect: true,
-        requestHeaders: ZIfMatchOptional,
-        responseHeaders: ZEtagHeader,
-        errorResponses: [409, 412],
-      },
-      scopes: ['maintenance:update'],
-    })
-    .input(ZUpdateMaintenanceInput)
-    .output(ZMaintenanceRecord),
-  async ({ ctx, input }) => {
+export const updateMaintenanceRecord = authedProcedure
+  .meta({
+    openapi: {
+      method: 'PATCH',
+      path: '/api/p/v{version}/maintenance',
+      tags: ['Maintenance'],
+      summary: 'Update a maintenance record',
+      description:
+        'Merge update of the record named by Id: send at least one other field. If-Match, when sent, must match the ETag ' +
+        'of GET /maintenance/{id} (412 otherwise). The generated deduction follows the record: created, changed, or deleted ' +
+        '(Chargeback null); once that deduction is paid, changing it is 409 (Conflict/SettledRecord).',
+      protect: true,
+      requestHeaders: ZIfMatchOptional,
+      responseHeaders: ZEtagHeader,
+      errorResponses: [409, 412],
+    },
+    scopes: ['maintenance:update'],
+  })
+  .input(ZUpdateMaintenanceInput)
+  .output(ZMaintenanceRecord)
+  .mutation(async ({ ctx, input }) => {
     const scope = scopeOf(ctx.principal);
     const row = await getMaintenanceRow(ctx.db, scope, input.Id);
     if (!row) throw notFound('Maintenance record');
@@ -74,5 +73,4 @@ export const updateMaintenanceRecord = defineMutation(
     if (!updated) throw notFound('Maintenance record');
     ctx.response.etag = maintenanceEtag(updated.row);
     return updated.record;
-  },
-);
+  });

@@ -1,25 +1,23 @@
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { searchCarrierStatements as readCarrierStatements } from './carrier-statement.repository.js';
 import { ZCarrierSettlementStatementPage, ZSearchCarrierStatementsInput } from './settlement.schemas.js';
 
-export const searchCarrierStatements = defineMutation(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/api/p/v{version}/carrier-settlement-statements/search',
-        tags: ['Carrier Settlement Statements'],
-        summary: 'Search carrier settlement statements',
-        description: 'Settled statements, newest StatementDate first; failed and deleted ones never appear.',
-        protect: true,
-      },
-      scopes: ['carrier:read'],
-    })
-    .input(ZSearchCarrierStatementsInput)
-    .output(ZCarrierSettlementStatementPage),
-  async ({ ctx, input }) => {
+export const searchCarrierStatements = authedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/api/p/v{version}/carrier-settlement-statements/search',
+      tags: ['Carrier Settlement Statements'],
+      summary: 'Search carrier settlement statements',
+      description: 'Settled statements, newest StatementDate first; failed and deleted ones never appear.',
+      protect: true,
+    },
+    scopes: ['carrier:read'],
+  })
+  .input(ZSearchCarrierStatementsInput)
+  .output(ZCarrierSettlementStatementPage)
+  .mutation(async ({ ctx, input }) => {
     const { items, total } = await readCarrierStatements(ctx.db, scopeOf(ctx.principal), input);
     return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
-  },
-);
+  });

@@ -1,25 +1,23 @@
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { searchDriverStatements as readDriverStatements } from './driver-statement-read.repository.js';
 import { ZDriverSettlementStatementPage, ZSearchDriverStatementsInput } from './driver-statement.schemas.js';
 
-export const searchDriverStatements = defineMutation(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/api/p/v{version}/driver-settlement-statements/search',
-        tags: ['Driver Settlement Statements'],
-        summary: 'Search driver settlement statements',
-        description: 'Every filter is optional and they combine with AND. Newest StatementDate first.',
-        protect: true,
-      },
-      scopes: ['deduction:read'],
-    })
-    .input(ZSearchDriverStatementsInput)
-    .output(ZDriverSettlementStatementPage),
-  async ({ ctx, input }) => {
+export const searchDriverStatements = authedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/api/p/v{version}/driver-settlement-statements/search',
+      tags: ['Driver Settlement Statements'],
+      summary: 'Search driver settlement statements',
+      description: 'Every filter is optional and they combine with AND. Newest StatementDate first.',
+      protect: true,
+    },
+    scopes: ['deduction:read'],
+  })
+  .input(ZSearchDriverStatementsInput)
+  .output(ZDriverSettlementStatementPage)
+  .mutation(async ({ ctx, input }) => {
     const { items, total } = await readDriverStatements(ctx.db, scopeOf(ctx.principal), input);
     return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
-  },
-);
+  });

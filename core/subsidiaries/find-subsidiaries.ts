@@ -1,25 +1,23 @@
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineQuery } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { findSubsidiaries as readSubsidiaries } from './subsidiary.repository.js';
 import { ZFindSubsidiariesInput, ZSubsidiaryPage } from './subsidiary.schemas.js';
 
-export const findSubsidiaries = defineQuery(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/api/p/v{version}/subsidiaries',
-        tags: ['Subsidiaries'],
-        summary: 'List subsidiaries',
-        description: 'A subsidiary-bound client sees only its own subsidiary.',
-        protect: true,
-      },
-      scopes: ['subsidiary:read'],
-    })
-    .input(ZFindSubsidiariesInput)
-    .output(ZSubsidiaryPage),
-  async ({ ctx, input }) => {
+export const findSubsidiaries = authedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/api/p/v{version}/subsidiaries',
+      tags: ['Subsidiaries'],
+      summary: 'List subsidiaries',
+      description: 'A subsidiary-bound client sees only its own subsidiary.',
+      protect: true,
+    },
+    scopes: ['subsidiary:read'],
+  })
+  .input(ZFindSubsidiariesInput)
+  .output(ZSubsidiaryPage)
+  .query(async ({ ctx, input }) => {
     const { items, total } = await readSubsidiaries(ctx.db, scopeOf(ctx.principal), input);
     return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
-  },
-);
+  });

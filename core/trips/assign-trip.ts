@@ -1,7 +1,7 @@
 import type { Db } from '../../db/create-db.js';
 import { AppError, notFound } from '../errors.js';
 import { inScope, type Scope } from '../shared/scope.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { ZTrip } from './trip.schemas.js';
 import { ZAssignTripInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { refuseTripStatuses } from './stop-write.js';
@@ -28,28 +28,27 @@ async function requireVisible(trx: Db, scope: Scope, table: (typeof ASSIGNABLE)[
   if (!found) throw notFound(what);
 }
 
-export const assignTrip = defineMutation(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/api/p/v{version}/trips/{tripId}/assign',
-        tags: ['Trips'],
-        summary: 'Assign a driver, truck, trailer or carrier to a trip',
-        description:
-          'Sets the resources sent (at least one; the others stay). Each must exist and be visible to the caller, else 404. ' +
-          'A Planned trip becomes Assigned; Assigned, Dispatched and InTransit trips keep their status (a reassignment). ' +
-          '409 InvalidState on a Delivered or Cancelled trip. On the HosEta plan the Planned ETAs are computed. ' +
-          'Returns the trip with Eta; the `ETag` header is the trip\'s.',
-        responseHeaders: ZTripEtagHeader,
-        errorResponses: [409],
-        protect: true,
-      },
-      scopes: ['trip:update'],
-    })
-    .input(ZAssignTripInput)
-    .output(ZTrip),
-  async ({ ctx, input }) => {
+export const assignTrip = authedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/api/p/v{version}/trips/{tripId}/assign',
+      tags: ['Trips'],
+      summary: 'Assign a driver, truck, trailer or carrier to a trip',
+      description:
+        'Sets the resources sent (at least one; the others stay). Each must exist and be visible to the caller, else 404. ' +
+        'A Planned trip becomes Assigned; Assigned, Dispatched and InTransit trips keep their status (a reassignment). ' +
+        '409 InvalidState on a Delivered or Cancelled trip. On the HosEta plan the Planned ETAs are computed. ' +
+        'Returns the trip with Eta; the `ETag` header is the trip\'s.',
+      responseHeaders: ZTripEtagHeader,
+      errorResponses: [409],
+      protect: true,
+    },
+    scopes: ['trip:update'],
+  })
+  .input(ZAssignTripInput)
+  .output(ZTrip)
+  .mutation(async ({ ctx, input }) => {
     const given = ASSIGNABLE.filter((item) => (input as AssignInput)[item.field] !== undefined);
     if (given.length === 0) {
       throw new AppError('VALIDATION', 'One or more fields are invalid.', {
@@ -75,5 +74,4 @@ export const assignTrip = defineMutation(
       },
     });
     return record.trip;
-  },
-);
+  });

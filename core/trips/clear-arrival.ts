@@ -1,30 +1,29 @@
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { ZStop } from './trip.schemas.js';
 import { ZClearArrivalInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { refuseTripStatuses, writeStop } from './stop-write.js';
 import { patchStop, patchTrip } from './trip-write.js';
 
-export const clearArrival = defineMutation(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'DELETE',
-        path: '/api/p/v{version}/trips/{tripId}/stops/{stopId}/arrival',
-        tags: ['Stops'],
-        summary: 'Clear the arrival at a stop',
-        description:
-          'Makes the stop Open again (ArrivedAt and DepartedAt null) and reverts the trip status the arrival caused: ' +
-          'an InTransit trip with no other pickup arrival goes back to Dispatched. 409 InvalidState on a Cancelled or Delivered trip. ' +
-          'Clearing an Open stop changes nothing. The `ETag` header is the trip\'s.',
-        responseHeaders: ZTripEtagHeader,
-        errorResponses: [409],
-        protect: true,
-      },
-      scopes: ['trip:update'],
-    })
-    .input(ZClearArrivalInput)
-    .output(ZStop),
-  async ({ ctx, input }) =>
+export const clearArrival = authedProcedure
+  .meta({
+    openapi: {
+      method: 'DELETE',
+      path: '/api/p/v{version}/trips/{tripId}/stops/{stopId}/arrival',
+      tags: ['Stops'],
+      summary: 'Clear the arrival at a stop',
+      description:
+        'Makes the stop Open again (ArrivedAt and DepartedAt null) and reverts the trip status the arrival caused: ' +
+        'an InTransit trip with no other pickup arrival goes back to Dispatched. 409 InvalidState on a Cancelled or Delivered trip. ' +
+        'Clearing an Open stop changes nothing. The `ETag` header is the trip\'s.',
+      responseHeaders: ZTripEtagHeader,
+      errorResponses: [409],
+      protect: true,
+    },
+    scopes: ['trip:update'],
+  })
+  .input(ZClearArrivalInput)
+  .output(ZStop)
+  .mutation(async ({ ctx, input }) =>
     writeStop(ctx, input, async (write) => {
       const { trx, stop, stops, before, now } = write;
       refuseTripStatuses(write, ['Cancelled', 'Delivered'], 'clear an arrival');
@@ -34,5 +33,4 @@ export const clearArrival = defineMutation(
       if (before.meta.status === 'InTransit' && stop.stop_type === 'Pickup' && stop.arrived_at !== null && !otherPickupArrived) {
         await patchTrip(trx, before.meta.id, { status: before.meta.status }, { status: 'Dispatched' });
       }
-    }),
-);
+    }));

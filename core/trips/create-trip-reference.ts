@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { toReference, type TripReferenceRow } from './trip.repository.js';
 import { ZReference } from './trip.schemas.js';
 import { ZCreateTripReferenceInput } from './trip-reference.schemas.js';
@@ -14,28 +14,27 @@ import {
 import { writeTrip } from './trip-write.js';
 import { ZTripEtagHeader } from './stop-write.schemas.js';
 
-export const createTripReference = defineMutation(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/api/p/v{version}/trips/{tripId}/references',
-        tags: ['Trips'],
-        summary: 'Add a custom reference to a trip',
-        description:
-          'No If-Match. With ReferenceId the definition must exist for trips (404), Name must be its name and a Date definition takes yyyy-MM-dd (400); ' +
-          'a second value for one definition is 409 DuplicateReference. The reference gets Origin Integration, Access Internal and the ' +
-          "definition's Type (Text without one). The `ETag` header is the trip's refreshed ETag.",
-        responseHeaders: ZTripEtagHeader,
-        errorResponses: [409],
-        protect: true,
-      },
-      scopes: ['trip:update'],
-      successStatus: 201,
-    })
-    .input(ZCreateTripReferenceInput)
-    .output(ZReference),
-  async ({ ctx, input }) => {
+export const createTripReference = authedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/api/p/v{version}/trips/{tripId}/references',
+      tags: ['Trips'],
+      summary: 'Add a custom reference to a trip',
+      description:
+        'No If-Match. With ReferenceId the definition must exist for trips (404), Name must be its name and a Date definition takes yyyy-MM-dd (400); ' +
+        'a second value for one definition is 409 DuplicateReference. The reference gets Origin Integration, Access Internal and the ' +
+        "definition's Type (Text without one). The `ETag` header is the trip's refreshed ETag.",
+      responseHeaders: ZTripEtagHeader,
+      errorResponses: [409],
+      protect: true,
+    },
+    scopes: ['trip:update'],
+    successStatus: 201,
+  })
+  .input(ZCreateTripReferenceInput)
+  .output(ZReference)
+  .mutation(async ({ ctx, input }) => {
     const { result } = await writeTrip(ctx, input.tripId, {
       emitTripChanged: true,
       apply: async ({ trx, scope, before, now }) => {
@@ -62,5 +61,4 @@ export const createTripReference = defineMutation(
       },
     });
     return result;
-  },
-);
+  });

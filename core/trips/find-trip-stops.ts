@@ -1,27 +1,25 @@
 import { notFound } from '../errors.js';
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineQuery } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { findTripStops as readTripStops } from './trip.repository.js';
 import { ZFindTripStopsInput, ZStopPage } from './trip.schemas.js';
 
-export const findTripStops = defineQuery(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/api/p/v{version}/trips/{tripId}/stops',
-        tags: ['Stops'],
-        summary: "List a trip's stops",
-        description: 'The stops in route order, each with its Eta.',
-        protect: true,
-      },
-      scopes: ['trip:read'],
-    })
-    .input(ZFindTripStopsInput)
-    .output(ZStopPage),
-  async ({ ctx, input }) => {
+export const findTripStops = authedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/api/p/v{version}/trips/{tripId}/stops',
+      tags: ['Stops'],
+      summary: "List a trip's stops",
+      description: 'The stops in route order, each with its Eta.',
+      protect: true,
+    },
+    scopes: ['trip:read'],
+  })
+  .input(ZFindTripStopsInput)
+  .output(ZStopPage)
+  .query(async ({ ctx, input }) => {
     const found = await readTripStops(ctx.db, scopeOf(ctx.principal), input.tripId, input);
     if (!found) throw notFound('Trip');
     return { Items: found.items, Page: input.Page, PageSize: input.PageSize, Total: found.total };
-  },
-);
+  });

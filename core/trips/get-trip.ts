@@ -1,30 +1,28 @@
 import { notFound } from '../errors.js';
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineQuery } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { getTripRecord, tripEtag } from './trip.repository.js';
 import { ZGetTripInput, ZTrip } from './trip.schemas.js';
 
-export const getTrip = defineQuery(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/api/p/v{version}/trips/{tripId}',
-        tags: ['Trips'],
-        summary: 'Get a trip',
-        description:
-          'The trip with its stops in route order, references, line items (with RatePolicies) and Eta (its final stop\'s). ' +
-          'The `ETag` header is the version to send as `If-Match` on reference writes.',
-        protect: true,
-      },
-      scopes: ['trip:read'],
-    })
-    .input(ZGetTripInput)
-    .output(ZTrip),
-  async ({ ctx, input }) => {
+export const getTrip = authedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/api/p/v{version}/trips/{tripId}',
+      tags: ['Trips'],
+      summary: 'Get a trip',
+      description:
+        'The trip with its stops in route order, references, line items (with RatePolicies) and Eta (its final stop\'s). ' +
+        'The `ETag` header is the version to send as `If-Match` on reference writes.',
+      protect: true,
+    },
+    scopes: ['trip:read'],
+  })
+  .input(ZGetTripInput)
+  .output(ZTrip)
+  .query(async ({ ctx, input }) => {
     const record = await getTripRecord(ctx.db, scopeOf(ctx.principal), input.tripId);
     if (!record) throw notFound('Trip');
     ctx.response.etag = tripEtag(record.meta.id, record.meta.version);
     return record.trip;
-  },
-);
+  });

@@ -1,32 +1,31 @@
 import { validationError } from '../errors.js';
 import { requireStopDateTime } from '../shared/local-datetime.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { ZStop } from './trip.schemas.js';
 import { ZRecordArrivalInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { writeStop } from './stop-write.js';
 import { patchStop, patchTrip } from './trip-write.js';
 
-export const recordArrival = defineMutation(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'PUT',
-        path: '/api/p/v{version}/trips/{tripId}/stops/{stopId}/arrival',
-        tags: ['Stops'],
-        summary: 'Record the arrival at a stop',
-        description:
-          'Stores ArrivedAt, a correction included. A value without an offset is the stop\'s local time. ' +
-          'An Open stop becomes Arrived; an Arrived or Completed stop keeps its status. ' +
-          'The first arrival at a pickup moves a Dispatched trip to InTransit. An ArrivedAt later than the stop\'s DepartedAt is 400. ' +
-          'The `ETag` header is the trip\'s.',
-        responseHeaders: ZTripEtagHeader,
-        protect: true,
-      },
-      scopes: ['trip:update'],
-    })
-    .input(ZRecordArrivalInput)
-    .output(ZStop),
-  async ({ ctx, input }) =>
+export const recordArrival = authedProcedure
+  .meta({
+    openapi: {
+      method: 'PUT',
+      path: '/api/p/v{version}/trips/{tripId}/stops/{stopId}/arrival',
+      tags: ['Stops'],
+      summary: 'Record the arrival at a stop',
+      description:
+        'Stores ArrivedAt, a correction included. A value without an offset is the stop\'s local time. ' +
+        'An Open stop becomes Arrived; an Arrived or Completed stop keeps its status. ' +
+        'The first arrival at a pickup moves a Dispatched trip to InTransit. An ArrivedAt later than the stop\'s DepartedAt is 400. ' +
+        'The `ETag` header is the trip\'s.',
+      responseHeaders: ZTripEtagHeader,
+      protect: true,
+    },
+    scopes: ['trip:update'],
+  })
+  .input(ZRecordArrivalInput)
+  .output(ZStop)
+  .mutation(async ({ ctx, input }) =>
     writeStop(ctx, input, async ({ trx, stop, before, now }) => {
       const arrivedAt = requireStopDateTime('ArrivedAt', input.ArrivedAt, stop.time_zone);
       if (stop.departed_at !== null && arrivedAt > stop.departed_at) {
@@ -36,5 +35,4 @@ export const recordArrival = defineMutation(
       if (stop.stop_type === 'Pickup' && before.meta.status === 'Dispatched') {
         await patchTrip(trx, before.meta.id, { status: before.meta.status }, { status: 'InTransit' });
       }
-    }),
-);
+    }));

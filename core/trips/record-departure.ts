@@ -1,32 +1,31 @@
 import { validationError } from '../errors.js';
 import { requireStopDateTime } from '../shared/local-datetime.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { ZStop } from './trip.schemas.js';
 import { ZRecordDepartureInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { invalidState, refuseTripStatuses, writeStop } from './stop-write.js';
 import { patchStop, patchTrip } from './trip-write.js';
 
-export const recordDeparture = defineMutation(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'PUT',
-        path: '/api/p/v{version}/trips/{tripId}/stops/{stopId}/departure',
-        tags: ['Stops'],
-        summary: 'Record the departure from a stop',
-        description:
-          'Stores DepartedAt (date-time rules of the arrival) and makes the stop Completed. ' +
-          'Departure from the final stop makes the trip Delivered. 409 InvalidState without an arrival or on a Cancelled trip; ' +
-          'a DepartedAt before ArrivedAt is 400. The `ETag` header is the trip\'s.',
-        responseHeaders: ZTripEtagHeader,
-        errorResponses: [409],
-        protect: true,
-      },
-      scopes: ['trip:update'],
-    })
-    .input(ZRecordDepartureInput)
-    .output(ZStop),
-  async ({ ctx, input }) =>
+export const recordDeparture = authedProcedure
+  .meta({
+    openapi: {
+      method: 'PUT',
+      path: '/api/p/v{version}/trips/{tripId}/stops/{stopId}/departure',
+      tags: ['Stops'],
+      summary: 'Record the departure from a stop',
+      description:
+        'Stores DepartedAt (date-time rules of the arrival) and makes the stop Completed. ' +
+        'Departure from the final stop makes the trip Delivered. 409 InvalidState without an arrival or on a Cancelled trip; ' +
+        'a DepartedAt before ArrivedAt is 400. The `ETag` header is the trip\'s.',
+      responseHeaders: ZTripEtagHeader,
+      errorResponses: [409],
+      protect: true,
+    },
+    scopes: ['trip:update'],
+  })
+  .input(ZRecordDepartureInput)
+  .output(ZStop)
+  .mutation(async ({ ctx, input }) =>
     writeStop(ctx, input, async (write) => {
       const { trx, stop, before, now, isFinal } = write;
       const departedAt = requireStopDateTime('DepartedAt', input.DepartedAt, stop.time_zone);
@@ -37,5 +36,4 @@ export const recordDeparture = defineMutation(
       }
       await patchStop(trx, stop, { departed_at: departedAt, status: 'Completed' }, now);
       if (isFinal) await patchTrip(trx, before.meta.id, { status: before.meta.status }, { status: 'Delivered' });
-    }),
-);
+    }));

@@ -1,28 +1,26 @@
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { findTripRecords } from './trip.repository.js';
 import { ZSearchTripsInput, ZTripPage } from './trip.schemas.js';
 
-export const searchTrips = defineMutation(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/api/p/v{version}/trips/search',
-        tags: ['Trips'],
-        summary: 'Search trips',
-        description:
-          'Every filter is optional and they combine with AND. Status: any of the listed statuses. Pickup/Delivery ' +
-          'ranges match a stop of that type whose appointment lies in the range or whose window overlaps it. ' +
-          'UpdatedSince: trips changed at or after the instant. Results in creation order.',
-        protect: true,
-      },
-      scopes: ['trip:read'],
-    })
-    .input(ZSearchTripsInput)
-    .output(ZTripPage),
-  async ({ ctx, input }) => {
+export const searchTrips = authedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/api/p/v{version}/trips/search',
+      tags: ['Trips'],
+      summary: 'Search trips',
+      description:
+        'Every filter is optional and they combine with AND. Status: any of the listed statuses. Pickup/Delivery ' +
+        'ranges match a stop of that type whose appointment lies in the range or whose window overlaps it. ' +
+        'UpdatedSince: trips changed at or after the instant. Results in creation order.',
+      protect: true,
+    },
+    scopes: ['trip:read'],
+  })
+  .input(ZSearchTripsInput)
+  .output(ZTripPage)
+  .mutation(async ({ ctx, input }) => {
     const { items, total } = await findTripRecords(ctx.db, scopeOf(ctx.principal), input, input);
     return { Items: items.map((record) => record.trip), Page: input.Page, PageSize: input.PageSize, Total: total };
-  },
-);
+  });

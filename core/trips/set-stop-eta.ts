@@ -1,35 +1,33 @@
 import { requireStopDateTime } from '../shared/local-datetime.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { ZStop } from './trip.schemas.js';
 import { ZSetStopEtaInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { refuseTripStatuses, writeStop } from './stop-write.js';
 import { patchStop } from './trip-write.js';
 
-export const setStopEta = defineMutation(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'PUT',
-        path: '/api/p/v{version}/trips/{tripId}/stops/{stopId}/eta',
-        tags: ['Stops'],
-        summary: 'Set the Manual ETA of a stop',
-        description:
-          'Sets Eta.Manual (date-time rules of the arrival; null removes it); available on every plan. ' +
-          'An ETA-only change: the trip ETag changes, but no trip.changed event is emitted. ' +
-          '409 InvalidState on a Cancelled trip. The `ETag` header is the trip\'s.',
-        responseHeaders: ZTripEtagHeader,
-        errorResponses: [409],
-        protect: true,
-      },
-      scopes: ['trip:update'],
-    })
-    .input(ZSetStopEtaInput)
-    .output(ZStop),
-  async ({ ctx, input }) =>
+export const setStopEta = authedProcedure
+  .meta({
+    openapi: {
+      method: 'PUT',
+      path: '/api/p/v{version}/trips/{tripId}/stops/{stopId}/eta',
+      tags: ['Stops'],
+      summary: 'Set the Manual ETA of a stop',
+      description:
+        'Sets Eta.Manual (date-time rules of the arrival; null removes it); available on every plan. ' +
+        'An ETA-only change: the trip ETag changes, but no trip.changed event is emitted. ' +
+        '409 InvalidState on a Cancelled trip. The `ETag` header is the trip\'s.',
+      responseHeaders: ZTripEtagHeader,
+      errorResponses: [409],
+      protect: true,
+    },
+    scopes: ['trip:update'],
+  })
+  .input(ZSetStopEtaInput)
+  .output(ZStop)
+  .mutation(async ({ ctx, input }) =>
     writeStop(ctx, input, async (write) => {
       const { trx, stop, now } = write;
       const manual = input.Manual === null ? null : requireStopDateTime('Manual', input.Manual, stop.time_zone);
       refuseTripStatuses(write, ['Cancelled'], 'set an ETA');
       await patchStop(trx, stop, { eta_manual: manual }, now);
-    }),
-);
+    }));

@@ -1,6 +1,6 @@
 import { notFound } from '../errors.js';
 import { checkIfMatch } from '../shared/etag.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { toReference, tripEtag } from './trip.repository.js';
 import { ZReference } from './trip.schemas.js';
 import { ZIfMatchHeader, ZUpdateTripReferenceInput } from './trip-reference.schemas.js';
@@ -15,28 +15,27 @@ import {
 import { writeTrip } from './trip-write.js';
 import { ZTripEtagHeader } from './stop-write.schemas.js';
 
-export const updateTripReference = defineMutation(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'PUT',
-        path: '/api/p/v{version}/trips/{tripId}/references/{referenceId}',
-        tags: ['Trips'],
-        summary: 'Update a custom reference of a trip',
-        description:
-          'If-Match with the trip ETag is required (428 when missing, 412 when stale). Same rules as the create; ' +
-          'ReferenceId absent keeps the current definition, null makes the reference a free one. The reference gets Origin Integration ' +
-          "and Access Internal. 404 for a reference that is not the trip's. The `ETag` header is the trip's refreshed ETag.",
-        responseHeaders: ZTripEtagHeader,
-        errorResponses: [409, 412, 428],
-        requestHeaders: ZIfMatchHeader,
-        protect: true,
-      },
-      scopes: ['trip:update'],
-    })
-    .input(ZUpdateTripReferenceInput)
-    .output(ZReference),
-  async ({ ctx, input }) => {
+export const updateTripReference = authedProcedure
+  .meta({
+    openapi: {
+      method: 'PUT',
+      path: '/api/p/v{version}/trips/{tripId}/references/{referenceId}',
+      tags: ['Trips'],
+      summary: 'Update a custom reference of a trip',
+      description:
+        'If-Match with the trip ETag is required (428 when missing, 412 when stale). Same rules as the create; ' +
+        'ReferenceId absent keeps the current definition, null makes the reference a free one. The reference gets Origin Integration ' +
+        "and Access Internal. 404 for a reference that is not the trip's. The `ETag` header is the trip's refreshed ETag.",
+      responseHeaders: ZTripEtagHeader,
+      errorResponses: [409, 412, 428],
+      requestHeaders: ZIfMatchHeader,
+      protect: true,
+    },
+    scopes: ['trip:update'],
+  })
+  .input(ZUpdateTripReferenceInput)
+  .output(ZReference)
+  .mutation(async ({ ctx, input }) => {
     const { result } = await writeTrip(ctx, input.tripId, {
       emitTripChanged: true,
       apply: async ({ trx, scope, before, now }) => {
@@ -70,5 +69,4 @@ export const updateTripReference = defineMutation(
       },
     });
     return result;
-  },
-);
+  });

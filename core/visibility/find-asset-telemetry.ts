@@ -1,29 +1,27 @@
 import { notFound } from '../errors.js';
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineQuery } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { findPositionAsset } from './position-asset.js';
 import { telemetryHistory } from './telemetry.repository.js';
 import { ZAssetTelemetryPage, ZTelemetryHistoryInput } from './telemetry.schemas.js';
 
-export const findAssetTelemetry = defineQuery(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/api/p/v{version}/visibility/assets/{assetType}/{assetId}/telemetry',
-        tags: ['Visibility'],
-        summary: 'Telemetry readings of an asset (RecordedAt range, newest first)',
-        protect: true,
-      },
-      scopes: ['visibility:read'],
-    })
-    .input(ZTelemetryHistoryInput)
-    .output(ZAssetTelemetryPage),
-  async ({ ctx, input }) => {
+export const findAssetTelemetry = authedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/api/p/v{version}/visibility/assets/{assetType}/{assetId}/telemetry',
+      tags: ['Visibility'],
+      summary: 'Telemetry readings of an asset (RecordedAt range, newest first)',
+      protect: true,
+    },
+    scopes: ['visibility:read'],
+  })
+  .input(ZTelemetryHistoryInput)
+  .output(ZAssetTelemetryPage)
+  .query(async ({ ctx, input }) => {
     const scope = scopeOf(ctx.principal);
     const asset = await findPositionAsset(ctx.db, scope, input.assetId, input.assetType);
     if (!asset) throw notFound('Asset');
     const { items, total } = await telemetryHistory(ctx.db, scope.tenantId, asset.id, input);
     return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
-  },
-);
+  });

@@ -2,32 +2,31 @@ import { randomUUID } from 'node:crypto';
 import { validationError } from '../errors.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { generateWebhookSecret, sealSecret } from './signing.js';
 import { assertTarget } from './validate-target.js';
 import { insertWebhook, subsidiaryInScope, toWebhook, type WebhookRow } from './webhook.repository.js';
 import { webhookLocation } from './webhook-location.js';
 import { ZCreateWebhookInput, ZWebhookWithSecret } from './webhook.schemas.js';
 
-export const createWebhook = defineMutation(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/api/p/v{version}/webhooks',
-        tags: ['Webhooks'],
-        summary: 'Create a webhook subscription',
-        description:
-          'The answer carries the signing secret (`whsec_…`) once; read it again with reveal-secret. New subscriptions are `Pending` ' +
-          'and receive events after `POST /webhooks/{id}/verify` succeeds.',
-        protect: true,
-      },
-      scopes: ['webhook:manage'],
-      successStatus: 201,
-    })
-    .input(ZCreateWebhookInput)
-    .output(ZWebhookWithSecret),
-  async ({ ctx, input }) => {
+export const createWebhook = authedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/api/p/v{version}/webhooks',
+      tags: ['Webhooks'],
+      summary: 'Create a webhook subscription',
+      description:
+        'The answer carries the signing secret (`whsec_…`) once; read it again with reveal-secret. New subscriptions are `Pending` ' +
+        'and receive events after `POST /webhooks/{id}/verify` succeeds.',
+      protect: true,
+    },
+    scopes: ['webhook:manage'],
+    successStatus: 201,
+  })
+  .input(ZCreateWebhookInput)
+  .output(ZWebhookWithSecret)
+  .mutation(async ({ ctx, input }) => {
     const scope = scopeOf(ctx.principal);
     const subsidiaryId = input.SubsidiaryId ?? ctx.principal.SubsidiaryId;
     if (!subsidiaryId) throw validationError('SubsidiaryId', 'The field is required: a subscription belongs to one subsidiary.');
@@ -56,5 +55,4 @@ export const createWebhook = defineMutation(
     await insertWebhook(ctx.db, row);
     ctx.response.location = webhookLocation(ctx.config, row.id);
     return { ...toWebhook(row), Secret: secret };
-  },
-);
+  });

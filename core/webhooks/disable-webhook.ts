@@ -1,31 +1,29 @@
 import { notFound } from '../errors.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { toWebhook, updateWebhook } from './webhook.repository.js';
 import { ZWebhook, ZWebhookIdInput } from './webhook.schemas.js';
 
-export const disableWebhook = defineMutation(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/api/p/v{version}/webhooks/{id}/disable',
-        tags: ['Webhooks'],
-        summary: 'Disable a webhook subscription',
-        description: 'Deliveries whose turn comes while disabled are logged as skipped and not retried.',
-        protect: true,
-      },
-      scopes: ['webhook:manage'],
-    })
-    .input(ZWebhookIdInput)
-    .output(ZWebhook),
-  async ({ ctx, input }) => {
+export const disableWebhook = authedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/api/p/v{version}/webhooks/{id}/disable',
+      tags: ['Webhooks'],
+      summary: 'Disable a webhook subscription',
+      description: 'Deliveries whose turn comes while disabled are logged as skipped and not retried.',
+      protect: true,
+    },
+    scopes: ['webhook:manage'],
+  })
+  .input(ZWebhookIdInput)
+  .output(ZWebhook)
+  .mutation(async ({ ctx, input }) => {
     const updated = await updateWebhook(ctx.db, scopeOf(ctx.principal), input.id, {
       enabled: 0,
       updated_at: formatStoredDateTime(ctx.clock.now()),
     });
     if (!updated) throw notFound('Webhook');
     return toWebhook(updated);
-  },
-);
+  });

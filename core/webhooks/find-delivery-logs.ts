@@ -1,30 +1,28 @@
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineQuery } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { deliveryLogFilter } from './delivery-log-filter.js';
 import { findDeliveryLogs as readDeliveryLogs } from './delivery-log.repository.js';
 import { ZDeliveryLogPage, ZFindDeliveryLogsInput } from './delivery-log.schemas.js';
 import { requireWebhook } from './require-webhook.js';
 
-export const findDeliveryLogs = defineQuery(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/api/p/v{version}/webhooks/{webhookId}/delivery-logs',
-        tags: ['Webhooks'],
-        summary: "List a webhook subscription's delivery attempts",
-        description: 'Every attempt, newest first: status (success, failure, timeout, skipped), HTTP status, duration and reason.',
-        protect: true,
-      },
-      scopes: ['webhook:read'],
-    })
-    .input(ZFindDeliveryLogsInput)
-    .output(ZDeliveryLogPage),
-  async ({ ctx, input }) => {
+export const findDeliveryLogs = authedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/api/p/v{version}/webhooks/{webhookId}/delivery-logs',
+      tags: ['Webhooks'],
+      summary: "List a webhook subscription's delivery attempts",
+      description: 'Every attempt, newest first: status (success, failure, timeout, skipped), HTTP status, duration and reason.',
+      protect: true,
+    },
+    scopes: ['webhook:read'],
+  })
+  .input(ZFindDeliveryLogsInput)
+  .output(ZDeliveryLogPage)
+  .query(async ({ ctx, input }) => {
     const scope = scopeOf(ctx.principal);
     const filter = deliveryLogFilter(scope.tenantId, input);
     await requireWebhook(ctx.db, scope, input.webhookId);
     const { items, total } = await readDeliveryLogs(ctx.db, filter, input);
     return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
-  },
-);
+  });

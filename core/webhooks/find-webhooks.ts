@@ -1,25 +1,23 @@
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineQuery } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { findWebhooks as readWebhooks } from './webhook.repository.js';
 import { ZFindWebhooksInput, ZWebhookPage } from './webhook.schemas.js';
 
-export const findWebhooks = defineQuery(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/api/p/v{version}/webhooks',
-        tags: ['Webhooks'],
-        summary: 'List webhook subscriptions',
-        description: "A subsidiary-bound client sees only its subsidiary's subscriptions. Secrets are never listed.",
-        protect: true,
-      },
-      scopes: ['webhook:read'],
-    })
-    .input(ZFindWebhooksInput)
-    .output(ZWebhookPage),
-  async ({ ctx, input }) => {
+export const findWebhooks = authedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/api/p/v{version}/webhooks',
+      tags: ['Webhooks'],
+      summary: 'List webhook subscriptions',
+      description: "A subsidiary-bound client sees only its subsidiary's subscriptions. Secrets are never listed.",
+      protect: true,
+    },
+    scopes: ['webhook:read'],
+  })
+  .input(ZFindWebhooksInput)
+  .output(ZWebhookPage)
+  .query(async ({ ctx, input }) => {
     const { items, total } = await readWebhooks(ctx.db, scopeOf(ctx.principal), input);
     return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
-  },
-);
+  });

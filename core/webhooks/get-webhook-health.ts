@@ -1,6 +1,6 @@
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineQuery } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { attemptStats, lastAttempt, type AttemptStats } from './delivery-log.repository.js';
 import { ZWebhookHealth, ZWebhookHealthInput, type TWebhookHealth } from './delivery-log.schemas.js';
 import { requireWebhook } from './require-webhook.js';
@@ -18,22 +18,21 @@ export function healthStatus(enabled: boolean, stats: AttemptStats, successRate:
   return 'Healthy';
 }
 
-export const getWebhookHealth = defineQuery(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'GET',
-        path: '/api/p/v{version}/webhooks/{webhookId}/health',
-        tags: ['Webhooks'],
-        summary: "A webhook subscription's delivery health",
-        description: 'Metrics from the attempts made in the last `Days` days (1, 7 or 30; 7 by default).',
-        protect: true,
-      },
-      scopes: ['webhook:read'],
-    })
-    .input(ZWebhookHealthInput)
-    .output(ZWebhookHealth),
-  async ({ ctx, input }) => {
+export const getWebhookHealth = authedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/api/p/v{version}/webhooks/{webhookId}/health',
+      tags: ['Webhooks'],
+      summary: "A webhook subscription's delivery health",
+      description: 'Metrics from the attempts made in the last `Days` days (1, 7 or 30; 7 by default).',
+      protect: true,
+    },
+    scopes: ['webhook:read'],
+  })
+  .input(ZWebhookHealthInput)
+  .output(ZWebhookHealth)
+  .query(async ({ ctx, input }) => {
     const scope = scopeOf(ctx.principal);
     const hook = await requireWebhook(ctx.db, scope, input.webhookId);
     const end = ctx.clock.now().getTime();
@@ -65,5 +64,4 @@ export const getWebhookHealth = defineQuery(
         ? { Timestamp: last.attempted_at, Status: last.status as NonNullable<TWebhookHealth['LastDelivery']>['Status'], EventType: last.event_type }
         : null,
     };
-  },
-);
+  });

@@ -1,7 +1,7 @@
 import { notFound } from '../errors.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { requireWebhook } from './require-webhook.js';
 import { generateWebhookSecret, sealSecret } from './signing.js';
 import { updateWebhook } from './webhook.repository.js';
@@ -10,24 +10,23 @@ import { ZRotatedSecret, ZWebhookIdInput } from './webhook.schemas.js';
 /** DECISIONS: the replaced secret keeps signing beside the new one for 24 hours. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-export const rotateWebhookSecret = defineMutation(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/api/p/v{version}/webhooks/{id}/rotate-secret',
-        tags: ['Webhooks'],
-        summary: "Rotate a webhook subscription's signing secret",
-        description:
-          'Answers the new secret. For 24 hours deliveries carry two `v1,` signatures in `webhook-signature`, one per secret, ' +
-          'so receivers can switch without losing events. A second rotation within that time retires the oldest secret.',
-        protect: true,
-      },
-      scopes: ['webhook:manage'],
-    })
-    .input(ZWebhookIdInput)
-    .output(ZRotatedSecret),
-  async ({ ctx, input }) => {
+export const rotateWebhookSecret = authedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/api/p/v{version}/webhooks/{id}/rotate-secret',
+      tags: ['Webhooks'],
+      summary: "Rotate a webhook subscription's signing secret",
+      description:
+        'Answers the new secret. For 24 hours deliveries carry two `v1,` signatures in `webhook-signature`, one per secret, ' +
+        'so receivers can switch without losing events. A second rotation within that time retires the oldest secret.',
+      protect: true,
+    },
+    scopes: ['webhook:manage'],
+  })
+  .input(ZWebhookIdInput)
+  .output(ZRotatedSecret)
+  .mutation(async ({ ctx, input }) => {
     const scope = scopeOf(ctx.principal);
     const current = await requireWebhook(ctx.db, scope, input.id);
     const secret = generateWebhookSecret();
@@ -41,5 +40,4 @@ export const rotateWebhookSecret = defineMutation(
     });
     if (!updated) throw notFound('Webhook');
     return { Secret: secret, PreviousSecretExpiresAt: expiresAt };
-  },
-);
+  });

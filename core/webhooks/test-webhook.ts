@@ -1,30 +1,29 @@
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { eventBody, newDeliveryId } from './event-body.js';
 import { TEST_EVENT_TYPE } from './event-types.js';
 import { requireWebhook } from './require-webhook.js';
 import { ZTestDelivery, ZWebhookIdInput } from './webhook.schemas.js';
 
-export const testWebhook = defineMutation(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/api/p/v{version}/webhooks/{id}/test',
-        tags: ['Webhooks'],
-        summary: 'Send a test event to a webhook subscription',
-        description:
-          'Queues a `webhook.test` event for this subscription alone, whatever its EventTypes. It is delivered, retried and ' +
-          'logged like any event; a disabled subscription logs it as skipped.',
-        protect: true,
-      },
-      scopes: ['webhook:manage'],
-      successStatus: 202,
-    })
-    .input(ZWebhookIdInput)
-    .output(ZTestDelivery),
-  async ({ ctx, input }) => {
+export const testWebhook = authedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/api/p/v{version}/webhooks/{id}/test',
+      tags: ['Webhooks'],
+      summary: 'Send a test event to a webhook subscription',
+      description:
+        'Queues a `webhook.test` event for this subscription alone, whatever its EventTypes. It is delivered, retried and ' +
+        'logged like any event; a disabled subscription logs it as skipped.',
+      protect: true,
+    },
+    scopes: ['webhook:manage'],
+    successStatus: 202,
+  })
+  .input(ZWebhookIdInput)
+  .output(ZTestDelivery)
+  .mutation(async ({ ctx, input }) => {
     const row = await requireWebhook(ctx.db, scopeOf(ctx.principal), input.id);
     const now = formatStoredDateTime(ctx.clock.now());
     const id = newDeliveryId();
@@ -49,5 +48,4 @@ export const testWebhook = defineMutation(
       })
       .execute();
     return { DeliveryId: id, EventType: TEST_EVENT_TYPE };
-  },
-);
+  });

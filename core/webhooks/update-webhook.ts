@@ -1,28 +1,27 @@
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf } from '../shared/scope.js';
 import { notFound } from '../errors.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { requireWebhook } from './require-webhook.js';
 import { assertTarget } from './validate-target.js';
 import { toWebhook, updateWebhook as writeWebhook } from './webhook.repository.js';
 import { ZUpdateWebhookInput, ZWebhook } from './webhook.schemas.js';
 
-export const updateWebhook = defineMutation(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'PUT',
-        path: '/api/p/v{version}/webhooks/{id}',
-        tags: ['Webhooks'],
-        summary: 'Replace a webhook subscription',
-        description: 'Replaces Name, Url and EventTypes (and Enabled when sent). A new Url makes the subscription `Pending` until it is verified again.',
-        protect: true,
-      },
-      scopes: ['webhook:manage'],
-    })
-    .input(ZUpdateWebhookInput)
-    .output(ZWebhook),
-  async ({ ctx, input }) => {
+export const updateWebhook = authedProcedure
+  .meta({
+    openapi: {
+      method: 'PUT',
+      path: '/api/p/v{version}/webhooks/{id}',
+      tags: ['Webhooks'],
+      summary: 'Replace a webhook subscription',
+      description: 'Replaces Name, Url and EventTypes (and Enabled when sent). A new Url makes the subscription `Pending` until it is verified again.',
+      protect: true,
+    },
+    scopes: ['webhook:manage'],
+  })
+  .input(ZUpdateWebhookInput)
+  .output(ZWebhook)
+  .mutation(async ({ ctx, input }) => {
     const scope = scopeOf(ctx.principal);
     await assertTarget(ctx.config, input.Url);
     const current = await requireWebhook(ctx.db, scope, input.id);
@@ -37,5 +36,4 @@ export const updateWebhook = defineMutation(
     });
     if (!updated) throw notFound('Webhook');
     return toWebhook(updated);
-  },
-);
+  });

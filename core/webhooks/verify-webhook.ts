@@ -1,32 +1,31 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf } from '../shared/scope.js';
-import { authedProcedure, defineMutation } from '../trpc.js';
+import { authedProcedure } from '../trpc.js';
 import { postSigned } from './post-signed.js';
 import { requireWebhook } from './require-webhook.js';
 import { signedHeaders, signingSecrets } from './signing.js';
 import { updateWebhook } from './webhook.repository.js';
 import { ZWebhookIdInput, ZWebhookVerification } from './webhook.schemas.js';
 
-export const verifyWebhook = defineMutation(
-  authedProcedure
-    .meta({
-      openapi: {
-        method: 'POST',
-        path: '/api/p/v{version}/webhooks/{id}/verify',
-        tags: ['Webhooks'],
-        summary: "Verify a webhook subscription's URL",
-        description:
-          'Posts `{"challenge": "<random>"}`, signed like every delivery, to the URL. A 2xx answer echoing the challenge ' +
-          '(as `{"challenge": "<same>"}` or as the bare text) within the delivery timeout makes the subscription `Active`. ' +
-          'The result says whether it did and why not.',
-        protect: true,
-      },
-      scopes: ['webhook:manage'],
-    })
-    .input(ZWebhookIdInput)
-    .output(ZWebhookVerification),
-  async ({ ctx, input }) => {
+export const verifyWebhook = authedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/api/p/v{version}/webhooks/{id}/verify',
+      tags: ['Webhooks'],
+      summary: "Verify a webhook subscription's URL",
+      description:
+        'Posts `{"challenge": "<random>"}`, signed like every delivery, to the URL. A 2xx answer echoing the challenge ' +
+        '(as `{"challenge": "<same>"}` or as the bare text) within the delivery timeout makes the subscription `Active`. ' +
+        'The result says whether it did and why not.',
+      protect: true,
+    },
+    scopes: ['webhook:manage'],
+  })
+  .input(ZWebhookIdInput)
+  .output(ZWebhookVerification)
+  .mutation(async ({ ctx, input }) => {
     const scope = scopeOf(ctx.principal);
     const row = await requireWebhook(ctx.db, scope, input.id);
     const challenge = randomBytes(24).toString('base64url');
@@ -54,8 +53,7 @@ export const verifyWebhook = defineMutation(
       DurationMs: result.durationMs,
       Reason: echoed ? null : reason,
     };
-  },
-);
+  });
 
 function echoes(answer: string | null, challenge: string): boolean {
   if (answer === null) return false;
