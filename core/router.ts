@@ -9,14 +9,13 @@ import { referenceDefinitionsRouter } from './reference-definitions/router.js';
 import { settlementsRouter } from './settlements/router.js';
 import { subsidiariesRouter } from './subsidiaries/router.js';
 import { tripsRouter } from './trips/router.js';
-import { tripWritesRouter } from './trips/trip-writes.router.js';
 import { visibilityRouter } from './visibility/router.js';
 import { webhooksRouter } from './webhooks/router.js';
 import { createCallerFactory, router } from './trpc.js';
 
 /**
- * Every procedure of the API. REST routes are registered in this order and the first match
- * wins, so literal paths (`/loads/search`) must come before parameterised ones.
+ * Every procedure of the API, by domain. The key order does not matter to REST: routes order
+ * themselves by specificity (adapters/rest/routes.ts).
  */
 export const appRouter = router({
   subsidiaries: subsidiariesRouter,
@@ -26,7 +25,6 @@ export const appRouter = router({
   accessorials: accessorialsRouter,
   maintenance: maintenanceRouter,
   trips: tripsRouter,
-  tripWrites: tripWritesRouter,
   loads: loadsRouter,
   referenceDefinitions: referenceDefinitionsRouter,
   documents: documentsRouter,

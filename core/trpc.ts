@@ -75,41 +75,46 @@ export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure;
 
 /** The scopes of `required` the principal lacks. */
-export function missingScopes(principal: Principal, required: readonly string[] | undefined): string[] {
+function missingScopes(principal: Principal, required: readonly string[] | undefined): string[] {
   return (required ?? []).filter((scope) => !principal.Scopes.includes(scope));
+}
+
+/**
+ * A middleware that only looks at the context and the procedure's meta, and returns the
+ * context for the next step (or throws an AppError). Procedures use guards, never plain
+ * tRPC middleware: tRPC's chain runs a guard as a middleware, and the REST edge runs the
+ * same function from the procedure's own middleware list (`core/procedure-plan.ts`), which
+ * refuses to start on a middleware that is not a guard. So a rule added here holds for
+ * REST, tRPC HTTP and `createCaller` alike.
+ */
+export type Guard<Out extends Context = Context> = (opts: { ctx: Context; meta: Meta | undefined }) => Out;
+
+const guardsByMiddleware = new WeakMap<object, Guard>();
+
+/** The guard behind one of a procedure's middlewares; undefined for anything else. */
+export function guardOf(middleware: object): Guard | undefined {
+  return guardsByMiddleware.get(middleware);
+}
+
+export function guardMiddleware<Out extends Context>(guard: Guard<Out>) {
+  const builder = t.middleware(({ ctx, meta, next }) => next({ ctx: guard({ ctx, meta }) }));
+  for (const middleware of builder._middlewares) guardsByMiddleware.set(middleware, guard as Guard);
+  return builder;
 }
 
 /**
  * Requires a principal and every scope in the procedure's `meta.scopes`. It runs before the
  * input parser, so the order is authentication, then scope, then validation.
  */
-export const authedProcedure = t.procedure.use(({ ctx, meta, next }) => {
+export const requireAuthorization: Guard<Context & { principal: Principal }> = ({ ctx, meta }) => {
   const principal = ctx.principal;
   if (!principal) throw new AppError('UNAUTHORIZED', 'A valid bearer token is required.');
   const missing = missingScopes(principal, meta?.scopes);
   if (missing.length > 0) {
     throw new AppError('FORBIDDEN', `The token lacks the scope ${missing.join(' ')}.`);
   }
-  return next({ ctx: { ...ctx, principal } });
-});
+  return ctx as Context & { principal: Principal };
+};
 
-/**
- * The resolver of a procedure, kept beside it so the REST adapter can run it directly after
- * doing what tRPC's middleware chain does (it has already authenticated and checked scopes,
- * then it parses the input and the output with the procedure's own schemas). tRPC's chain
- * copies its options object several times per middleware, which is most of an authenticated
- * read's cost; internal callers still go through it.
- */
-export const directResolver = Symbol('waybill.directResolver');
-
-export type DirectResolver = (opts: { ctx: Context & { principal: Principal }; input: any }) => Promise<unknown> | unknown;
-
-type Builder = { query: (resolver: any) => any; mutation: (resolver: any) => any };
-
-export function defineQuery<B extends Builder>(builder: B, resolver: Parameters<B['query']>[0]): ReturnType<B['query']> {
-  return Object.assign(builder.query(resolver), { [directResolver]: resolver as DirectResolver });
-}
-
-export function defineMutation<B extends Builder>(builder: B, resolver: Parameters<B['mutation']>[0]): ReturnType<B['mutation']> {
-  return Object.assign(builder.mutation(resolver), { [directResolver]: resolver as DirectResolver });
-}
+/** Every API procedure starts here: authenticated, with the scopes its meta lists. */
+export const authedProcedure = t.procedure.use(guardMiddleware(requireAuthorization));

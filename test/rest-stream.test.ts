@@ -10,7 +10,7 @@ function streaming(path: string, chunks: () => AsyncGenerator<string>) {
     .meta({ openapi: { method: 'GET', path: `/api/p/v{version}/stream-test/${path}`, protect: true }, scopes: ['webhook:read'] })
     .input(input({}))
     .output(z.void())
-  .query(({ ctx }) => {
+    .query(({ ctx }) => {
       ctx.response.stream = { contentType: 'text/plain; charset=utf-8', fileName: 'a "b".txt', chunks: chunks() };
     });
 }

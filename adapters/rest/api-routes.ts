@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { TRPCError } from '@trpc/server';
-import { missingScopes, type Context, type Principal } from '../../core/trpc.js';
+import type { Context, Principal } from '../../core/trpc.js';
 import { DEFAULT_BODY_LIMIT, readJsonObject } from './body.js';
 import { mapError } from './errors.js';
 import { buildProblem, edgeKinds, problemKinds, sendProblem, type ProblemInput, type ProblemKind } from './problem.js';
@@ -108,13 +107,14 @@ export async function handleApiRequest(
     return { principal };
   }
 
-  const missing = missingScopes(principal, route.meta.scopes);
-  if (missing.length > 0) {
-    sendProblem(res, problem(problemKinds.FORBIDDEN, `The token lacks the scope ${missing.join(' ')}.`), {
-      ...versionHeaders,
-      ...limitHeaders,
-    });
-    return { principal };
+  // The procedure's guards (scopes) run before the body is read, as the order of checks asks.
+  let ctx: Context;
+  try {
+    ctx = route.plan.authorize(deps.contextFor(principal, req));
+  } catch (error) {
+    const mapped = mapError(error, deps.baseUrl, instance);
+    sendProblem(res, mapped.problem, { ...versionHeaders, ...limitHeaders, ...mapped.headers });
+    return { principal, error: mapped.unexpected ? error : undefined };
   }
 
   let body: Record<string, unknown> | undefined;
@@ -149,9 +149,8 @@ export async function handleApiRequest(
   }
   const input = { ...queryObject(url.searchParams), ...body, ...params, version };
 
-  const ctx = deps.contextFor(principal, req);
   try {
-    const output = await callProcedure(route, ctx, input);
+    const output = await route.plan.run(ctx, input);
     const status = route.meta.successStatus ?? 200;
     const headers: Record<string, string> = Object.assign({ 'Cache-Control': 'no-store' }, versionHeaders, limitHeaders);
     if (ctx.response.etag) headers.ETag = ctx.response.etag;
@@ -182,30 +181,4 @@ export async function handleApiRequest(
 function tokenKey(authorization: string | undefined): string {
   const token = authorization ?? '';
   return token.slice(token.lastIndexOf('.') + 1) || token;
-}
-
-/**
- * Runs the procedure: directly when it was defined with defineQuery/defineMutation (the
- * adapter has already authenticated and checked scopes; input and output go through the
- * procedure's own schemas, as in tRPC's chain), otherwise exactly as tRPC's `createCaller`
- * does, minus the proxy and the path lookup it repeats per call.
- */
-async function callProcedure(route: Route, ctx: Context & { principal: Principal }, input: unknown): Promise<unknown> {
-  if (route.direct) {
-    const parsedInput = await route.direct.input.safeParseAsync(input);
-    if (!parsedInput.success) throw new TRPCError({ code: 'BAD_REQUEST', cause: parsedInput.error });
-    const output = await route.direct.resolver({ ctx, input: parsedInput.data });
-    if (!route.direct.output) return output;
-    const parsedOutput = await route.direct.output.safeParseAsync(output);
-    if (!parsedOutput.success) throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: parsedOutput.error });
-    return parsedOutput.data;
-  }
-  return route.procedure({
-    path: route.procedurePath,
-    getRawInput: () => Promise.resolve(input),
-    ctx,
-    type: route.procedure._def.type,
-    signal: undefined,
-    batchIndex: 0,
-  });
 }

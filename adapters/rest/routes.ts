@@ -1,7 +1,7 @@
 import type { AnyTRPCProcedure, AnyTRPCRouter } from '@trpc/server';
-import { forEachOpenApiProcedure, getInputOutputParsers, getPathParameters, getPathRegExp, type OpenApiMethod } from 'trpc-to-openapi';
-import type { z } from 'zod';
-import { directResolver, type DirectResolver, type Meta } from '../../core/trpc.js';
+import { forEachOpenApiProcedure, getPathParameters, getPathRegExp, type OpenApiMethod } from 'trpc-to-openapi';
+import { planProcedure, type ProcedurePlan } from '../../core/procedure-plan.js';
+import type { Meta } from '../../core/trpc.js';
 
 export interface Route {
   method: OpenApiMethod;
@@ -10,10 +10,8 @@ export interface Route {
   /** Dotted tRPC path of the procedure, e.g. `subsidiaries.getSubsidiary`. */
   procedurePath: string;
   meta: Meta;
-  /** The procedure itself, resolved once so a request does not look it up by path. */
-  procedure: AnyTRPCProcedure;
-  /** Set for procedures defined with defineQuery/defineMutation: the REST fast path. */
-  direct: { resolver: DirectResolver; input: z.ZodType; output: z.ZodType | undefined } | undefined;
+  /** The procedure's own middleware list (guards, parsers, resolver), read once at startup. */
+  plan: ProcedurePlan;
   pathParams: string[];
   regexp: RegExp;
 }
@@ -25,29 +23,44 @@ export type RouteMatch =
 
 /**
  * Routes come from the procedures' `openapi` meta (trpc-to-openapi reads it and compiles the
- * templates); the table keeps registration order, and the first route that matches wins, as
- * in the library's own handler. Matching is case-insensitive.
+ * templates). The first route that matches wins, and the table is ordered by specificity, not
+ * by the routers' key order: `/loads/search` comes before `/loads/{loadNumber}` however the
+ * procedures are declared. Matching is case-insensitive. Every procedure's middleware list
+ * is planned here, so a middleware REST cannot run stops the server at startup.
  */
 export function buildRoutes(router: AnyTRPCRouter): Route[] {
   const routes: Route[] = [];
   forEachOpenApiProcedure<Meta>(router._def.procedures, ({ path, meta, procedure }) => {
     const template = meta.openapi.path;
-    const resolver = (procedure as { [directResolver]?: DirectResolver })[directResolver];
-    const parsers = getInputOutputParsers(procedure);
     routes.push({
       method: meta.openapi.method,
       template,
       procedurePath: path,
       meta,
-      procedure: procedure as unknown as AnyTRPCProcedure,
-      direct: resolver
-        ? { resolver, input: parsers.inputParser as z.ZodType, output: parsers.outputParser as z.ZodType | undefined }
-        : undefined,
+      plan: planProcedure(path, procedure as unknown as AnyTRPCProcedure),
       pathParams: getPathParameters(template),
       regexp: getPathRegExp(template),
     });
   });
-  return routes;
+  // Array sort is stable: routes of equal specificity keep their declaration order.
+  return routes.sort((a, b) => bySpecificity(a.template, b.template));
+}
+
+/**
+ * Literal segments before `{param}` ones, compared from the left: of two templates that can
+ * match the same path, the one with a literal where the other has a parameter comes first.
+ * Literals compare by text and shorter templates first, so this is a total order.
+ */
+export function bySpecificity(a: string, b: string): number {
+  const left = a.toLowerCase().split('/');
+  const right = b.toLowerCase().split('/');
+  for (let i = 0; i < Math.min(left.length, right.length); i++) {
+    const leftParam = left[i]!.includes('{');
+    const rightParam = right[i]!.includes('{');
+    if (leftParam !== rightParam) return leftParam ? 1 : -1;
+    if (!leftParam && left[i] !== right[i]) return left[i]! < right[i]! ? -1 : 1;
+  }
+  return left.length - right.length;
 }
 
 export function matchRoute(routes: Route[], method: string, pathname: string): RouteMatch {

@@ -9,15 +9,14 @@ import { searchDrivers } from './search-drivers.js';
 import { searchTrailers } from './search-trailers.js';
 import { searchTrucks } from './search-trucks.js';
 
-// Searches come before the `{id}` reads: REST routes match in registration order.
 export const assetsRouter = router({
-  searchDrivers,
-  findDrivers,
   getDriver,
-  searchTrucks,
-  findTrucks,
+  findDrivers,
+  searchDrivers,
   getTruck,
-  searchTrailers,
-  findTrailers,
+  findTrucks,
+  searchTrucks,
   getTrailer,
+  findTrailers,
+  searchTrailers,
 });

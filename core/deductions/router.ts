@@ -4,5 +4,4 @@ import { deleteDeduction } from './delete-deduction.js';
 import { getDeduction } from './get-deduction.js';
 import { searchDeductions } from './search-deductions.js';
 
-// Literal paths (`/search`, `/once`) before parameterised ones.
-export const deductionsRouter = router({ searchDeductions, createDeduction, getDeduction, deleteDeduction });
+export const deductionsRouter = router({ getDeduction, searchDeductions, createDeduction, deleteDeduction });

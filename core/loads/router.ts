@@ -4,8 +4,5 @@ import { findLoads } from './find-loads.js';
 import { getLoad } from './get-load.js';
 import { searchLoads } from './search-loads.js';
 
-/**
- * Load reads (literal paths first: `/loads/search` must not be read as a load number) and the
- * internal, tRPC-only create.
- */
-export const loadsRouter = router({ searchLoads, findLoads, getLoad, createLoad });
+/** Load reads and the internal, tRPC-only create. */
+export const loadsRouter = router({ getLoad, findLoads, searchLoads, createLoad });

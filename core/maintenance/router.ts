@@ -4,5 +4,4 @@ import { getMaintenance } from './get-maintenance.js';
 import { searchMaintenance } from './search-maintenance.js';
 import { updateMaintenanceRecord } from './update-maintenance.js';
 
-// Literal paths (`/search`) before parameterised ones.
-export const maintenanceRouter = router({ searchMaintenance, createMaintenance, updateMaintenanceRecord, getMaintenance });
+export const maintenanceRouter = router({ getMaintenance, searchMaintenance, createMaintenance, updateMaintenanceRecord });

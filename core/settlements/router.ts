@@ -4,5 +4,4 @@ import { getDriverStatement } from './get-driver-statement.js';
 import { searchCarrierStatements } from './search-carrier-statements.js';
 import { searchDriverStatements } from './search-driver-statements.js';
 
-// Literal paths (`/search`) before parameterised ones.
-export const settlementsRouter = router({ searchCarrierStatements, getCarrierStatement, searchDriverStatements, getDriverStatement });
+export const settlementsRouter = router({ getCarrierStatement, searchCarrierStatements, getDriverStatement, searchDriverStatements });

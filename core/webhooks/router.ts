@@ -15,12 +15,11 @@ import { testWebhook } from './test-webhook.js';
 import { updateWebhook } from './update-webhook.js';
 import { verifyWebhook } from './verify-webhook.js';
 
-// `listEventTypes` (/webhooks/event-types) comes before `getWebhook` (/webhooks/{id}): first match wins.
 export const webhooksRouter = router({
-  listEventTypes,
+  getWebhook,
   findWebhooks,
   createWebhook,
-  getWebhook,
+  listEventTypes,
   updateWebhook,
   deleteWebhook,
   enableWebhook,

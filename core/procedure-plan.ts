@@ -1,0 +1,85 @@
+import { TRPCError, type AnyTRPCProcedure } from '@trpc/server';
+import type { z } from 'zod';
+import { guardOf, type Context, type Guard, type Meta } from './trpc.js';
+
+/**
+ * A procedure's own middleware list, read once and run without tRPC's chain.
+ *
+ * tRPC runs a procedure as a chain of middlewares (our guards, then the input parser, the
+ * output parser and the resolver), copying its options object at every step; for a cheap
+ * read that is most of the cost of the call. The REST edge therefore runs the same list
+ * itself. The plan is derived from `procedure._def.middlewares` (the list tRPC runs), and
+ * building it throws for any middleware it does not know, so the two paths cannot diverge:
+ * a middleware added to the procedure builder either is a guard (and runs here too) or
+ * stops the server at startup.
+ */
+export interface ProcedurePlan {
+  /** The guards that run before the input is read, in the procedure's order (auth, scopes). */
+  authorize(ctx: Context): Context;
+  /** The rest of the list: input parser, guards after it, resolver, output parser. */
+  run(ctx: Context, rawInput: unknown): Promise<unknown>;
+}
+
+type Step =
+  | { kind: 'guard'; guard: Guard }
+  | { kind: 'input'; schema: z.ZodType }
+  | { kind: 'output'; schema: z.ZodType };
+
+interface ProcedureDef {
+  middlewares: Array<{ _type?: string; name?: string }>;
+  inputs: unknown[];
+  output?: unknown;
+  resolver?: (opts: { ctx: Context; input: unknown }) => unknown;
+  meta?: Meta;
+}
+
+export function planProcedure(path: string, procedure: AnyTRPCProcedure): ProcedurePlan {
+  const def = procedure._def as unknown as ProcedureDef;
+  const { resolver, meta } = def;
+  if (!resolver) throw new Error(`${path}: a procedure without a resolver cannot be served.`);
+  if (def.inputs.length > 1) throw new Error(`${path}: one .input() per procedure (tRPC would merge several).`);
+  const middlewares = def.middlewares;
+  const last = middlewares[middlewares.length - 1];
+  if (last?.name !== 'resolveMiddleware') throw new Error(`${path}: the resolver must be the last middleware.`);
+
+  const steps: Step[] = middlewares.slice(0, -1).map((middleware) => {
+    if (middleware._type === 'input') return { kind: 'input', schema: def.inputs[0] as z.ZodType };
+    if (middleware._type === 'output') return { kind: 'output', schema: def.output as z.ZodType };
+    const guard = guardOf(middleware);
+    if (guard) return { kind: 'guard', guard };
+    throw new Error(
+      `${path}: middleware "${middleware.name || 'anonymous'}" is not a guard; define it with guardMiddleware in core/trpc.ts so every transport runs it.`,
+    );
+  });
+  const firstInput = steps.findIndex((step) => step.kind !== 'guard');
+  const before = (firstInput === -1 ? steps : steps.slice(0, firstInput)) as Array<Extract<Step, { kind: 'guard' }>>;
+  const after = firstInput === -1 ? [] : steps.slice(firstInput);
+  const output = after.find((step): step is Extract<Step, { kind: 'output' }> => step.kind === 'output');
+
+  return {
+    authorize(ctx) {
+      let current = ctx;
+      for (const step of before) current = step.guard({ ctx: current, meta });
+      return current;
+    },
+    async run(ctx, rawInput) {
+      let current = ctx;
+      let input: unknown = undefined;
+      for (const step of after) {
+        if (step.kind === 'guard') current = step.guard({ ctx: current, meta });
+        else if (step.kind === 'input') {
+          const parsed = await step.schema.safeParseAsync(rawInput);
+          if (!parsed.success) throw new TRPCError({ code: 'BAD_REQUEST', cause: parsed.error });
+          input = parsed.data;
+        }
+      }
+      const result = await resolver({ ctx: current, input });
+      if (!output) return result;
+      const parsed = await output.schema.safeParseAsync(result);
+      if (!parsed.success) {
+        throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'Output validation failed', cause: parsed.error });
+      }
+      return parsed.data;
+    },
+  };
+}
