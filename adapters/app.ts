@@ -8,8 +8,8 @@ import { SigningKeys } from './auth/keys.js';
 import { createAuthHandler } from './auth/server.js';
 import { createBearerVerifier } from './auth/verify.js';
 import type { Logger } from './logger.js';
-import { createRateLimits, type RateLimits } from './rest/rate-limit.js';
-import { createApiHandler } from './rest/server.js';
+import { createRateLimits, type RateLimits } from './http/rate-limit.js';
+import { createApiHandler } from './http/api-host.js';
 
 export interface App {
   api: Server;

@@ -3,7 +3,7 @@ import type { AnyTRPCRouter } from '@trpc/server';
 import { SCOPES } from '../../core/auth/scopes.js';
 import type { Config } from '../../core/config.js';
 import type { Route } from './routes.js';
-import { endpointRuleFor, tenantRule, tokenRule } from './rate-rules.js';
+import { endpointRuleFor, tenantRule, tokenRule } from '../http/rate-rules.js';
 
 type Json = Record<string, any>;
 

@@ -3,8 +3,8 @@ import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import { AppError } from '../../core/errors.js';
 import type { AnyTRPCRouter } from '@trpc/server';
 import type { Context, Principal } from '../../core/trpc.js';
-import { rateLimitHeaders, type RateLimits } from '../rest/rate-limit.js';
-import type { RateRule } from '../rest/rate-rules.js';
+import { rateLimitHeaders, type RateLimits } from '../http/rate-limit.js';
+import type { RateRule } from '../http/rate-rules.js';
 
 export const TRPC_PREFIX = '/api/trpc/';
 

@@ -8,15 +8,15 @@ import type { Context, Principal } from '../../core/trpc.js';
 import { pingDb, type Db } from '../../db/create-db.js';
 import type { Logger } from '../logger.js';
 import { createTrpcHandler, TRPC_PREFIX } from '../trpc/server.js';
-import { handleApiRequest } from './api-routes.js';
-import { serveDocs } from './docs.js';
+import { handleApiRequest } from '../rest/api-routes.js';
+import { serveDocs } from '../rest/docs.js';
 import { FILES_PATH_PREFIX, serveFile } from './files.js';
-import { buildOpenApiDocument } from './openapi.js';
-import { buildProblem, edgeKinds, problemKinds, sendProblem } from './problem.js';
+import { buildOpenApiDocument } from '../rest/openapi.js';
+import { buildProblem, edgeKinds, problemKinds, sendProblem } from '../rest/problem.js';
 import { rateLimitHeaders, type RateLimits } from './rate-limit.js';
 import { defaultBurstRule, defaultRule, publicRule, type RateRule } from './rate-rules.js';
 import { clientIpOf, loggablePath, parseTarget, requestIdOf, type RequestTarget } from './request-context.js';
-import { buildRoutes } from './routes.js';
+import { buildRoutes } from '../rest/routes.js';
 
 export interface ApiHandlerOptions {
   db: Db;
@@ -30,14 +30,20 @@ export interface ApiHandlerOptions {
 }
 
 /**
- * The API host (PORT): REST under /api/p/v{version}/, tRPC for internal apps under
- * /api/trpc, and, without a token, /openapi.json, /docs and /healthz.
+ * The API host (PORT): one request listener for everything on the port.
  *
- * Dispatch is our own (trpc-to-openapi's "shape 2", notes/trpc-to-openapi.md): the library
- * gives route metadata, path matching and the OpenAPI document, while this adapter owns the
- * edge the library does not do — the four JSON media types, per-route body limits, problem
- * bodies, 405 with Allow, success statuses, ETag/Location headers — and calls the procedure
- * through `createCaller`, exactly as internal apps do.
+ * - `/api/p/…`: REST (adapters/rest/api-routes.ts). It finds the route (trpc-to-openapi's
+ *   route metadata, ordered by specificity), then checks version, bearer token, rate limits,
+ *   the procedure's guards (scopes), and the body, and runs the procedure's own middleware list
+ *   directly (core/procedure-plan.ts): the same guards, input parser, resolver and output
+ *   parser that tRPC's chain runs for internal callers, without the chain's per-step copies.
+ *   It owns the edge the library does not do: the four JSON media types, per-route body limits,
+ *   problem bodies, 405 with Allow, success statuses, ETag/Location headers, streamed bodies.
+ * - `/api/trpc/…`: tRPC's own HTTP adapter for internal apps (tRPC's chain, tRPC's envelope).
+ * - other `/api/…` paths: 404 under the default per-IP rate rules.
+ * - tokenless paths under the public per-IP rule: `/files/{token}` (signed downloads),
+ *   `/openapi.json`, `/docs`, `/healthz`.
+ * Every request gets an X-Request-Id and one log line with its status and time.
  */
 export function createApiHandler(options: ApiHandlerOptions): RequestListener {
   const { config, logger, rateLimits } = options;

@@ -4,8 +4,8 @@ import type { Config } from '../../core/config.js';
 import { FILES_PATH_PREFIX } from '../../core/documents/download-link.js';
 import { readDownload } from '../../core/documents/read-download.js';
 import type { Db } from '../../db/create-db.js';
-import { mapError } from './errors.js';
-import { buildProblem, edgeKinds, sendProblem } from './problem.js';
+import { mapError } from '../rest/errors.js';
+import { buildProblem, edgeKinds, sendProblem } from '../rest/problem.js';
 
 export { FILES_PATH_PREFIX };
 
