@@ -9,6 +9,7 @@ import { createDb, redactUrl } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { projectRoot } from '../adapters/project-root.js';
 import { resolveSecretKey } from './secret-key.js';
+import { stopOnSignals } from './shutdown.js';
 import { Dispatcher } from '../workers/dispatcher.js';
 import { startPositionPartitions } from '../workers/position-partitions.js';
 
@@ -52,22 +53,12 @@ async function main(): Promise<void> {
   logger.info({ apiUrl, authUrl, database: redactUrl(config.databaseUrl) }, 'listening');
   printWelcome(apiUrl, authUrl, config.audience, demoClient);
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
+  stopOnSignals(logger, 'in-flight requests', 10_000, async () => {
     await app.close();
     await dispatcher?.stop();
     await partitions.stop();
     await db.destroy();
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  });
 }
 
 function printWelcome(apiUrl: string, authUrl: string, audience: string, client: { id: string; secret: string } | null): void {

@@ -6,6 +6,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { Dispatcher } from '../workers/dispatcher.js';
 import { startPositionPartitions } from '../workers/position-partitions.js';
 import { resolveSecretKey } from './secret-key.js';
+import { stopOnSignals } from './shutdown.js';
 
 /**
  * `npm run worker` (CONTRACT.md): the webhook and visibility dispatcher alone, for deployments
@@ -26,21 +27,11 @@ async function main(): Promise<void> {
   dispatcher.start();
   logger.info({ database: redactUrl(config.databaseUrl) }, 'webhook dispatcher running');
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: finishing attempts in flight');
-    const force = setTimeout(() => process.exit(1), config.webhookTimeoutMs + 5_000);
-    force.unref();
+  stopOnSignals(logger, 'attempts in flight', config.webhookTimeoutMs + 5_000, async () => {
     await dispatcher.stop();
     await partitions.stop();
     await db.destroy();
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  });
 }
 
 main().catch((error: unknown) => {

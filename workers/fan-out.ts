@@ -2,7 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db/create-db.js';
 import type { OutboxTable } from '../db/tables/outbox.js';
 import type { WebhookDeliveriesTable } from '../db/tables/webhook-deliveries.js';
-import { eventBody, newDeliveryId } from '../core/webhooks/event-body.js';
+import { pendingDelivery } from '../core/webhooks/event-body.js';
 import { matchesEventType, TENANT_WIDE_PREFIX } from '../core/webhooks/event-types.js';
 import { lockForClaim } from './claim-lock.js';
 
@@ -66,21 +66,16 @@ export async function fanOut(db: Db, now: string, limit: number): Promise<number
     );
 
     const deliveries: Insertable<WebhookDeliveriesTable>[] = [];
-    const delivery = (entry: OutboxRow, target: { webhook_id: string | null; customer_id: string | null }) => ({
-      id: newDeliveryId(),
-      tenant_id: entry.tenant_id,
-      ...target,
-      outbox_id: entry.id,
-      event_type: entry.type,
-      body: eventBody(entry.type, entry.created_at, entry.payload),
-      state: 'pending',
-      attempts: 0,
-      next_attempt_at: now,
-      lease_until: null,
-      lease_token: null,
-      created_at: now,
-      updated_at: now,
-    });
+    const delivery = (entry: OutboxRow, target: { webhook_id: string | null; customer_id: string | null }) =>
+      pendingDelivery({
+        tenantId: entry.tenant_id,
+        target,
+        outboxId: entry.id,
+        eventType: entry.type,
+        timestamp: entry.created_at,
+        dataJson: entry.payload,
+        now,
+      });
     for (const entry of entries) {
       if (entry.kind === 'visibility') {
         if (entry.customer_id && integrated.has(`${entry.tenant_id}/${entry.customer_id}`)) {

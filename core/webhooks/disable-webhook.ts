@@ -1,8 +1,6 @@
-import { notFound } from '../errors.js';
-import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
-import { toWebhook, updateWebhook } from './webhook.repository.js';
+import { switchWebhook } from './switch-webhook.js';
 import { ZWebhook, ZWebhookIdInput } from './webhook.schemas.js';
 
 export const disableWebhook = authedProcedure
@@ -19,11 +17,4 @@ export const disableWebhook = authedProcedure
   })
   .input(ZWebhookIdInput)
   .output(ZWebhook)
-  .mutation(async ({ ctx, input }) => {
-    const updated = await updateWebhook(ctx.db, scopeOf(ctx.principal), input.id, {
-      enabled: 0,
-      updated_at: formatStoredDateTime(ctx.clock.now()),
-    });
-    if (!updated) throw notFound('Webhook');
-    return toWebhook(updated);
-  });
+  .mutation(({ ctx, input }) => switchWebhook(ctx.db, scopeOf(ctx.principal), input.id, false, ctx.clock.now()));

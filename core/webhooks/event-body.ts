@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { Insertable } from 'kysely';
+import type { WebhookDeliveriesTable } from '../../db/tables/webhook-deliveries.js';
 
 /**
  * The body every attempt of a delivery sends (DECISIONS "Webhooks"): `{ type, timestamp, data }`,
@@ -11,4 +13,31 @@ export function eventBody(type: string, timestamp: string, dataJson: string): st
 /** A delivery id: the `webhook-id` header, the same for every attempt of the delivery. */
 export function newDeliveryId(): string {
   return `msg_${randomUUID().replaceAll('-', '')}`;
+}
+
+/** A new delivery of one event to one target, due now: its first attempt is the dispatcher's next turn. */
+export function pendingDelivery(fields: {
+  tenantId: string;
+  target: { webhook_id: string | null; customer_id: string | null };
+  outboxId: string | null;
+  eventType: string;
+  timestamp: string;
+  dataJson: string;
+  now: string;
+}): Insertable<WebhookDeliveriesTable> & { id: string } {
+  return {
+    id: newDeliveryId(),
+    tenant_id: fields.tenantId,
+    ...fields.target,
+    outbox_id: fields.outboxId,
+    event_type: fields.eventType,
+    body: eventBody(fields.eventType, fields.timestamp, fields.dataJson),
+    state: 'pending',
+    attempts: 0,
+    next_attempt_at: fields.now,
+    lease_until: null,
+    lease_token: null,
+    created_at: fields.now,
+    updated_at: fields.now,
+  };
 }

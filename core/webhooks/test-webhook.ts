@@ -1,7 +1,7 @@
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
-import { eventBody, newDeliveryId } from './event-body.js';
+import { pendingDelivery } from './event-body.js';
 import { TEST_EVENT_TYPE } from './event-types.js';
 import { requireWebhook } from './require-webhook.js';
 import { ZTestDelivery, ZWebhookIdInput } from './webhook.schemas.js';
@@ -26,26 +26,16 @@ export const testWebhook = authedProcedure
   .mutation(async ({ ctx, input }) => {
     const row = await requireWebhook(ctx.db, scopeOf(ctx.principal), input.id);
     const now = formatStoredDateTime(ctx.clock.now());
-    const id = newDeliveryId();
     const data = JSON.stringify({ WebhookId: row.id, Message: 'A test event from Waybill.' });
-    await ctx.db
-      .insertInto('webhook_deliveries')
-      .values({
-        id,
-        tenant_id: row.tenant_id,
-        webhook_id: row.id,
-        customer_id: null,
-        outbox_id: null,
-        event_type: TEST_EVENT_TYPE,
-        body: eventBody(TEST_EVENT_TYPE, now, data),
-        state: 'pending',
-        attempts: 0,
-        next_attempt_at: now,
-        lease_until: null,
-        lease_token: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    return { DeliveryId: id, EventType: TEST_EVENT_TYPE };
+    const delivery = pendingDelivery({
+      tenantId: row.tenant_id,
+      target: { webhook_id: row.id, customer_id: null },
+      outboxId: null,
+      eventType: TEST_EVENT_TYPE,
+      timestamp: now,
+      dataJson: data,
+      now,
+    });
+    await ctx.db.insertInto('webhook_deliveries').values(delivery).execute();
+    return { DeliveryId: delivery.id, EventType: TEST_EVENT_TYPE };
   });
