@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { validationError } from '../errors.js';
 import { appendEvent } from '../events/outbox.js';
-import { attachmentPathFor, contentTypeFor } from '../fixtures/load-fixture.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import type { Context, Principal } from '../trpc.js';
 import { linkIssuerFor } from './document-links.js';
+import { documentRow } from './document-rows.js';
 import { insertDocument, toDocument, type CarrierOwner, type LoadOwner, type TripOwner } from './document.repository.js';
 import type { TDocument, ZCreateLoadDocumentInput } from './document.schemas.js';
 import { CARRIER_DOCUMENT_TYPES, INVOICE_FAMILY_TYPES, LOAD_DOCUMENT_TYPES, recognizeDocumentType, type DocumentTypeFamily } from './document-types.js';
@@ -37,38 +37,37 @@ export async function createDocument(
     const types = owner.kind === 'carrier' ? CARRIER_DOCUMENT_TYPES : [...LOAD_DOCUMENT_TYPES, ...INVOICE_FAMILY_TYPES];
     throw validationError('AttachmentType', `Must be one of: ${types.join(', ')}.`);
   }
-  const content = Buffer.from(upload.ContentBase64, 'base64');
-  if (content.length > MAX_DOCUMENT_BYTES) {
-    throw validationError('ContentBase64', `The file may be at most ${MAX_DOCUMENT_BYTES} bytes.`);
-  }
 
   const now = formatStoredDateTime(ctx.clock.now());
   const load = owner.kind === 'load' ? owner.load : owner.kind === 'trip' ? owner.trip.load : null;
   const tenantId = owner.kind === 'carrier' ? owner.carrier.tenantId : (load as LoadOwner).tenantId;
   const subsidiaryId = load?.subsidiaryId ?? null;
+  // Uploaded now, by the caller; the fixture path builds the same row from the same shape.
+  const newRow = documentRow(
+    {
+      id: `doc_${randomUUID()}`,
+      AttachmentType: known.type,
+      FileName: upload.FileName,
+      ContentBase64: upload.ContentBase64,
+      ContentType: upload.ContentType,
+      UploadedBy: ctx.principal.ClientId,
+    },
+    { tenantId, now },
+    {
+      parentType: owner.kind === 'load' ? 'Load' : owner.kind === 'trip' ? 'Trip' : 'Carrier',
+      parentId: owner.kind === 'load' ? owner.load.loadNumber : owner.kind === 'trip' ? owner.trip.id : owner.carrier.id,
+      subsidiaryId,
+      loadId: load?.id,
+      tripId: owner.kind === 'trip' ? owner.trip.id : undefined,
+      carrierId: owner.kind === 'carrier' ? owner.carrier.id : undefined,
+    },
+  );
+  if ((newRow.attachment_size ?? 0) > MAX_DOCUMENT_BYTES) {
+    throw validationError('ContentBase64', `The file may be at most ${MAX_DOCUMENT_BYTES} bytes.`);
+  }
 
   return ctx.db.transaction().execute(async (trx) => {
-    const row = await insertDocument(trx, {
-      id: `doc_${randomUUID()}`,
-      tenant_id: tenantId,
-      subsidiary_id: subsidiaryId,
-      parent_type: owner.kind === 'load' ? 'Load' : owner.kind === 'trip' ? 'Trip' : 'Carrier',
-      parent_id: owner.kind === 'load' ? owner.load.loadNumber : owner.kind === 'trip' ? owner.trip.id : owner.carrier.id,
-      load_id: load?.id ?? null,
-      trip_id: owner.kind === 'trip' ? owner.trip.id : null,
-      carrier_id: owner.kind === 'carrier' ? owner.carrier.id : null,
-      attachment_type: known.type,
-      attachment_path: attachmentPathFor(upload.FileName, now),
-      file_name: upload.FileName,
-      content_type: upload.ContentType ?? contentTypeFor(upload.FileName),
-      content,
-      attachment_size: content.length,
-      uploaded_at: now,
-      uploaded_by: ctx.principal.ClientId,
-      is_deleted: 0,
-      created_at: now,
-      updated_at: now,
-    });
+    const row = await insertDocument(trx, newRow);
     const document = toDocument(row, linkIssuerFor(ctx));
 
     if (load) {

@@ -1,8 +1,9 @@
 import { ZFixtureLoad } from '../fixtures/fixture.schemas.js';
-import { collectLoadRows, insertRowSet } from '../fixtures/load-fixture.js';
+import { listReferenceDefinitionTypes } from '../reference-definitions/reference-definition.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
+import { buildLoadRows, insertLoadRows } from './load-rows.js';
 import { getLoadRecord } from './load.repository.js';
 import { ZLoad } from './load.schemas.js';
 import { checkNewLoad } from './new-load-checks.js';
@@ -22,17 +23,12 @@ export const createLoad = authedProcedure
     const load = { ...input, SubsidiaryId: input.SubsidiaryId ?? scope.subsidiaryId };
     return ctx.db.transaction().execute(async (trx) => {
       await checkNewLoad(trx, scope, load);
-      const definitions = await trx
-        .selectFrom('reference_definitions')
-        .select(['id', 'type'])
-        .where('tenant_id', '=', scope.tenantId)
-        .execute();
-      const rows = collectLoadRows(load, {
+      const rows = buildLoadRows(load, {
         tenantId: scope.tenantId,
         now: formatStoredDateTime(ctx.clock.now()),
-        referenceDefinitions: new Map(definitions.map((definition) => [definition.id, { Type: definition.type }])),
+        referenceDefinitions: await listReferenceDefinitionTypes(trx, scope),
       });
-      await insertRowSet(trx, rows);
+      await insertLoadRows(trx, rows);
       const created = await getLoadRecord(trx, scope, load.LoadNumber);
       return created!.load;
     });

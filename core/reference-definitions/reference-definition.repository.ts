@@ -40,3 +40,9 @@ export async function findReferenceDefinitions(
   const start = page.Page * page.PageSize;
   return { items: matching.slice(start, start + page.PageSize), total: matching.length };
 }
+
+/** The Type of each of the tenant's definitions, by id: what a new load's references take theirs from. */
+export async function listReferenceDefinitionTypes(db: Db, scope: Scope): Promise<Map<string, { Type: string }>> {
+  const rows = await db.selectFrom('reference_definitions').select(['id', 'type']).where(scoped(scope)).execute();
+  return new Map(rows.map((row) => [row.id, { Type: row.type }]));
+}

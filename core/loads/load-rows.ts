@@ -1,0 +1,64 @@
+import type { Db } from '../../db/create-db.js';
+import { documentRow } from '../documents/document-rows.js';
+import type { TFixtureLoad } from '../fixtures/fixture.schemas.js';
+import { emptyRowSet, insertRowSet, type RowSet } from '../shared/row-set.js';
+import { deriveLoadStatus } from '../shared/statuses.js';
+import { lineItemRow, referenceRow, stopRow, tripRow, type TripRowsContext } from '../trips/trip-rows.js';
+
+/** The tables a new load fills, in the order foreign keys allow them to be filled. */
+export const LOAD_TABLES = ['loads', 'trips', 'stops', 'trip_references', 'trip_line_items', 'documents'] as const;
+
+export type LoadRowSet = RowSet<(typeof LOAD_TABLES)[number]>;
+
+/**
+ * What the rows of a load take from where it is created: the tenant, the time of the write, and
+ * the tenant's reference definitions (`listReferenceDefinitionTypes`) for catalog-backed references.
+ */
+export type LoadRowsContext = TripRowsContext;
+
+/**
+ * The rows of one load with its trips, stops, references, line items and documents, from the
+ * fixture/API shape of a load (`ZFixtureLoad`, CONTRACT.md "Fixture format") with its defaults:
+ * statuses derived from the trips and stop times, Manual ETAs from appointments and windows,
+ * time zones from coordinates, reference types from their definitions. Everything that stores a
+ * new load (the fixture loader, `loads.createLoad`, tenders) builds it here, so every path stores
+ * a load the same way. The caller has checked what the load points at and that its ids are new.
+ * The rows are appended to `rows` when given (a fixture collects many loads into one set).
+ */
+export function buildLoadRows(load: TFixtureLoad, ctx: LoadRowsContext, rows: LoadRowSet = emptyRowSet(LOAD_TABLES)): LoadRowSet {
+  const subsidiaryId = load.SubsidiaryId ?? null;
+  const tripStatuses = load.Trips.map((trip) => trip.Status ?? 'Planned');
+  rows.loads.push({
+    id: load.Id,
+    tenant_id: ctx.tenantId,
+    subsidiary_id: subsidiaryId,
+    load_number: load.LoadNumber,
+    customer_id: load.CustomerId ?? null,
+    status: load.Status ?? deriveLoadStatus(tripStatuses),
+    created_at: ctx.now,
+    updated_at: ctx.now,
+  });
+  for (const document of load.Documents ?? []) {
+    rows.documents.push(documentRow(document, ctx, { parentType: 'Load', parentId: load.LoadNumber, subsidiaryId, loadId: load.Id }));
+  }
+  load.Trips.forEach((trip, index) => {
+    rows.trips.push(tripRow(trip, load, index + 1, ctx));
+    trip.Stops.forEach((stop, stopIndex) => {
+      rows.stops.push(stopRow(stop, trip, stopIndex + 1, ctx));
+      for (const reference of stop.References ?? []) rows.trip_references.push(referenceRow(reference, trip.Id, stop.Id, ctx));
+    });
+    for (const reference of trip.References ?? []) rows.trip_references.push(referenceRow(reference, trip.Id, null, ctx));
+    for (const document of trip.Documents ?? []) {
+      rows.documents.push(
+        documentRow(document, ctx, { parentType: 'Trip', parentId: trip.Id, subsidiaryId, loadId: load.Id, tripId: trip.Id }),
+      );
+    }
+    (trip.LineItems ?? []).forEach((item, itemIndex) => rows.trip_line_items.push(lineItemRow(item, trip.Id, itemIndex + 1, ctx)));
+  });
+  return rows;
+}
+
+/** Inserts a load's rows in foreign-key order, in the caller's transaction. */
+export async function insertLoadRows(trx: Db, rows: LoadRowSet): Promise<void> {
+  await insertRowSet(trx, LOAD_TABLES, rows);
+}
