@@ -36,6 +36,7 @@ export async function fanOut(db: Db, now: string, limit: number): Promise<number
     ).execute();
     if (entries.length === 0) return 0;
 
+    // Not a caller's read: the worker serves every tenant at once, and each entry meets only its own tenant's subscriptions (byTenant).
     const tenantIds = [...new Set(entries.map((e) => e.tenant_id))];
     const subscriptions = await trx
       .selectFrom('webhooks')

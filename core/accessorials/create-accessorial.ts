@@ -63,7 +63,7 @@ function createProcedure(family: Family) {
       const now = formatStoredDateTime(ctx.clock.now());
       const id = `acc_${randomUUID()}`;
       const result = await createOnce(ctx.db, {
-        tenantId: scope.tenantId,
+        scope,
         family: family.path,
         key: input.ExternalId,
         fingerprint: {

@@ -48,15 +48,15 @@ export const createDriverCredit = authedProcedure
     const ownerOperatorId = input.OwnerOperatorId ?? null;
     const id = `cr_${randomUUID()}`;
     const result = await createOnce(ctx.db, {
-      tenantId: scope.tenantId,
+      scope,
       family: DRIVER_CREDIT_FAMILY,
       key: input.ExternalId,
       fingerprint: driverCreditFingerprint({ amount, date: input.Date, category: input.Category, driverId: driver.id, ownerOperatorId }),
       recordId: id,
       now,
-      findUnkeyed: (trx) => findUnkeyedCredit(trx, scope.tenantId, input.ExternalId!),
+      findUnkeyed: (trx) => findUnkeyedCredit(trx, scope, input.ExternalId!),
       create: async (trx) => {
-        const statement = await nextDriverStatement(trx, scope.tenantId, driver, now);
+        const statement = await nextDriverStatement(trx, scope, driver, now);
         await insertDeduction(trx, {
           id,
           tenant_id: scope.tenantId,

@@ -3,6 +3,7 @@ import type { Db } from '../../db/create-db.js';
 import type { DeductionsTable } from '../../db/tables/settlements.js';
 import type { DeductionRow } from '../deductions/deduction.repository.js';
 import type { ExistingClaim, Fingerprint } from '../idempotency/idempotency.repository.js';
+import { inScope, type Scope } from '../shared/scope.js';
 
 /** The route family of driver credit idempotency keys. */
 export const DRIVER_CREDIT_FAMILY = 'credits/driver';
@@ -34,12 +35,15 @@ function fingerprintOfRow(row: DeductionRow): Fingerprint {
   });
 }
 
-/** A driver credit that carries the key without a key row: loaded from a fixture. */
-export async function findUnkeyedCredit(trx: Db, tenantId: string, key: string): Promise<ExistingClaim | undefined> {
+/**
+ * A driver credit that carries the key without a key row: loaded from a fixture. Tenant-wide,
+ * like the key rows it stands in for (keys are unique per tenant, not per subsidiary).
+ */
+export async function findUnkeyedCredit(trx: Db, scope: Scope, key: string): Promise<ExistingClaim | undefined> {
   const row = await trx
     .selectFrom('deductions')
     .selectAll()
-    .where('tenant_id', '=', tenantId)
+    .where(inScope('deductions', scope, { subsidiaryColumn: null }))
     .where('type', '=', 'Credit')
     .where('external_id', '=', key)
     .where('deleted_at', 'is', null)

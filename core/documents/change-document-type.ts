@@ -77,7 +77,7 @@ export async function changeDocumentType(ctx: Context & { principal: Principal }
 
     const document = toDocument(current, issueLink);
     if (known.type === PROOF_OF_DELIVERY && load.customerId) {
-      const customer = await findVisibilityCustomer(trx, load.tenantId, load.customerId);
+      const customer = await findVisibilityCustomer(trx, scope, load.customerId);
       if (customer) {
         await appendVisibilityPost(trx, ctx.clock, {
           tenantId: load.tenantId,

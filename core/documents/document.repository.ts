@@ -246,12 +246,16 @@ export async function insertDocument(trx: Db, row: Insertable<DocumentsTable>): 
   return metadata as DocumentRow;
 }
 
-/** The customer's visibility integration, when it has one. */
-export async function findVisibilityCustomer(db: Db, tenantId: string, customerId: string): Promise<{ id: string } | undefined> {
+/**
+ * The load's customer, when it has a visibility integration. Tenant-wide: the post goes to the
+ * customer the load names, which need not be in the caller's subsidiary (a fixture may link a
+ * subsidiary's load to a tenant-wide customer), and the caller is never shown the customer.
+ */
+export async function findVisibilityCustomer(db: Db, scope: Scope, customerId: string): Promise<{ id: string } | undefined> {
   return db
     .selectFrom('customers')
     .select('id')
-    .where('tenant_id', '=', tenantId)
+    .where(inScope('customers', scope, { subsidiaryColumn: null }))
     .where('id', '=', customerId)
     .where('visibility_url', 'is not', null)
     .executeTakeFirst();

@@ -1,9 +1,11 @@
 import type { Db } from '../../db/create-db.js';
 import { AppError } from '../errors.js';
+import type { Scope } from '../shared/scope.js';
 import { claimKey, differingFields, repointKey, type ExistingClaim, type Fingerprint } from './idempotency.repository.js';
 
 export interface CreateOnceOptions {
-  tenantId: string;
+  /** The caller's: keys are claimed in its tenant. */
+  scope: Scope;
   family: string;
   /** The ExternalId; null creates without idempotency. */
   key: string | null;
@@ -60,15 +62,15 @@ export async function createOnce(db: Db, options: CreateOnceOptions): Promise<Cr
   let bodyDone = false;
   const run = db.transaction().execute(async (trx) => {
     if (options.key !== null) {
-      const claim = { tenantId: options.tenantId, family: options.family, key: options.key, fingerprint: options.fingerprint, recordId: options.recordId };
-      const existing = await claimKey(trx, { ...claim, now: options.now });
+      const claim = { family: options.family, key: options.key, fingerprint: options.fingerprint, recordId: options.recordId };
+      const existing = await claimKey(trx, options.scope, { ...claim, now: options.now });
       if (existing) {
         bodyDone = true;
         return replayOf(existing, options.fingerprint);
       }
       const unkeyed = await options.findUnkeyed?.(trx);
       if (unkeyed) {
-        await repointKey(trx, { ...claim, recordId: unkeyed.recordId, fingerprint: unkeyed.fingerprint });
+        await repointKey(trx, options.scope, { ...claim, recordId: unkeyed.recordId, fingerprint: unkeyed.fingerprint });
         const result = replayOf(unkeyed, options.fingerprint);
         bodyDone = true;
         return result;

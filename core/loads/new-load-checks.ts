@@ -80,15 +80,24 @@ async function checkNewIds(db: Db, scope: Scope, load: TFixtureLoad): Promise<vo
   const taken = async (table: 'loads' | 'trips' | 'stops' | 'trip_references' | 'documents', ids: string[]) =>
     ids.length > 0 && Boolean(await db.selectFrom(table).select('id').where('id', 'in', ids).executeTakeFirst());
   if (await taken('loads', [load.Id])) throw conflict('A load with this Id');
-  const number = await db
-    .selectFrom('loads')
-    .select('id')
-    .where('tenant_id', '=', scope.tenantId)
-    .where('load_number', '=', load.LoadNumber)
-    .executeTakeFirst();
-  if (number) throw conflict('A load with this LoadNumber');
+  if ((await takenLoadNumbers(db, scope, [load.LoadNumber])).size > 0) throw conflict('A load with this LoadNumber');
   if (await taken('trips', trips)) throw conflict('A trip with one of these ids');
   if (await taken('stops', stops)) throw conflict('A stop with one of these ids');
   if (await taken('trip_references', references)) throw conflict('A reference with one of these ids');
   if (await taken('documents', documents)) throw conflict('A document with one of these ids');
+}
+
+/**
+ * Which of `numbers` the tenant's loads already carry. Load numbers are unique per tenant, so
+ * a sibling subsidiary's loads count too: the scope's tenant applies, not its subsidiary.
+ */
+export async function takenLoadNumbers(db: Db, scope: Scope, numbers: readonly string[]): Promise<Set<string>> {
+  if (numbers.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('loads')
+    .select('load_number')
+    .where(inScope('loads', scope, { subsidiaryColumn: null }))
+    .where('load_number', 'in', [...numbers])
+    .execute();
+  return new Set(rows.map((row) => row.load_number));
 }

@@ -1,16 +1,17 @@
 import { sql } from 'kysely';
 import { dialectOf, type Db } from '../../db/create-db.js';
+import { inScope, type Scope } from '../shared/scope.js';
 
 export interface StatementDriver {
   id: string;
   subsidiaryId: string | null;
 }
 
-async function earliestOpen(trx: Db, tenantId: string, driverId: string): Promise<number | undefined> {
+async function earliestOpen(trx: Db, scope: Scope, driverId: string): Promise<number | undefined> {
   const row = await trx
     .selectFrom('driver_settlement_statements')
     .select('number')
-    .where('tenant_id', '=', tenantId)
+    .where(inScope('driver_settlement_statements', scope))
     .where('driver_id', '=', driverId)
     .where('status', '=', 'Open')
     .orderBy('statement_date')
@@ -27,12 +28,12 @@ async function earliestOpen(trx: Db, tenantId: string, driverId: string): Promis
  * both create an Open statement for one driver or pick the same number (statement numbers are
  * unique across the database); SQLite has a single writer already.
  */
-export async function nextDriverStatement(trx: Db, tenantId: string, driver: StatementDriver, now: string): Promise<number> {
-  const open = await earliestOpen(trx, tenantId, driver.id);
+export async function nextDriverStatement(trx: Db, scope: Scope, driver: StatementDriver, now: string): Promise<number> {
+  const open = await earliestOpen(trx, scope, driver.id);
   if (open !== undefined) return open;
   if (dialectOf(trx) === 'postgres') {
     await sql`lock table driver_settlement_statements in share row exclusive mode`.execute(trx);
-    const created = await earliestOpen(trx, tenantId, driver.id);
+    const created = await earliestOpen(trx, scope, driver.id);
     if (created !== undefined) return created;
   }
   const { last } = await trx
@@ -44,7 +45,7 @@ export async function nextDriverStatement(trx: Db, tenantId: string, driver: Sta
     .insertInto('driver_settlement_statements')
     .values({
       number,
-      tenant_id: tenantId,
+      tenant_id: scope.tenantId,
       subsidiary_id: driver.subsidiaryId,
       driver_id: driver.id,
       status: 'Open',

@@ -22,6 +22,6 @@ export const findAssetTelemetry = authedProcedure
     const scope = scopeOf(ctx.principal);
     const asset = await findPositionAsset(ctx.db, scope, input.assetId, input.assetType);
     if (!asset) throw notFound('Asset');
-    const { items, total } = await telemetryHistory(ctx.db, scope.tenantId, asset.id, input);
+    const { items, total } = await telemetryHistory(ctx.db, scope, asset.id, input);
     return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
   });

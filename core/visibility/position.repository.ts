@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
+import { inScope, type Scope } from '../shared/scope.js';
 import type { TAssetLocation } from './position.schemas.js';
 
 export function toAssetLocation(row: Selectable<AssetPositionColumns>): TAssetLocation {
@@ -86,10 +87,11 @@ export async function holdLatestPositions(trx: Db, rows: readonly AssetPositionC
   return held;
 }
 
-export async function heldRecordedAt(db: Db, assetId: string, source: string): Promise<string | undefined> {
+export async function heldRecordedAt(db: Db, scope: Scope, assetId: string, source: string): Promise<string | undefined> {
   const row = await db
     .selectFrom('asset_positions_latest')
     .select('recorded_at')
+    .where(inScope('asset_positions_latest', scope))
     .where('asset_id', '=', assetId)
     .where('source', '=', source)
     .executeTakeFirst();
@@ -119,11 +121,11 @@ export async function appendPositionHistory(trx: Db, rows: readonly AssetPositio
 }
 
 /** The newest held position of an asset over every source: one row per source, never history. */
-export async function latestPosition(db: Db, tenantId: string, assetId: string): Promise<TAssetLocation | undefined> {
+export async function latestPosition(db: Db, scope: Scope, assetId: string): Promise<TAssetLocation | undefined> {
   const row = await db
     .selectFrom('asset_positions_latest')
     .selectAll()
-    .where('tenant_id', '=', tenantId)
+    .where(inScope('asset_positions_latest', scope))
     .where('asset_id', '=', assetId)
     .orderBy('recorded_at', 'desc')
     .orderBy('source')
@@ -135,11 +137,11 @@ export async function latestPosition(db: Db, tenantId: string, assetId: string):
 /** History of an asset, newest RecordedAt first, over the (asset_id, recorded_at) index. */
 export async function positionHistory(
   db: Db,
-  tenantId: string,
+  scope: Scope,
   assetId: string,
   filter: { From?: string; To?: string; Page: number; PageSize: number },
 ): Promise<{ items: TAssetLocation[]; total: number }> {
-  let query = db.selectFrom('asset_positions').where('tenant_id', '=', tenantId).where('asset_id', '=', assetId);
+  let query = db.selectFrom('asset_positions').where(inScope('asset_positions', scope)).where('asset_id', '=', assetId);
   if (filter.From !== undefined) query = query.where('recorded_at', '>=', filter.From);
   if (filter.To !== undefined) query = query.where('recorded_at', '<=', filter.To);
   const [rows, count] = await Promise.all([

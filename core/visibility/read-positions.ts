@@ -17,13 +17,13 @@ async function assetInScope(ctx: ReadContext, assetId: string, kind?: AssetKind)
 
 export async function readLatestPosition(ctx: ReadContext, assetId: string, kind?: AssetKind): Promise<TAssetLocation> {
   const { scope, asset } = await assetInScope(ctx, assetId, kind);
-  const position = await latestPosition(ctx.db, scope.tenantId, asset.id);
+  const position = await latestPosition(ctx.db, scope, asset.id);
   if (!position) throw notFound('Position');
   return position;
 }
 
 export async function readPositionHistory(ctx: ReadContext, input: TLocationHistoryInput, kind?: AssetKind) {
   const { scope, asset } = await assetInScope(ctx, input.assetId, kind);
-  const { items, total } = await positionHistory(ctx.db, scope.tenantId, asset.id, input);
+  const { items, total } = await positionHistory(ctx.db, scope, asset.id, input);
   return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
 }

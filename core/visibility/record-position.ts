@@ -87,7 +87,7 @@ export async function recordPosition(
     },
   });
   if (!held) {
-    const current = await heldRecordedAt(ctx.db, row.asset_id, PUBLIC_API_SOURCE);
+    const current = await heldRecordedAt(ctx.db, scope, row.asset_id, PUBLIC_API_SOURCE);
     throw new AppError('CONFLICT', 'A position with a newer or equal RecordedAt is already held for this asset; the reading was discarded.', {
       subtype: 'StaleLocation',
       extensions: { CurrentRecordedAt: current ?? null },

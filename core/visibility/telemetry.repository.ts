@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { AssetTelemetryTable } from '../../db/tables/asset-telemetry.js';
+import { inScope, type Scope } from '../shared/scope.js';
 import type { TAssetTelemetry } from './telemetry.schemas.js';
 
 const numberOrNull = (value: number | null) => (value === null ? null : Number(value));
@@ -30,11 +31,11 @@ export async function insertTelemetry(db: Db, row: Omit<Insertable<AssetTelemetr
 /** Readings of an asset, newest RecordedAt first, over the (asset_id, recorded_at) index. */
 export async function telemetryHistory(
   db: Db,
-  tenantId: string,
+  scope: Scope,
   assetId: string,
   filter: { From?: string; To?: string; Page: number; PageSize: number },
 ): Promise<{ items: TAssetTelemetry[]; total: number }> {
-  let query = db.selectFrom('asset_telemetry').where('tenant_id', '=', tenantId).where('asset_id', '=', assetId);
+  let query = db.selectFrom('asset_telemetry').where(inScope('asset_telemetry', scope)).where('asset_id', '=', assetId);
   if (filter.From !== undefined) query = query.where('recorded_at', '>=', filter.From);
   if (filter.To !== undefined) query = query.where('recorded_at', '<=', filter.To);
   const [rows, count] = await Promise.all([

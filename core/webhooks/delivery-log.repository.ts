@@ -1,12 +1,14 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { WebhookDeliveryAttemptsTable } from '../../db/tables/webhook-deliveries.js';
+import { inScope, type Scope } from '../shared/scope.js';
 import type { TDeliveryLog } from './delivery-log.schemas.js';
 
 type AttemptRow = Selectable<WebhookDeliveryAttemptsTable>;
 
 export interface DeliveryLogFilter {
-  tenantId: string;
+  /** The caller's: only a subscription it may see has attempts to show. */
+  scope: Scope;
   webhookId: string;
   status?: string | undefined;
   eventType?: string | undefined;
@@ -31,12 +33,16 @@ export function toDeliveryLog(row: AttemptRow): TDeliveryLog {
   };
 }
 
-/** The attempts of one subscription (the caller has already been shown it), filtered. */
+/**
+ * The attempts of one subscription in the caller's scope, filtered. Attempts have no subsidiary
+ * column: they are their subscription's, so the scope is applied to it (a primary-key lookup).
+ */
 function attempts(db: Db, filter: DeliveryLogFilter) {
+  const subscription = db.selectFrom('webhooks').select('id').where(inScope('webhooks', filter.scope)).where('id', '=', filter.webhookId);
   let query = db
     .selectFrom('webhook_delivery_attempts')
-    .where('tenant_id', '=', filter.tenantId)
-    .where('webhook_id', '=', filter.webhookId);
+    .where(inScope('webhook_delivery_attempts', filter.scope, { subsidiaryColumn: null }))
+    .where('webhook_id', 'in', subscription);
   if (filter.status) query = query.where('status', '=', filter.status);
   if (filter.eventType) query = query.where('event_type', '=', filter.eventType);
   if (filter.from) query = query.where('attempted_at', '>=', filter.from);
@@ -106,8 +112,8 @@ export interface AttemptStats {
   durationMax: number;
 }
 
-export async function attemptStats(db: Db, tenantId: string, webhookId: string, from: string, to: string): Promise<AttemptStats> {
-  const row = await attempts(db, { tenantId, webhookId, from, to })
+export async function attemptStats(db: Db, scope: Scope, webhookId: string, from: string, to: string): Promise<AttemptStats> {
+  const row = await attempts(db, { scope, webhookId, from, to })
     .select((eb) => [
       eb.fn.countAll<number>().as('total'),
       eb.fn.sum<number | null>(eb.case().when('status', '=', 'success').then(1).else(0).end()).as('success'),
@@ -129,8 +135,8 @@ export async function attemptStats(db: Db, tenantId: string, webhookId: string, 
   };
 }
 
-export async function lastAttempt(db: Db, tenantId: string, webhookId: string): Promise<AttemptRow | undefined> {
-  return attempts(db, { tenantId, webhookId })
+export async function lastAttempt(db: Db, scope: Scope, webhookId: string): Promise<AttemptRow | undefined> {
+  return attempts(db, { scope, webhookId })
     .selectAll()
     .orderBy('attempted_at', 'desc')
     .orderBy('id', 'desc')

@@ -31,7 +31,7 @@ export const exportDeliveryLogs = authedProcedure
   .output(z.void())
   .query(async ({ ctx, input }) => {
     const scope = scopeOf(ctx.principal);
-    const filter = deliveryLogFilter(scope.tenantId, input);
+    const filter = deliveryLogFilter(scope, input);
     await requireWebhook(ctx.db, scope, input.webhookId);
     const format = exportFormat(input.Format, ctx.request?.accept);
     const rows = Math.min((input.Page + 1) * input.PageSize, EXPORT_ROW_CAP);

@@ -21,7 +21,7 @@ export const findDeliveryLogs = authedProcedure
   .output(ZDeliveryLogPage)
   .query(async ({ ctx, input }) => {
     const scope = scopeOf(ctx.principal);
-    const filter = deliveryLogFilter(scope.tenantId, input);
+    const filter = deliveryLogFilter(scope, input);
     await requireWebhook(ctx.db, scope, input.webhookId);
     const { items, total } = await readDeliveryLogs(ctx.db, filter, input);
     return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };

@@ -39,8 +39,8 @@ export const getWebhookHealth = authedProcedure
     const startDate = formatStoredDateTime(end - input.Days * DAY_MS);
     const endDate = formatStoredDateTime(end);
     const [stats, last] = await Promise.all([
-      attemptStats(ctx.db, scope.tenantId, hook.id, startDate, endDate),
-      lastAttempt(ctx.db, scope.tenantId, hook.id),
+      attemptStats(ctx.db, scope, hook.id, startDate, endDate),
+      lastAttempt(ctx.db, scope, hook.id),
     ]);
     const sent = stats.total - stats.skipped;
     const successRate = sent === 0 ? 0 : round2((stats.success / sent) * 100);

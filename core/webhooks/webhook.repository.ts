@@ -85,8 +85,10 @@ export async function deleteWebhook(db: Db, scope: Scope, id: string): Promise<b
   return db.transaction().execute(async (trx) => {
     const result = await trx.deleteFrom('webhooks').where(scoped(scope)).where('id', '=', id).executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) return false;
-    await trx.deleteFrom('webhook_deliveries').where('tenant_id', '=', scope.tenantId).where('webhook_id', '=', id).execute();
-    await trx.deleteFrom('webhook_delivery_attempts').where('tenant_id', '=', scope.tenantId).where('webhook_id', '=', id).execute();
+    // Deliveries and attempts have no subsidiary column: they are the subscription's, found in scope just above.
+    for (const table of ['webhook_deliveries', 'webhook_delivery_attempts'] as const) {
+      await trx.deleteFrom(table).where(inScope(table, scope, { subsidiaryColumn: null })).where('webhook_id', '=', id).execute();
+    }
     return true;
   });
 }
