@@ -491,6 +491,7 @@ describe('GET /accessorials/accessorial-types', () => {
       Page: 0,
       PageSize: 50,
       Total: 2,
+      NextCursor: null,
     });
   });
 

@@ -66,6 +66,7 @@ describe('POST /drivers/events/search', () => {
       Page: 0,
       PageSize: 50,
       Total: 3,
+      NextCursor: null,
     });
   });
 
@@ -81,7 +82,7 @@ describe('POST /drivers/events/search', () => {
 
   it("shows a subsidiary-bound client only its subsidiary's drivers", async () => {
     const dal = await search('drivers', {}, 'sub_dal-all');
-    expect(dal.body).toEqual({ Items: [], Page: 0, PageSize: 50, Total: 0 });
+    expect(dal.body).toEqual({ Items: [], Page: 0, PageSize: 50, Total: 0, NextCursor: null });
     const otherTenant = await search('drivers', {}, 'tn_harbor-all');
     expect(otherTenant.body.Total).toBe(0);
   });

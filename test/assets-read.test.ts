@@ -50,11 +50,11 @@ describe('drivers', () => {
   it('GET /drivers pages the tenant drivers; a subsidiary-bound client sees its own', async () => {
     const all = await t.api(`${base}/drivers?PageSize=2&Page=0`, { as: 'tn_prairie-all' });
     expect(all.status).toBe(200);
-    expect(all.body).toEqual({ Items: [ana, ben], Page: 0, PageSize: 2, Total: 3 });
+    expect(all.body).toEqual({ Items: [ana, ben], Page: 0, PageSize: 2, Total: 3, NextCursor: expect.any(String) });
     const second = await t.api(`${base}/drivers?PageSize=2&Page=1`, { as: 'tn_prairie-all' });
     expect(second.body.Items).toEqual([cara]);
     const kc = await t.api(`${base}/drivers`, { as: 'sub_kc-all' });
-    expect(kc.body).toEqual({ Items: [ana, cara], Page: 0, PageSize: 50, Total: 2 });
+    expect(kc.body).toEqual({ Items: [ana, cara], Page: 0, PageSize: 50, Total: 2, NextCursor: null });
   });
 
   it('POST /drivers/search filters by a Type list; omitted or null means every type', async () => {
@@ -64,11 +64,11 @@ describe('drivers', () => {
       body: { Type: ['COMPANY', 'CONTRACTOR'] },
     });
     expect(some.status).toBe(200);
-    expect(some.body).toEqual({ Items: [ana, cara], Page: 0, PageSize: 50, Total: 2 });
+    expect(some.body).toEqual({ Items: [ana, cara], Page: 0, PageSize: 50, Total: 2, NextCursor: null });
     const owner = await t.api(`${base}/drivers/search`, { method: 'POST', as: 'tn_prairie-all', body: { Type: ['OWNER_OPERATOR'] } });
     expect(owner.body.Items).toEqual([ben]);
     const external = await t.api(`${base}/drivers/search`, { method: 'POST', as: 'tn_prairie-all', body: { Type: ['EXTERNAL'] } });
-    expect(external.body).toEqual({ Items: [], Page: 0, PageSize: 50, Total: 0 });
+    expect(external.body).toEqual({ Items: [], Page: 0, PageSize: 50, Total: 0, NextCursor: null });
     const omitted = await t.api(`${base}/drivers/search`, { method: 'POST', as: 'tn_prairie-all', body: {} });
     expect(omitted.body.Total).toBe(3);
     const nulled = await t.api(`${base}/drivers/search`, { method: 'POST', as: 'tn_prairie-all', body: { Type: null } });
@@ -78,11 +78,11 @@ describe('drivers', () => {
   it('GET /drivers takes the Type list as repeated or comma-separated query values', async () => {
     const repeated = await t.api(`${base}/drivers?Type=COMPANY&Type=CONTRACTOR`, { as: 'tn_prairie-all' });
     expect(repeated.status).toBe(200);
-    expect(repeated.body).toEqual({ Items: [ana, cara], Page: 0, PageSize: 50, Total: 2 });
+    expect(repeated.body).toEqual({ Items: [ana, cara], Page: 0, PageSize: 50, Total: 2, NextCursor: null });
     const comma = await t.api(`${base}/drivers?Type=OWNER_OPERATOR,CONTRACTOR`, { as: 'tn_prairie-all' });
     expect(comma.body.Items).toEqual([ben, cara]);
     const scoped = await t.api(`${base}/drivers?Type=OWNER_OPERATOR`, { as: 'sub_kc-all' });
-    expect(scoped.body).toEqual({ Items: [], Page: 0, PageSize: 50, Total: 0 });
+    expect(scoped.body).toEqual({ Items: [], Page: 0, PageSize: 50, Total: 0, NextCursor: null });
     const bad = await t.api(`${base}/drivers?Type=DRIVER`, { as: 'tn_prairie-all' });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('Type');
@@ -111,9 +111,10 @@ describe('trucks', () => {
       Page: 0,
       PageSize: 50,
       Total: 2,
+      NextCursor: null,
     });
     const search = await t.api(`${base}/trucks/search`, { method: 'POST', as: 'sub_dal-all', body: { PageSize: 10 } });
-    expect(search.body).toEqual({ Items: [{ Id: 'trk_202', TruckNumber: '202', SubsidiaryId: 'sub_dal' }], Page: 0, PageSize: 10, Total: 1 });
+    expect(search.body).toEqual({ Items: [{ Id: 'trk_202', TruckNumber: '202', SubsidiaryId: 'sub_dal' }], Page: 0, PageSize: 10, Total: 1, NextCursor: null });
   });
 });
 
@@ -129,7 +130,7 @@ describe('trailers', () => {
     expect((await search({ CompanyOwnedAsset: true })).body.Items).toEqual([trl5301]);
     expect((await search({ CompanyOwnedAsset: false })).body.Items).toEqual([trl5302]);
     expect((await search({ CompanyOwnedAsset: null })).body.Items).toEqual([trl5303]);
-    expect((await search({})).body).toEqual({ Items: [trl5301, trl5302, trl5303], Page: 0, PageSize: 50, Total: 3 });
+    expect((await search({})).body).toEqual({ Items: [trl5301, trl5302, trl5303], Page: 0, PageSize: 50, Total: 3, NextCursor: null });
     expect((await search({ CompanyOwnedAsset: 'yes' })).status).toBe(400);
   });
 
@@ -137,7 +138,7 @@ describe('trailers', () => {
     const list = (query: string) => t.api(`${base}/trailers${query}`, { as: 'tn_prairie-all' });
     expect((await list('?CompanyOwnedAsset=true')).body.Items).toEqual([trl5301]);
     expect((await list('?CompanyOwnedAsset=false')).body.Items).toEqual([trl5302]);
-    expect((await list('?CompanyOwnedAsset=null')).body).toEqual({ Items: [trl5303], Page: 0, PageSize: 50, Total: 1 });
+    expect((await list('?CompanyOwnedAsset=null')).body).toEqual({ Items: [trl5303], Page: 0, PageSize: 50, Total: 1, NextCursor: null });
     expect((await list('')).body.Total).toBe(3);
     expect((await list('?CompanyOwnedAsset=maybe')).status).toBe(400);
   });

@@ -23,7 +23,7 @@ describe('GET /references', () => {
     const response = await t.api(`${V}/references?entities=Trip`, { as: 'prairie-integration' });
     expect(response.status).toBe(200);
     // Ordered by Name in code-unit order ("PO" before "Pickup"), the same on every database.
-    expect(response.body).toEqual({ Items: [poNumber, pickupDate, sealNumber], Page: 0, PageSize: 50, Total: 3 });
+    expect(response.body).toEqual({ Items: [poNumber, pickupDate, sealNumber], Page: 0, PageSize: 50, Total: 3, NextCursor: null });
   });
 
   it('accepts the v2.0 path alias used by the spec examples', async () => {
@@ -54,12 +54,12 @@ describe('GET /references', () => {
   it("never shows another tenant's definitions", async () => {
     const response = await t.api(`${V}/references?entities=Trip`, { as: 'tn_harbor-all' });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ Items: [], Page: 0, PageSize: 50, Total: 0 });
+    expect(response.body).toEqual({ Items: [], Page: 0, PageSize: 50, Total: 0, NextCursor: null });
   });
 
   it('pages', async () => {
     const response = await t.api(`${V}/references?entities=Trip&Page=1&PageSize=2`, { as: 'prairie-integration' });
-    expect(response.body).toEqual({ Items: [sealNumber], Page: 1, PageSize: 2, Total: 3 });
+    expect(response.body).toEqual({ Items: [sealNumber], Page: 1, PageSize: 2, Total: 3, NextCursor: null });
   });
 
   it.each([

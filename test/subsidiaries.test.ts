@@ -72,6 +72,7 @@ describe('GET /subsidiaries', () => {
       Page: 0,
       PageSize: 50,
       Total: 2,
+      NextCursor: null,
     });
   });
 

@@ -206,7 +206,7 @@ describe('GET /trips/{tripId}/stops', () => {
   it('returns the stops in route order as a page', async () => {
     const response = await t.api(`${V}/trips/trp_1001_a/stops`, { as: 'prairie-integration' });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ Items: [pickupStop, deliveryStop], Page: 0, PageSize: 50, Total: 2 });
+    expect(response.body).toEqual({ Items: [pickupStop, deliveryStop], Page: 0, PageSize: 50, Total: 2, NextCursor: null });
   });
 
   it('pages', async () => {
@@ -255,7 +255,7 @@ describe('GET /trips', () => {
     expect(response.body).toMatchObject({ Page: 1, PageSize: 2, Total: 3 });
     expect(ids(response.body)).toEqual(['trp_2001_a']);
     const beyond = await t.api(`${V}/trips?Page=5&PageSize=2`, { as: 'prairie-integration' });
-    expect(beyond.body).toEqual({ Items: [], Page: 5, PageSize: 2, Total: 3 });
+    expect(beyond.body).toEqual({ Items: [], Page: 5, PageSize: 2, Total: 3, NextCursor: null });
   });
 
   it.each([
@@ -328,7 +328,7 @@ describe('POST /trips/search', () => {
 
   it('keeps subsidiary-bound clients to their subsidiary', async () => {
     const response = await search({ CustomerId: 'cus_lonestar' }, 'sub_kc-all');
-    expect(response.body).toEqual({ Items: [], Page: 0, PageSize: 50, Total: 0 });
+    expect(response.body).toEqual({ Items: [], Page: 0, PageSize: 50, Total: 0, NextCursor: null });
   });
 
   it.each([
@@ -439,7 +439,7 @@ describe('shapes of edge records', () => {
     expect(response.body).toMatchObject({ Stops: [], Eta: null, References: [], LineItems: [], LoadNumber: 'L-1001' });
     expect(response.headers.get('etag')).toBe('"trp_1001_b.7"');
     const stops = await u.api(`${V}/trips/trp_1001_b/stops`, { as: 'prairie-integration' });
-    expect(stops.body).toEqual({ Items: [], Page: 0, PageSize: 50, Total: 0 });
+    expect(stops.body).toEqual({ Items: [], Page: 0, PageSize: 50, Total: 0, NextCursor: null });
   });
 
   it('orders lists by creation and filters UpdatedSince on the trip', async () => {

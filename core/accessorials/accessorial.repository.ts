@@ -4,6 +4,8 @@ import type { AccessorialsTable } from '../../db/tables/money.js';
 import { etagOf } from '../shared/etag.js';
 import { fromMinorUnits, toMoney } from '../shared/money.js';
 import { inScope, type Scope } from '../shared/scope.js';
+import type { PageOf, TPageRequest } from '../shared/search-page.js';
+import { selectPage, type ListOrder } from '../shared/select-page.js';
 import type { TAccessorial, TAccessorialType } from './accessorial.schemas.js';
 import type { Family, Party } from './families.js';
 
@@ -101,22 +103,22 @@ export async function findAccessorialType(db: Db, scope: Scope, id: string): Pro
   return row && toAccessorialType(row);
 }
 
+/** By name, the id breaking ties. */
+const ACCESSORIAL_TYPE_ORDER: ListOrder = {
+  list: 'accessorial-types',
+  keys: [
+    { column: 'name', type: 'text' },
+    { column: 'id', type: 'text' },
+  ],
+};
+
 export async function listAccessorialTypes(
   db: Db,
   scope: Scope,
-  options: { includeDeleted: boolean; Page: number; PageSize: number },
-): Promise<{ items: TAccessorialType[]; total: number }> {
+  options: TPageRequest & { includeDeleted: boolean },
+): Promise<PageOf<TAccessorialType>> {
   let query = db.selectFrom('accessorial_types').where(inScope('accessorial_types', scope, { subsidiaryColumn: null }));
   if (!options.includeDeleted) query = query.where('is_deleted', '=', 0);
-  const [rows, count] = await Promise.all([
-    query
-      .select(['id', 'name', 'applies_to', 'is_deleted'])
-      .orderBy('name')
-      .orderBy('id')
-      .limit(options.PageSize)
-      .offset(options.Page * options.PageSize)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toAccessorialType), total: Number(count.total) };
+  const page = await selectPage(db, query, { table: 'accessorial_types', order: ACCESSORIAL_TYPE_ORDER, page: options });
+  return { ...page, items: page.items.map(toAccessorialType) };
 }

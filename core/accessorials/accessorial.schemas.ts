@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZAmountInput, ZCurrencyInput, ZDateTimeInput, ZExternalIdInput, ZText } from '../shared/money-input.js';
-import { ZPage, ZPathId, input, pageOf } from '../shared/schemas.js';
+import { ZPathId, input } from '../shared/schemas.js';
+import { ZQueryPage, pageOf } from '../shared/search-page.js';
 import { ZMoney } from '../trips/trip.schemas.js';
 import { rateSignProblem, type Family } from './families.js';
 
@@ -131,7 +132,7 @@ export const ZAccessorialType = z
 export type TAccessorialType = z.infer<typeof ZAccessorialType>;
 
 export const ZListAccessorialTypesInput = input({
-  ...ZPage,
+  ...ZQueryPage,
   includeDeleted: z
     .enum(['true', 'false'])
     .default('false')

@@ -1,4 +1,5 @@
 import { scopeOf } from '../shared/scope.js';
+import { answerPage } from '../shared/search-page.js';
 import { authedProcedure } from '../trpc.js';
 import { listAccessorialTypes as readAccessorialTypes } from './accessorial.repository.js';
 import { ZAccessorialTypePage, ZListAccessorialTypesInput } from './accessorial.schemas.js';
@@ -20,6 +21,5 @@ export const listAccessorialTypes = authedProcedure
   .input(ZListAccessorialTypesInput)
   .output(ZAccessorialTypePage)
   .query(async ({ ctx, input }) => {
-    const { items, total } = await readAccessorialTypes(ctx.db, scopeOf(ctx.principal), input);
-    return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
+    return answerPage(input, await readAccessorialTypes(ctx.db, scopeOf(ctx.principal), input));
   });

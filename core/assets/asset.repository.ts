@@ -2,12 +2,12 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { DriversTable, TrailersTable, TrucksTable } from '../../db/tables/assets.js';
 import { inScope, type Scope } from '../shared/scope.js';
-import type { TCompanyOwnedFilter, TDriver, TTrailer, TTruck } from './asset.schemas.js';
+import type { PageOf, TPageRequest } from '../shared/search-page.js';
+import { selectPage, type ListOrder } from '../shared/select-page.js';
+import type { TCompanyOwnedFilter, TDriver, TDriverType, TTrailer, TTruck } from './asset.schemas.js';
 
-interface Paging {
-  Page: number;
-  PageSize: number;
-}
+/** Assets list by id. */
+const byId = (list: string): ListOrder => ({ list, keys: [{ column: 'id', type: 'text' }] });
 
 export function toDriver(row: Selectable<DriversTable>): TDriver {
   return {
@@ -51,41 +51,33 @@ export async function getTrailer(db: Db, scope: Scope, id: string): Promise<TTra
 export async function findDrivers(
   db: Db,
   scope: Scope,
-  filter: Paging & { types?: readonly string[] | null },
-): Promise<{ items: TDriver[]; total: number }> {
+  filter: TPageRequest & { Type?: readonly TDriverType[] | null | undefined },
+): Promise<PageOf<TDriver>> {
   let query = db.selectFrom('drivers').where(inScope('drivers', scope));
-  if (filter.types) {
+  if (filter.Type) {
     // An empty list selects nothing rather than everything: the caller asked for no type.
-    if (filter.types.length === 0) return { items: [], total: 0 };
-    query = query.where('type', 'in', [...filter.types]);
+    if (filter.Type.length === 0) return { items: [], total: 0, nextCursor: null };
+    query = query.where('type', 'in', [...filter.Type]);
   }
-  const [rows, count] = await Promise.all([
-    query.selectAll().orderBy('id').limit(filter.PageSize).offset(filter.Page * filter.PageSize).execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toDriver), total: Number(count.total) };
+  const page = await selectPage(db, query, { table: 'drivers', order: byId('drivers'), page: filter });
+  return { ...page, items: page.items.map(toDriver) };
 }
 
-export async function findTrucks(db: Db, scope: Scope, filter: Paging): Promise<{ items: TTruck[]; total: number }> {
+export async function findTrucks(db: Db, scope: Scope, filter: TPageRequest): Promise<PageOf<TTruck>> {
   const query = db.selectFrom('trucks').where(inScope('trucks', scope));
-  const [rows, count] = await Promise.all([
-    query.selectAll().orderBy('id').limit(filter.PageSize).offset(filter.Page * filter.PageSize).execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toTruck), total: Number(count.total) };
+  const page = await selectPage(db, query, { table: 'trucks', order: byId('trucks'), page: filter });
+  return { ...page, items: page.items.map(toTruck) };
 }
 
+/** `CompanyOwnedAsset` absent: every trailer; true, false and null (the unset flag) each select their own. */
 export async function findTrailers(
   db: Db,
   scope: Scope,
-  filter: Paging & { companyOwned: TCompanyOwnedFilter },
-): Promise<{ items: TTrailer[]; total: number }> {
+  filter: TPageRequest & { CompanyOwnedAsset?: TCompanyOwnedFilter },
+): Promise<PageOf<TTrailer>> {
   let query = db.selectFrom('trailers').where(inScope('trailers', scope));
-  if (filter.companyOwned === null) query = query.where('company_owned_asset', 'is', null);
-  else if (filter.companyOwned !== undefined) query = query.where('company_owned_asset', '=', filter.companyOwned ? 1 : 0);
-  const [rows, count] = await Promise.all([
-    query.selectAll().orderBy('id').limit(filter.PageSize).offset(filter.Page * filter.PageSize).execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toTrailer), total: Number(count.total) };
+  if (filter.CompanyOwnedAsset === null) query = query.where('company_owned_asset', 'is', null);
+  else if (filter.CompanyOwnedAsset !== undefined) query = query.where('company_owned_asset', '=', filter.CompanyOwnedAsset ? 1 : 0);
+  const page = await selectPage(db, query, { table: 'trailers', order: byId('trailers'), page: filter });
+  return { ...page, items: page.items.map(toTrailer) };
 }

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { queryEnumList } from '../shared/enum-lists.js';
-import { ZSearchPage } from '../shared/search-page.js';
-import { ZPage, ZPathId, input, pageOf } from '../shared/schemas.js';
+import { ZPathId, input } from '../shared/schemas.js';
+import { ZQueryPage, ZSearchPage, pageOf } from '../shared/search-page.js';
 
 export const DRIVER_TYPES = ['COMPANY', 'OWNER_OPERATOR', 'CONTRACTOR', 'EXTERNAL'] as const;
 export const ZDriverType = z.enum(DRIVER_TYPES).meta({ id: 'DriverType' });
+export type TDriverType = z.infer<typeof ZDriverType>;
 
 export const ZDriver = z
   .object({
@@ -43,11 +44,11 @@ export const ZTrailerPage = pageOf(ZTrailer).meta({ id: 'TrailerPage' });
 
 export const ZAssetIdInput = input({ id: ZPathId });
 
-export const ZListAssetsInput = input({ ...ZPage });
+export const ZListAssetsInput = input({ ...ZQueryPage });
 
 /** GET /drivers takes the search's Type filter as a query list (`Type=COMPANY&Type=EXTERNAL` or `Type=COMPANY,EXTERNAL`). */
 export const ZFindDriversInput = input({
-  ...ZPage,
+  ...ZQueryPage,
   Type: queryEnumList(DRIVER_TYPES).optional().meta({ description: 'Driver types to include; omitted means every type. Repeat the parameter or separate values with commas.' }),
 });
 
@@ -75,10 +76,14 @@ export const ZSearchTrailersInput = input({
     .meta({ description: 'true, false or null (unset flag, its own value); omit for every trailer.' }),
 });
 
+const companyOwnedQueryValue = { true: true, false: false, null: null } as const;
+
+/** The query's text parses to the search's value, so GET and POST share one resolver. */
 export const ZListTrailersInput = input({
-  ...ZPage,
+  ...ZQueryPage,
   CompanyOwnedAsset: z
     .enum(['true', 'false', 'null'])
+    .transform((text) => companyOwnedQueryValue[text])
     .optional()
     .meta({ description: 'true, false or null (unset flag, its own value); omit for every trailer.' }),
 });

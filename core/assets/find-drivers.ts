@@ -1,7 +1,13 @@
 import { scopeOf } from '../shared/scope.js';
+import { answerPage, type ListCall, type TPageRequest } from '../shared/search-page.js';
 import { authedProcedure } from '../trpc.js';
 import { findDrivers as readDrivers } from './asset.repository.js';
-import { ZDriverPage, ZFindDriversInput } from './asset.schemas.js';
+import { ZDriverPage, ZFindDriversInput, type TDriverType } from './asset.schemas.js';
+
+/** The resolver of GET /drivers and POST /drivers/search. */
+export async function driverPage({ ctx, input }: ListCall<TPageRequest & { Type?: TDriverType[] | null | undefined }>) {
+  return answerPage(input, await readDrivers(ctx.db, scopeOf(ctx.principal), input));
+}
 
 export const findDrivers = authedProcedure
   .meta({
@@ -10,7 +16,4 @@ export const findDrivers = authedProcedure
   })
   .input(ZFindDriversInput)
   .output(ZDriverPage)
-  .query(async ({ ctx, input }) => {
-    const { items, total } = await readDrivers(ctx.db, scopeOf(ctx.principal), { ...input, types: input.Type });
-    return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
-  });
+  .query(driverPage);

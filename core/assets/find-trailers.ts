@@ -1,9 +1,13 @@
 import { scopeOf } from '../shared/scope.js';
+import { answerPage, type ListCall, type TPageRequest } from '../shared/search-page.js';
 import { authedProcedure } from '../trpc.js';
 import { findTrailers as readTrailers } from './asset.repository.js';
-import { ZListTrailersInput, ZTrailerPage } from './asset.schemas.js';
+import { ZListTrailersInput, ZTrailerPage, type TCompanyOwnedFilter } from './asset.schemas.js';
 
-const queryValue = { true: true, false: false, null: null } as const;
+/** The resolver of GET /trailers and POST /trailers/search (both parse CompanyOwnedAsset to true, false, null or absent). */
+export async function trailerPage({ ctx, input }: ListCall<TPageRequest & { CompanyOwnedAsset?: TCompanyOwnedFilter }>) {
+  return answerPage(input, await readTrailers(ctx.db, scopeOf(ctx.principal), input));
+}
 
 export const findTrailers = authedProcedure
   .meta({
@@ -19,8 +23,4 @@ export const findTrailers = authedProcedure
   })
   .input(ZListTrailersInput)
   .output(ZTrailerPage)
-  .query(async ({ ctx, input }) => {
-    const companyOwned = input.CompanyOwnedAsset === undefined ? undefined : queryValue[input.CompanyOwnedAsset];
-    const { items, total } = await readTrailers(ctx.db, scopeOf(ctx.principal), { ...input, companyOwned });
-    return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
-  });
+  .query(trailerPage);

@@ -1,7 +1,13 @@
 import { scopeOf } from '../shared/scope.js';
+import { answerPage, type ListCall, type TPageRequest } from '../shared/search-page.js';
 import { authedProcedure } from '../trpc.js';
 import { findTrucks as readTrucks } from './asset.repository.js';
 import { ZListAssetsInput, ZTruckPage } from './asset.schemas.js';
+
+/** The resolver of GET /trucks and POST /trucks/search. */
+export async function truckPage({ ctx, input }: ListCall<TPageRequest>) {
+  return answerPage(input, await readTrucks(ctx.db, scopeOf(ctx.principal), input));
+}
 
 export const findTrucks = authedProcedure
   .meta({
@@ -10,7 +16,4 @@ export const findTrucks = authedProcedure
   })
   .input(ZListAssetsInput)
   .output(ZTruckPage)
-  .query(async ({ ctx, input }) => {
-    const { items, total } = await readTrucks(ctx.db, scopeOf(ctx.principal), input);
-    return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
-  });
+  .query(truckPage);

@@ -1,6 +1,5 @@
-import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
-import { findDrivers as readDrivers } from './asset.repository.js';
+import { driverPage } from './find-drivers.js';
 import { ZDriverPage, ZSearchDriversInput } from './asset.schemas.js';
 
 export const searchDrivers = authedProcedure
@@ -17,7 +16,4 @@ export const searchDrivers = authedProcedure
   })
   .input(ZSearchDriversInput)
   .output(ZDriverPage)
-  .mutation(async ({ ctx, input }) => {
-    const { items, total } = await readDrivers(ctx.db, scopeOf(ctx.principal), { ...input, types: input.Type });
-    return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
-  });
+  .mutation(driverPage);

@@ -1,6 +1,5 @@
-import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
-import { findTrailers as readTrailers } from './asset.repository.js';
+import { trailerPage } from './find-trailers.js';
 import { ZSearchTrailersInput, ZTrailerPage } from './asset.schemas.js';
 
 export const searchTrailers = authedProcedure
@@ -17,9 +16,4 @@ export const searchTrailers = authedProcedure
   })
   .input(ZSearchTrailersInput)
   .output(ZTrailerPage)
-  .mutation(async ({ ctx, input }) => {
-    // A present null filters for the unset flag; only an absent field means "every trailer".
-    const companyOwned = 'CompanyOwnedAsset' in input ? input.CompanyOwnedAsset : undefined;
-    const { items, total } = await readTrailers(ctx.db, scopeOf(ctx.principal), { ...input, companyOwned });
-    return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
-  });
+  .mutation(trailerPage);

@@ -1,6 +1,5 @@
-import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
-import { findTrucks as readTrucks } from './asset.repository.js';
+import { truckPage } from './find-trucks.js';
 import { ZSearchTrucksInput, ZTruckPage } from './asset.schemas.js';
 
 export const searchTrucks = authedProcedure
@@ -10,7 +9,4 @@ export const searchTrucks = authedProcedure
   })
   .input(ZSearchTrucksInput)
   .output(ZTruckPage)
-  .mutation(async ({ ctx, input }) => {
-    const { items, total } = await readTrucks(ctx.db, scopeOf(ctx.principal), input);
-    return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
-  });
+  .mutation(truckPage);

@@ -4,6 +4,8 @@ import type { DeductionsTable } from '../../db/tables/settlements.js';
 import { etagOf } from '../shared/etag.js';
 import { toMoney } from '../shared/money.js';
 import { inScope, type Scope } from '../shared/scope.js';
+import type { PageOf } from '../shared/search-page.js';
+import { selectPage, type ListOrder } from '../shared/select-page.js';
 import type { TDeduction, TSearchDeductionsInput } from './deduction.schemas.js';
 
 export type DeductionRow = Selectable<DeductionsTable>;
@@ -49,12 +51,17 @@ export async function insertDeduction(db: Db, row: Insertable<DeductionsTable>):
   return (await db.selectFrom('deductions').selectAll().where('id', '=', row.id).executeTakeFirst()) as DeductionRow;
 }
 
+/** Newest Date first, the id breaking ties. */
+const DEDUCTION_ORDER: ListOrder = {
+  list: 'deductions',
+  keys: [
+    { column: 'date', desc: true, type: 'text' },
+    { column: 'id', type: 'text' },
+  ],
+};
+
 /** Deductions only, never credits (spec 4.14). */
-export async function searchDeductions(
-  db: Db,
-  scope: Scope,
-  filters: TSearchDeductionsInput,
-): Promise<{ items: TDeduction[]; total: number }> {
+export async function searchDeductions(db: Db, scope: Scope, filters: TSearchDeductionsInput): Promise<PageOf<TDeduction>> {
   let query = visible(db, scope).where('type', '=', 'Deduction');
   if (filters.DriverId) query = query.where('driver_id', '=', filters.DriverId);
   if (filters.TruckId) query = query.where('truck_id', '=', filters.TruckId);
@@ -62,17 +69,8 @@ export async function searchDeductions(
   if (filters.IsPaid !== undefined && filters.IsPaid !== null) query = query.where('is_paid', '=', filters.IsPaid ? 1 : 0);
   if (filters.DateFrom) query = query.where('date', '>=', filters.DateFrom);
   if (filters.DateTo) query = query.where('date', '<=', filters.DateTo);
-  const [rows, count] = await Promise.all([
-    query
-      .selectAll()
-      .orderBy('date', 'desc')
-      .orderBy('id')
-      .limit(filters.PageSize)
-      .offset(filters.Page * filters.PageSize)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toDeduction), total: Number(count.total) };
+  const page = await selectPage(db, query, { table: 'deductions', order: DEDUCTION_ORDER, page: filters });
+  return { ...page, items: page.items.map(toDeduction) };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ZAmountInput, ZCurrencyInput, ZDateTimeInput, ZExternalIdInput, ZText } from '../shared/money-input.js';
-import { ZPathId, input, pageOf } from '../shared/schemas.js';
-import { ZSearchPage } from '../shared/search-page.js';
+import { ZPathId, input } from '../shared/schemas.js';
+import { ZSearchPage, pageOf } from '../shared/search-page.js';
 import { ZMoney } from '../trips/trip.schemas.js';
 
 const ZDateTimeOut = z.iso.datetime().meta({ description: 'ISO 8601 date-time, UTC.', example: '2026-11-17T00:00:00.000Z' });

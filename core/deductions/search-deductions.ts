@@ -1,4 +1,5 @@
 import { scopeOf } from '../shared/scope.js';
+import { answerPage } from '../shared/search-page.js';
 import { authedProcedure } from '../trpc.js';
 import { searchDeductions as readDeductions } from './deduction.repository.js';
 import { ZDeductionPage, ZSearchDeductionsInput } from './deduction.schemas.js';
@@ -20,6 +21,5 @@ export const searchDeductions = authedProcedure
   .input(ZSearchDeductionsInput)
   .output(ZDeductionPage)
   .mutation(async ({ ctx, input }) => {
-    const { items, total } = await readDeductions(ctx.db, scopeOf(ctx.principal), input);
-    return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
+    return answerPage(input, await readDeductions(ctx.db, scopeOf(ctx.principal), input));
   });

@@ -1,7 +1,15 @@
 import { scopeOf } from '../shared/scope.js';
+import { answerPage, type ListCall, type TPageRequest } from '../shared/search-page.js';
+import type { TripFilterValues } from '../trips/trip-filters.js';
 import { authedProcedure } from '../trpc.js';
 import { findLoadRecords } from './load.repository.js';
 import { ZFindLoadsInput, ZLoadPage } from './load.schemas.js';
+
+/** The resolver of GET /loads and POST /loads/search: one list, its filters from the query or the body. */
+export async function loadPage({ ctx, input }: ListCall<TripFilterValues & TPageRequest>) {
+  const page = await findLoadRecords(ctx.db, scopeOf(ctx.principal), input);
+  return answerPage(input, { ...page, items: page.items.map((record) => record.load) });
+}
 
 export const findLoads = authedProcedure
   .meta({
@@ -19,7 +27,4 @@ export const findLoads = authedProcedure
   })
   .input(ZFindLoadsInput)
   .output(ZLoadPage)
-  .query(async ({ ctx, input }) => {
-    const { items, total } = await findLoadRecords(ctx.db, scopeOf(ctx.principal), input, input);
-    return { Items: items.map((record) => record.load), Page: input.Page, PageSize: input.PageSize, Total: total };
-  });
+  .query(loadPage);

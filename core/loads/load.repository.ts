@@ -2,6 +2,8 @@ import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { LoadsTable } from '../../db/tables/loads.js';
 import { inScope, type Scope } from '../shared/scope.js';
+import type { PageOf, TPageRequest } from '../shared/search-page.js';
+import { selectPage, type ListOrder } from '../shared/select-page.js';
 import { inList, lowerBound, tripLevelConditions, type TripFilterValues } from '../trips/trip-filters.js';
 import { assembleTrips, type TripRecord } from '../trips/trip.repository.js';
 import type { TStop } from '../trips/trip.schemas.js';
@@ -115,24 +117,18 @@ function loadConditions(scope: Scope, filters: TripFilterValues): Expression<Sql
   return conditions;
 }
 
-/** Loads matching `filters` in creation order (stable while paging), with the total. */
-export async function findLoadRecords(
-  db: Db,
-  scope: Scope,
-  filters: TripFilterValues,
-  page: { Page: number; PageSize: number },
-): Promise<{ items: LoadRecord[]; total: number }> {
-  const conditions = loadConditions(scope, filters);
-  const base = db.selectFrom('loads').where((eb) => eb.and(conditions));
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('created_at')
-      .orderBy('id')
-      .limit(page.PageSize)
-      .offset(page.Page * page.PageSize)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: await assembleLoads(db, rows), total: Number(count.total) };
+/** The load list's order: creation, the id breaking ties. */
+const LOAD_ORDER: ListOrder = {
+  list: 'loads',
+  keys: [
+    { column: 'created_at', type: 'text' },
+    { column: 'id', type: 'text' },
+  ],
+};
+
+/** One page of the loads matching `filters`, in creation order, with the total. */
+export async function findLoadRecords(db: Db, scope: Scope, filters: TripFilterValues & TPageRequest): Promise<PageOf<LoadRecord>> {
+  const query = db.selectFrom('loads').where((eb) => eb.and(loadConditions(scope, filters)));
+  const page = await selectPage(db, query, { table: 'loads', order: LOAD_ORDER, page: filters });
+  return { ...page, items: await assembleLoads(db, page.items) };
 }

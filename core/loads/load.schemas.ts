@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { ZPage, ZPathId, input, pageOf } from '../shared/schemas.js';
+import { ZPathId, input } from '../shared/schemas.js';
+import { ZQueryPage, ZSearchPage, pageOf } from '../shared/search-page.js';
 import { LOAD_STATUSES } from '../shared/statuses.js';
 import { bodyEnumList, queryEnumList } from '../shared/enum-lists.js';
-import { ZBodyPage, sharedFilters, tripLevelFilters } from '../trips/trip-filters.js';
+import { sharedFilters, tripLevelFilters } from '../trips/trip-filters.js';
 import { ZCoordinates, ZEta, ZStop } from '../trips/trip.schemas.js';
 
 /** Spec 2.10: where a load starts (first pickup) or ends (last delivery). */
@@ -56,5 +57,5 @@ const loadQueryFilters = { Status: queryEnumList(LOAD_STATUSES).optional(), ...s
 const loadBodyFilters = { Status: bodyEnumList(LOAD_STATUSES).optional(), ...sharedFilters, ...tripLevelFilters };
 
 export const ZGetLoadInput = input({ loadNumber: ZPathId });
-export const ZFindLoadsInput = input({ ...ZPage, ...loadQueryFilters });
-export const ZSearchLoadsInput = input({ ...ZBodyPage, ...loadBodyFilters });
+export const ZFindLoadsInput = input({ ...ZQueryPage, ...loadQueryFilters });
+export const ZSearchLoadsInput = input({ ...ZSearchPage, ...loadBodyFilters });

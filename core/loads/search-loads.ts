@@ -1,6 +1,5 @@
-import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
-import { findLoadRecords } from './load.repository.js';
+import { loadPage } from './find-loads.js';
 import { ZLoadPage, ZSearchLoadsInput } from './load.schemas.js';
 
 export const searchLoads = authedProcedure
@@ -20,7 +19,4 @@ export const searchLoads = authedProcedure
   })
   .input(ZSearchLoadsInput)
   .output(ZLoadPage)
-  .mutation(async ({ ctx, input }) => {
-    const { items, total } = await findLoadRecords(ctx.db, scopeOf(ctx.principal), input, input);
-    return { Items: items.map((record) => record.load), Page: input.Page, PageSize: input.PageSize, Total: total };
-  });
+  .mutation(loadPage);

@@ -5,6 +5,8 @@ import type { DeductionRow } from '../deductions/deduction.repository.js';
 import { etagOf } from '../shared/etag.js';
 import { toMoney } from '../shared/money.js';
 import { inScope, type Scope } from '../shared/scope.js';
+import type { PageOf } from '../shared/search-page.js';
+import { selectPage, type ListOrder } from '../shared/select-page.js';
 import type { TMaintenanceRecord, TSearchMaintenanceInput } from './maintenance.schemas.js';
 
 export type MaintenanceRow = Selectable<MaintenanceRecordsTable>;
@@ -83,11 +85,16 @@ export async function updateMaintenance(
   return Number(result.numUpdatedRows) > 0;
 }
 
-export async function searchMaintenance(
-  db: Db,
-  scope: Scope,
-  filters: TSearchMaintenanceInput,
-): Promise<{ items: TMaintenanceRecord[]; total: number }> {
+/** Newest ServiceDate first, the id breaking ties. */
+const MAINTENANCE_ORDER: ListOrder = {
+  list: 'maintenance',
+  keys: [
+    { column: 'service_date', desc: true, type: 'text' },
+    { column: 'id', type: 'text' },
+  ],
+};
+
+export async function searchMaintenance(db: Db, scope: Scope, filters: TSearchMaintenanceInput): Promise<PageOf<TMaintenanceRecord>> {
   let query = db.selectFrom('maintenance_records').where(inScope('maintenance_records', scope));
   if (filters.TruckId) query = query.where('truck_id', '=', filters.TruckId);
   if (filters.TrailerId) query = query.where('trailer_id', '=', filters.TrailerId);
@@ -96,21 +103,12 @@ export async function searchMaintenance(
   if (filters.HasChargeback === false) query = query.where('chargeback_amount', 'is', null);
   if (filters.ServiceDateFrom) query = query.where('service_date', '>=', filters.ServiceDateFrom);
   if (filters.ServiceDateTo) query = query.where('service_date', '<=', filters.ServiceDateTo);
-  const [rows, count] = await Promise.all([
-    query
-      .selectAll()
-      .orderBy('service_date', 'desc')
-      .orderBy('id')
-      .limit(filters.PageSize)
-      .offset(filters.Page * filters.PageSize)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
+  const { items: rows, total, nextCursor } = await selectPage(db, query, { table: 'maintenance_records', order: MAINTENANCE_ORDER, page: filters });
   const ids = rows.map((row) => row.id);
   const deductions =
     ids.length === 0
       ? []
       : await db.selectFrom('deductions').select(['id', 'maintenance_id']).where('maintenance_id', 'in', ids).where('deleted_at', 'is', null).execute();
   const byRecord = new Map(deductions.map((d) => [d.maintenance_id, d.id]));
-  return { items: rows.map((row) => toMaintenance(row, byRecord.get(row.id) ?? null)), total: Number(count.total) };
+  return { items: rows.map((row) => toMaintenance(row, byRecord.get(row.id) ?? null)), total, nextCursor };
 }

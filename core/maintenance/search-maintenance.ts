@@ -1,4 +1,5 @@
 import { scopeOf } from '../shared/scope.js';
+import { answerPage } from '../shared/search-page.js';
 import { authedProcedure } from '../trpc.js';
 import { searchMaintenance as readMaintenance } from './maintenance.repository.js';
 import { ZMaintenancePage, ZSearchMaintenanceInput } from './maintenance.schemas.js';
@@ -18,6 +19,5 @@ export const searchMaintenance = authedProcedure
   .input(ZSearchMaintenanceInput)
   .output(ZMaintenancePage)
   .mutation(async ({ ctx, input }) => {
-    const { items, total } = await readMaintenance(ctx.db, scopeOf(ctx.principal), input);
-    return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
+    return answerPage(input, await readMaintenance(ctx.db, scopeOf(ctx.principal), input));
   });

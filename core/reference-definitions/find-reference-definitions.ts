@@ -1,4 +1,5 @@
 import { scopeOf } from '../shared/scope.js';
+import { answerPage } from '../shared/search-page.js';
 import { authedProcedure } from '../trpc.js';
 import { findReferenceDefinitions as readDefinitions } from './reference-definition.repository.js';
 import { ZFindReferenceDefinitionsInput, ZReferenceDefinitionPage } from './reference-definition.schemas.js';
@@ -20,6 +21,5 @@ export const findReferenceDefinitions = authedProcedure
   .input(ZFindReferenceDefinitionsInput)
   .output(ZReferenceDefinitionPage)
   .query(async ({ ctx, input }) => {
-    const { items, total } = await readDefinitions(ctx.db, scopeOf(ctx.principal), input.entities, input);
-    return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
+    return answerPage(input, await readDefinitions(ctx.db, scopeOf(ctx.principal), input));
   });

@@ -2,6 +2,8 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { ReferenceDefinitionsTable } from '../../db/tables/references.js';
 import { inScope, type Scope } from '../shared/scope.js';
+import type { PageOf, TPageRequest } from '../shared/search-page.js';
+import { selectPage, type ListOrder } from '../shared/select-page.js';
 import type { TReferenceDefinition } from './reference-definition.schemas.js';
 
 export type ReferenceDefinitionRow = Selectable<ReferenceDefinitionsTable>;
@@ -19,26 +21,27 @@ export async function getReferenceDefinition(db: Db, scope: Scope, id: string): 
   return row && toReferenceDefinition(row);
 }
 
-/**
- * The tenant's definitions, by name, optionally only those applying to one of `entities`.
- * Entities are a JSON list in one column, so they are matched here rather than in SQL; a
- * tenant's catalog is a handful of rows.
- */
+/** By name, then id, both by code points, so SQLite and Postgres (whose collations differ) give one order. */
+const REFERENCE_DEFINITION_ORDER: ListOrder = {
+  list: 'reference-definitions',
+  keys: [
+    { column: 'name', type: 'text', binary: true },
+    { column: 'id', type: 'text', binary: true },
+  ],
+};
+
+/** The tenant's definitions, by name, optionally only those applying to one of `entities`. */
 export async function findReferenceDefinitions(
   db: Db,
   scope: Scope,
-  entities: readonly string[] | undefined,
-  page: { Page: number; PageSize: number },
-): Promise<{ items: TReferenceDefinition[]; total: number }> {
-  const rows = await db.selectFrom('reference_definitions').selectAll().where(scoped(scope)).execute();
-  // Sorted here, by code units, so SQLite and Postgres (whose collations differ) give one order.
-  const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  const matching = rows
-    .map(toReferenceDefinition)
-    .filter((definition) => !entities || definition.Entities.some((entity) => entities.includes(entity)))
-    .sort((a, b) => byCodeUnits(a.Name, b.Name) || byCodeUnits(a.Id, b.Id));
-  const start = page.Page * page.PageSize;
-  return { items: matching.slice(start, start + page.PageSize), total: matching.length };
+  filter: TPageRequest & { entities?: readonly string[] | undefined },
+): Promise<PageOf<TReferenceDefinition>> {
+  const { entities } = filter;
+  let query = db.selectFrom('reference_definitions').where(scoped(scope));
+  // Entities are a JSON list of canonical names (`["Trip","Load"]`): each wanted one appears quoted.
+  if (entities) query = query.where((eb) => eb.or(entities.map((entity) => eb('entities', 'like', `%${JSON.stringify(entity)}%`))));
+  const page = await selectPage(db, query, { table: 'reference_definitions', order: REFERENCE_DEFINITION_ORDER, page: filter });
+  return { ...page, items: page.items.map(toReferenceDefinition) };
 }
 
 /** The Type of each of the tenant's definitions, by id: what a new load's references take theirs from. */

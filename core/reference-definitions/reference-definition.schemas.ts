@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ZPage, input, pageOf } from '../shared/schemas.js';
+import { input } from '../shared/schemas.js';
+import { ZQueryPage, pageOf } from '../shared/search-page.js';
 import { queryEnumList } from '../shared/enum-lists.js';
 
 /** The entities a reference definition can apply to. */
@@ -18,7 +19,7 @@ export type TReferenceDefinition = z.infer<typeof ZReferenceDefinition>;
 export const ZReferenceDefinitionPage = pageOf(ZReferenceDefinition).meta({ id: 'ReferenceDefinitionPage' });
 
 export const ZFindReferenceDefinitionsInput = input({
-  ...ZPage,
+  ...ZQueryPage,
   entities: queryEnumList(REFERENCE_ENTITIES)
     .optional()
     .meta({ description: 'Only definitions for any of these entities (Trip, Load); all definitions when absent.' }),

@@ -8,8 +8,9 @@ import type {
 } from '../../db/tables/settlements.js';
 import { toMoney } from '../shared/money.js';
 import { inScope, type Scope } from '../shared/scope.js';
+import type { PageOf } from '../shared/search-page.js';
+import { selectPage, type ListOrder } from '../shared/select-page.js';
 import type { TCarrierSettlementStatement, TSearchCarrierStatementsInput } from './settlement.schemas.js';
-import { selectPage } from '../shared/select-page.js';
 
 type StatementRow = Selectable<CarrierSettlementStatementsTable>;
 type TripRow = Selectable<CarrierStatementTripsTable>;
@@ -118,18 +119,25 @@ export async function findCarrierStatementStatus(db: Db, scope: Scope, number: n
   return row?.status;
 }
 
+/** Newest StatementDate first; the statement Number (the table's key) breaks ties, newest first too. */
+const CARRIER_STATEMENT_ORDER: ListOrder = {
+  list: 'carrier-settlement-statements',
+  keys: [
+    { column: 'statement_date', desc: true, type: 'text' },
+    { column: 'number', desc: true, type: 'integer' },
+  ],
+};
+
 export async function searchCarrierStatements(
   db: Db,
   scope: Scope,
   filters: TSearchCarrierStatementsInput,
-): Promise<{ items: TCarrierSettlementStatement[]; total: number }> {
+): Promise<PageOf<TCarrierSettlementStatement>> {
   let query = readable(db, scope);
   if (filters.PayeeId) query = query.where('payee_id', '=', filters.PayeeId);
   if (filters.Status) query = query.where('status', '=', filters.Status);
   if (filters.StatementDateFrom) query = query.where('statement_date', '>=', filters.StatementDateFrom);
   if (filters.StatementDateTo) query = query.where('statement_date', '<=', filters.StatementDateTo);
-  const { rows, total } = await selectPage(query, filters, (filtered) =>
-    filtered.selectAll().orderBy('statement_date', 'desc').orderBy('number', 'desc'),
-  );
-  return { items: await withChildren(db, rows), total };
+  const page = await selectPage(db, query, { table: 'carrier_settlement_statements', order: CARRIER_STATEMENT_ORDER, page: filters });
+  return { ...page, items: await withChildren(db, page.items) };
 }

@@ -5,8 +5,9 @@ import { toAccessorial } from '../accessorials/accessorial.repository.js';
 import { toDeduction } from '../deductions/deduction.repository.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { DriverStatementStatus } from '../shared/statuses.js';
+import type { PageOf } from '../shared/search-page.js';
+import { selectPage, type ListOrder } from '../shared/select-page.js';
 import type { TDriverSettlementStatement, TSearchDriverStatementsInput } from './driver-statement.schemas.js';
-import { selectPage } from '../shared/select-page.js';
 
 type StatementRow = Selectable<DriverSettlementStatementsTable>;
 
@@ -56,18 +57,25 @@ export async function getDriverStatement(db: Db, scope: Scope, number: number): 
   return statement;
 }
 
+/** Newest StatementDate first; the statement Number (the table's key) breaks ties, newest first too. */
+const DRIVER_STATEMENT_ORDER: ListOrder = {
+  list: 'driver-settlement-statements',
+  keys: [
+    { column: 'statement_date', desc: true, type: 'text' },
+    { column: 'number', desc: true, type: 'integer' },
+  ],
+};
+
 export async function searchDriverStatements(
   db: Db,
   scope: Scope,
   filters: TSearchDriverStatementsInput,
-): Promise<{ items: TDriverSettlementStatement[]; total: number }> {
+): Promise<PageOf<TDriverSettlementStatement>> {
   let query = db.selectFrom('driver_settlement_statements').where(inScope('driver_settlement_statements', scope));
   if (filters.DriverId) query = query.where('driver_id', '=', filters.DriverId);
   if (filters.Status) query = query.where('status', '=', filters.Status);
   if (filters.StatementDateFrom) query = query.where('statement_date', '>=', filters.StatementDateFrom);
   if (filters.StatementDateTo) query = query.where('statement_date', '<=', filters.StatementDateTo);
-  const { rows, total } = await selectPage(query, filters, (filtered) =>
-    filtered.selectAll().orderBy('statement_date', 'desc').orderBy('number', 'desc'),
-  );
-  return { items: await withItems(db, rows), total };
+  const page = await selectPage(db, query, { table: 'driver_settlement_statements', order: DRIVER_STATEMENT_ORDER, page: filters });
+  return { ...page, items: await withItems(db, page.items) };
 }

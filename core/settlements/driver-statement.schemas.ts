@@ -3,8 +3,8 @@ import { ZAccessorial } from '../accessorials/accessorial.schemas.js';
 import { ZDeduction } from '../deductions/deduction.schemas.js';
 import { DRIVER_STATEMENT_STATUSES } from '../shared/statuses.js';
 import { ZDateTimeInput } from '../shared/money-input.js';
-import { input, pageOf } from '../shared/schemas.js';
-import { ZSearchPage } from '../shared/search-page.js';
+import { input } from '../shared/schemas.js';
+import { ZSearchPage, pageOf } from '../shared/search-page.js';
 import { ZStatementNumber } from './settlement.schemas.js';
 
 const ZDateTimeOut = z.iso.datetime().meta({ description: 'ISO 8601 date-time, UTC.', example: '2026-11-15T00:00:00.000Z' });

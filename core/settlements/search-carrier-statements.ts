@@ -1,4 +1,5 @@
 import { scopeOf } from '../shared/scope.js';
+import { answerPage } from '../shared/search-page.js';
 import { authedProcedure } from '../trpc.js';
 import { searchCarrierStatements as readCarrierStatements } from './carrier-statement.repository.js';
 import { ZCarrierSettlementStatementPage, ZSearchCarrierStatementsInput } from './settlement.schemas.js';
@@ -18,6 +19,5 @@ export const searchCarrierStatements = authedProcedure
   .input(ZSearchCarrierStatementsInput)
   .output(ZCarrierSettlementStatementPage)
   .mutation(async ({ ctx, input }) => {
-    const { items, total } = await readCarrierStatements(ctx.db, scopeOf(ctx.principal), input);
-    return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
+    return answerPage(input, await readCarrierStatements(ctx.db, scopeOf(ctx.principal), input));
   });

@@ -1,4 +1,5 @@
 import { scopeOf } from '../shared/scope.js';
+import { answerPage } from '../shared/search-page.js';
 import { authedProcedure } from '../trpc.js';
 import { searchDriverStatements as readDriverStatements } from './driver-statement-read.repository.js';
 import { ZDriverSettlementStatementPage, ZSearchDriverStatementsInput } from './driver-statement.schemas.js';
@@ -18,6 +19,5 @@ export const searchDriverStatements = authedProcedure
   .input(ZSearchDriverStatementsInput)
   .output(ZDriverSettlementStatementPage)
   .mutation(async ({ ctx, input }) => {
-    const { items, total } = await readDriverStatements(ctx.db, scopeOf(ctx.principal), input);
-    return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
+    return answerPage(input, await readDriverStatements(ctx.db, scopeOf(ctx.principal), input));
   });

@@ -1,4 +1,5 @@
 import { scopeOf } from '../shared/scope.js';
+import { answerPage } from '../shared/search-page.js';
 import { authedProcedure } from '../trpc.js';
 import { findSubsidiaries as readSubsidiaries } from './subsidiary.repository.js';
 import { ZFindSubsidiariesInput, ZSubsidiaryPage } from './subsidiary.schemas.js';
@@ -18,6 +19,5 @@ export const findSubsidiaries = authedProcedure
   .input(ZFindSubsidiariesInput)
   .output(ZSubsidiaryPage)
   .query(async ({ ctx, input }) => {
-    const { items, total } = await readSubsidiaries(ctx.db, scopeOf(ctx.principal), input);
-    return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
+    return answerPage(input, await readSubsidiaries(ctx.db, scopeOf(ctx.principal), input));
   });

@@ -2,7 +2,8 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { SubsidiariesTable } from '../../db/tables/tenancy.js';
 import { inScope, type Scope } from '../shared/scope.js';
-import { selectPage } from '../shared/select-page.js';
+import type { PageOf, TPageRequest } from '../shared/search-page.js';
+import { selectPage, type ListOrder } from '../shared/select-page.js';
 import type { TSubsidiary } from './subsidiary.schemas.js';
 
 // For subsidiaries the "subsidiary column" is the row's own id.
@@ -22,12 +23,10 @@ export async function getSubsidiary(db: Db, scope: Scope, id: string): Promise<T
   return row && toSubsidiary(row);
 }
 
-export async function findSubsidiaries(
-  db: Db,
-  scope: Scope,
-  page: { Page: number; PageSize: number },
-): Promise<{ items: TSubsidiary[]; total: number }> {
+const SUBSIDIARY_ORDER: ListOrder = { list: 'subsidiaries', keys: [{ column: 'id', type: 'text' }] };
+
+export async function findSubsidiaries(db: Db, scope: Scope, request: TPageRequest): Promise<PageOf<TSubsidiary>> {
   const query = db.selectFrom('subsidiaries').where(scoped(scope));
-  const { rows, total } = await selectPage(query, page, (filtered) => filtered.select(['id', 'name']).orderBy('id'));
-  return { items: rows.map(toSubsidiary), total };
+  const page = await selectPage(db, query, { table: 'subsidiaries', order: SUBSIDIARY_ORDER, page: request });
+  return { ...page, items: page.items.map(toSubsidiary) };
 }

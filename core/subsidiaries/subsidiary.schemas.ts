@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ZPage, ZPathId, input, pageOf } from '../shared/schemas.js';
+import { ZPathId, input } from '../shared/schemas.js';
+import { ZQueryPage, pageOf } from '../shared/search-page.js';
 
 export const ZSubsidiary = z
   .object({
@@ -10,5 +11,5 @@ export const ZSubsidiary = z
 export type TSubsidiary = z.infer<typeof ZSubsidiary>;
 
 export const ZGetSubsidiaryInput = input({ id: ZPathId });
-export const ZFindSubsidiariesInput = input({ ...ZPage });
+export const ZFindSubsidiariesInput = input({ ...ZQueryPage });
 export const ZSubsidiaryPage = pageOf(ZSubsidiary).meta({ id: 'SubsidiaryPage' });

@@ -1,5 +1,6 @@
 import { notFound } from '../errors.js';
 import { scopeOf } from '../shared/scope.js';
+import { answerPage } from '../shared/search-page.js';
 import { authedProcedure } from '../trpc.js';
 import { findTripStops as readTripStops } from './trip.repository.js';
 import { ZFindTripStopsInput, ZStopPage } from './trip.schemas.js';
@@ -21,5 +22,5 @@ export const findTripStops = authedProcedure
   .query(async ({ ctx, input }) => {
     const found = await readTripStops(ctx.db, scopeOf(ctx.principal), input.tripId, input);
     if (!found) throw notFound('Trip');
-    return { Items: found.items, Page: input.Page, PageSize: input.PageSize, Total: found.total };
+    return answerPage(input, found);
   });

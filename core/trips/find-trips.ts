@@ -1,7 +1,15 @@
 import { scopeOf } from '../shared/scope.js';
+import { answerPage, type ListCall, type TPageRequest } from '../shared/search-page.js';
 import { authedProcedure } from '../trpc.js';
+import type { TripFilterValues } from './trip-filters.js';
 import { findTripRecords } from './trip.repository.js';
 import { ZFindTripsInput, ZTripPage } from './trip.schemas.js';
+
+/** The resolver of GET /trips and POST /trips/search: one list, its filters from the query or the body. */
+export async function tripPage({ ctx, input }: ListCall<TripFilterValues & TPageRequest>) {
+  const page = await findTripRecords(ctx.db, scopeOf(ctx.principal), input);
+  return answerPage(input, { ...page, items: page.items.map((record) => record.trip) });
+}
 
 export const findTrips = authedProcedure
   .meta({
@@ -19,7 +27,4 @@ export const findTrips = authedProcedure
   })
   .input(ZFindTripsInput)
   .output(ZTripPage)
-  .query(async ({ ctx, input }) => {
-    const { items, total } = await findTripRecords(ctx.db, scopeOf(ctx.principal), input, input);
-    return { Items: items.map((record) => record.trip), Page: input.Page, PageSize: input.PageSize, Total: total };
-  });
+  .query(tripPage);

@@ -1,6 +1,5 @@
-import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
-import { findTripRecords } from './trip.repository.js';
+import { tripPage } from './find-trips.js';
 import { ZSearchTripsInput, ZTripPage } from './trip.schemas.js';
 
 export const searchTrips = authedProcedure
@@ -20,7 +19,4 @@ export const searchTrips = authedProcedure
   })
   .input(ZSearchTripsInput)
   .output(ZTripPage)
-  .mutation(async ({ ctx, input }) => {
-    const { items, total } = await findTripRecords(ctx.db, scopeOf(ctx.principal), input, input);
-    return { Items: items.map((record) => record.trip), Page: input.Page, PageSize: input.PageSize, Total: total };
-  });
+  .mutation(tripPage);

@@ -33,12 +33,6 @@ export function upperBound(text: string): string {
   return new Date(Date.parse(stored) + 86_400_000 - 1).toISOString();
 }
 
-/** Paging in a POST search body: JSON numbers, not the query string's coerced text. */
-export const ZBodyPage = {
-  Page: z.number().int().min(0).default(0).meta({ description: '0-based page index.' }),
-  PageSize: z.number().int().min(1).max(100).default(50).meta({ description: 'Items per page, at most 100.' }),
-};
-
 const ZId = z.string().min(1).max(200);
 
 /** Filters on a trip (and, in the load search, on any one of the load's trips). */
@@ -63,22 +57,11 @@ export const sharedFilters = {
 export const tripQueryFilters = { Status: queryEnumList(TRIP_STATUSES).optional(), ...sharedFilters, ...tripLevelFilters };
 export const tripBodyFilters = { Status: bodyEnumList(TRIP_STATUSES).optional(), ...sharedFilters, ...tripLevelFilters };
 
-/** The filter values after validation (GET and POST parse to the same shape). */
-export interface TripFilterValues {
-  Status?: string[] | undefined;
-  LoadNumber?: string | undefined;
-  CustomerId?: string | undefined;
-  UpdatedSince?: string | undefined;
-  TripNumber?: string | undefined;
-  DriverId?: string | undefined;
-  TruckId?: string | undefined;
-  TrailerId?: string | undefined;
-  CarrierId?: string | undefined;
-  PickupFrom?: string | undefined;
-  PickupTo?: string | undefined;
-  DeliveryFrom?: string | undefined;
-  DeliveryTo?: string | undefined;
-}
+/**
+ * The filter values after validation: GET and POST, trips and loads parse to this shape (Status
+ * holds the list's own statuses).
+ */
+export type TripFilterValues = z.output<z.ZodObject<typeof sharedFilters & typeof tripLevelFilters>> & { Status?: string[] | undefined };
 
 /**
  * A stop of `stopType` on trip `tripRef` whose schedule meets [from, to]: an APPT stop's
@@ -119,7 +102,12 @@ export function inList(column: string, values: readonly string[]): Expression<Sq
   return sql<SqlBool>`${sql.ref(column)} in (${sql.join(values.map((value) => sql`${value}`))})`;
 }
 
-/** Every filter of the trip search on `trips` joined to `loads`. */
+/** Only the load's own filters need the trip's load joined; trips carry their tenant and subsidiary themselves. */
+export function needsLoadJoin(filters: TripFilterValues): boolean {
+  return filters.LoadNumber !== undefined || filters.CustomerId !== undefined;
+}
+
+/** Every filter of the trip search on `trips`, joined to `loads` when `needsLoadJoin`. */
 export function tripConditions(filters: TripFilterValues): Expression<SqlBool>[] {
   const conditions = tripLevelConditions('trips', filters);
   if (filters.Status) conditions.push(inList('trips.status', filters.Status));

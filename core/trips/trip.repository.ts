@@ -5,7 +5,9 @@ import type { TripReferencesTable } from '../../db/tables/references.js';
 import { etagOf } from '../shared/etag.js';
 import { fromMinorUnits, toMoney } from '../shared/money.js';
 import { inScope, type Scope } from '../shared/scope.js';
-import { tripConditions, type TripFilterValues } from './trip-filters.js';
+import type { PageOf, TPageRequest } from '../shared/search-page.js';
+import { selectPage, type ListOrder } from '../shared/select-page.js';
+import { needsLoadJoin, tripConditions, type TripFilterValues } from './trip-filters.js';
 import type { StopKind, TEta, TReference, TStop, TTrip, TTripLineItem } from './trip.schemas.js';
 
 export type StopRow = Selectable<StopsTable>;
@@ -250,55 +252,40 @@ export async function getStopRecord(db: Db, scope: Scope, tripId: string, stopId
   return { stop: toStop(row, references), row, trip: toMeta(trip, load.load_number), isFinal: last?.id === row.id };
 }
 
-/** Trips matching `filters` in creation order (stable while paging), with the total. */
-export async function findTripRecords(
-  db: Db,
-  scope: Scope,
-  filters: TripFilterValues,
-  page: { Page: number; PageSize: number },
-): Promise<{ items: TripRecord[]; total: number }> {
-  const conditions = [inScope('trips', scope), ...tripConditions(filters)];
-  const base = db
+/** The trip list's order: creation, the id breaking ties. */
+const TRIP_ORDER: ListOrder = {
+  list: 'trips',
+  keys: [
+    { column: 'created_at', type: 'text' },
+    { column: 'id', type: 'text' },
+  ],
+};
+
+/** One page of the trips matching `filters`, in creation order, with the total. */
+export async function findTripRecords(db: Db, scope: Scope, filters: TripFilterValues & TPageRequest): Promise<PageOf<TripRecord>> {
+  const query = db
     .selectFrom('trips')
-    .innerJoin('loads', 'loads.id', 'trips.load_id')
-    .where((eb) => eb.and(conditions));
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll('trips')
-      .orderBy('trips.created_at')
-      .orderBy('trips.id')
-      .limit(page.PageSize)
-      .offset(page.Page * page.PageSize)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: await assembleTrips(db, rows), total: Number(count.total) };
+    .$if(needsLoadJoin(filters), (trips) => trips.innerJoin('loads', 'loads.id', 'trips.load_id'))
+    .where((eb) => eb.and([inScope('trips', scope), ...tripConditions(filters)]));
+  const page = await selectPage(db, query, { table: 'trips', order: TRIP_ORDER, page: filters });
+  return { ...page, items: await assembleTrips(db, page.items) };
 }
 
+/** Route order; `sequence` is unique per trip, the id only makes that plain to the pager. */
+const STOP_ORDER: ListOrder = {
+  list: 'stops',
+  keys: [
+    { column: 'sequence', type: 'integer' },
+    { column: 'id', type: 'text' },
+  ],
+};
+
 /** A visible trip's stops in route order, one page of them, with the total. */
-export async function findTripStops(
-  db: Db,
-  scope: Scope,
-  tripId: string,
-  page: { Page: number; PageSize: number },
-): Promise<{ items: TStop[]; total: number } | undefined> {
+export async function findTripStops(db: Db, scope: Scope, tripId: string, page: TPageRequest): Promise<PageOf<TStop> | undefined> {
   const trip = await getTripRow(db, scope, tripId);
   if (!trip) return undefined;
-  const [rows, count] = await Promise.all([
-    db
-      .selectFrom('stops')
-      .selectAll()
-      .where('trip_id', '=', trip.id)
-      .orderBy('sequence')
-      .limit(page.PageSize)
-      .offset(page.Page * page.PageSize)
-      .execute(),
-    db
-      .selectFrom('stops')
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .where('trip_id', '=', trip.id)
-      .executeTakeFirstOrThrow(),
-  ]);
+  const query = db.selectFrom('stops').where('trip_id', '=', trip.id);
+  const { items: rows, total, nextCursor } = await selectPage(db, query, { table: 'stops', order: STOP_ORDER, page });
   const references =
     rows.length === 0
       ? []
@@ -315,5 +302,5 @@ export async function findTripStops(
           .orderBy('id')
           .execute();
   const byStop = groupBy(references, (ref) => ref.stop_id as string);
-  return { items: rows.map((row) => toStop(row, byStop.get(row.id) ?? [])), total: Number(count.total) };
+  return { items: rows.map((row) => toStop(row, byStop.get(row.id) ?? [])), total, nextCursor };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { ZPage, ZPathId, input, pageOf } from '../shared/schemas.js';
-import { ZBodyPage, tripBodyFilters, tripQueryFilters } from './trip-filters.js';
+import { ZPathId, input } from '../shared/schemas.js';
+import { ZQueryPage, ZSearchPage, pageOf } from '../shared/search-page.js';
+import { tripBodyFilters, tripQueryFilters } from './trip-filters.js';
 
 /** A stored UTC date-time as the API prints it (`2026-11-21T14:00:00.000Z`). */
 const ZDateTimeOut = z.iso.datetime().meta({ description: 'ISO 8601 date-time, UTC.', example: '2026-11-21T14:00:00.000Z' });
@@ -130,6 +131,6 @@ export const ZStopPage = pageOf(ZStop).meta({ id: 'StopPage' });
 
 export const ZGetTripInput = input({ tripId: ZPathId });
 export const ZGetStopInput = input({ tripId: ZPathId, stopId: ZPathId });
-export const ZFindTripStopsInput = input({ tripId: ZPathId, ...ZPage });
-export const ZFindTripsInput = input({ ...ZPage, ...tripQueryFilters });
-export const ZSearchTripsInput = input({ ...ZBodyPage, ...tripBodyFilters });
+export const ZFindTripStopsInput = input({ tripId: ZPathId, ...ZQueryPage });
+export const ZFindTripsInput = input({ ...ZQueryPage, ...tripQueryFilters });
+export const ZSearchTripsInput = input({ ...ZSearchPage, ...tripBodyFilters });

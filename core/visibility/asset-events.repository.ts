@@ -1,6 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import { inScope, type Scope } from '../shared/scope.js';
+import type { PageOf } from '../shared/search-page.js';
+import { selectPage, type ListOrder } from '../shared/select-page.js';
 import type { AssetKind } from './position-asset.js';
 import { formatAddress } from './reverse-geocode.js';
 import type { EventFilter } from './asset-events.schemas.js';
@@ -25,19 +27,24 @@ export interface AssetEventRow {
   country: string | null;
 }
 
+/** Newest OccurredAt first, the event id breaking ties; each asset kind's events are a list of their own. */
+const eventOrder = (kind: AssetKind): ListOrder => ({
+  list: `${kind}-events`,
+  keys: [
+    { column: 'occurred_at', desc: true, type: 'text' },
+    { column: 'id', type: 'text' },
+  ],
+});
+
 /**
  * Arrivals and departures at the stops of the asset's trips (the trip's assigned asset) and
  * the asset's accepted positions, as one stream ordered by OccurredAt, newest first. Assets
  * outside the caller's scope contribute nothing.
  */
-export async function searchAssetEvents(
-  db: Db,
-  scope: Scope,
-  kind: AssetKind,
-  filter: EventFilter,
-): Promise<{ items: AssetEventRow[]; total: number }> {
-  if (filter.assetIds && filter.assetIds.length === 0) return { items: [], total: 0 };
-  if (filter.EventTypes && filter.EventTypes.length === 0) return { items: [], total: 0 };
+export async function searchAssetEvents(db: Db, scope: Scope, kind: AssetKind, filter: EventFilter): Promise<PageOf<AssetEventRow>> {
+  const none = { items: [], total: 0, nextCursor: null };
+  if (filter.assetIds && filter.assetIds.length === 0) return none;
+  if (filter.EventTypes && filter.EventTypes.length === 0) return none;
   const table: string = TABLES[kind];
   // The asset table is chosen at run time, which Kysely's static types cannot follow; the
   // columns used exist on all three tables and the result is typed as AssetEventRow below.
@@ -100,23 +107,13 @@ export async function searchAssetEvents(
     ...(wanted.has('Position') ? [positionEvents()] : []),
   ];
   const [first, ...rest] = parts;
-  if (!first) return { items: [], total: 0 };
+  if (!first) return none;
   const union = rest.reduce((all, part) => all.unionAll(part), first);
 
   let events = anyDb.selectFrom(union.as('events'));
   if (filter.From) events = events.where('events.occurred_at', '>=', filter.From);
   if (filter.To) events = events.where('events.occurred_at', '<=', filter.To);
-  const [rows, count] = await Promise.all([
-    events
-      .selectAll()
-      .orderBy('events.occurred_at', 'desc')
-      .orderBy('events.id')
-      .limit(filter.PageSize)
-      .offset(filter.Page * filter.PageSize)
-      .execute(),
-    events.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows as AssetEventRow[], total: Number(count.total) };
+  return selectPage<AssetEventRow>(db, events, { derived: 'events', order: eventOrder(kind), page: filter });
 }
 
 export interface AssetEventBase {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ZDateTimeInput } from '../shared/money-input.js';
-import { input, pageOf } from '../shared/schemas.js';
-import { ZSearchPage } from '../shared/search-page.js';
+import { input } from '../shared/schemas.js';
+import { ZSearchPage, pageOf } from '../shared/search-page.js';
 
 export const EVENT_TYPES = ['Arrival', 'Departure', 'Position'] as const;
 
@@ -36,11 +36,5 @@ export const ZDriverEventPage = pageOf(ZDriverEvent).meta({ id: 'DriverEventPage
 export const ZTruckEventPage = pageOf(ZTruckEvent).meta({ id: 'TruckEventPage' });
 export const ZTrailerEventPage = pageOf(ZTrailerEvent).meta({ id: 'TrailerEventPage' });
 
-export interface EventFilter {
-  assetIds?: readonly string[] | null;
-  EventTypes?: readonly (typeof EVENT_TYPES)[number][] | null;
-  From?: string | null;
-  To?: string | null;
-  Page: number;
-  PageSize: number;
-}
+/** The search's fields after validation, with the asset ids of whichever asset kind it is. */
+export type EventFilter = z.output<z.ZodObject<typeof common>> & { assetIds?: readonly string[] | null | undefined };

@@ -1,6 +1,5 @@
-import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
-import { searchAssetEvents, toAssetEvent } from './asset-events.repository.js';
+import { assetEventPage } from './asset-event-page.js';
 import { ZSearchDriverEventsInput, ZDriverEventPage } from './asset-events.schemas.js';
 
 export const searchDriverEvents = authedProcedure
@@ -17,7 +16,4 @@ export const searchDriverEvents = authedProcedure
   })
   .input(ZSearchDriverEventsInput)
   .output(ZDriverEventPage)
-  .mutation(async ({ ctx, input }) => {
-    const { items, total } = await searchAssetEvents(ctx.db, scopeOf(ctx.principal), 'driver', { ...input, assetIds: input.DriverIds });
-    return { Items: items.map((row) => toAssetEvent(row, 'DriverId')), Page: input.Page, PageSize: input.PageSize, Total: total };
-  });
+  .mutation(assetEventPage('driver', 'DriverId'));

@@ -1,6 +1,5 @@
-import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
-import { searchAssetEvents, toAssetEvent } from './asset-events.repository.js';
+import { assetEventPage } from './asset-event-page.js';
 import { ZSearchTrailerEventsInput, ZTrailerEventPage } from './asset-events.schemas.js';
 
 export const searchTrailerEvents = authedProcedure
@@ -17,7 +16,4 @@ export const searchTrailerEvents = authedProcedure
   })
   .input(ZSearchTrailerEventsInput)
   .output(ZTrailerEventPage)
-  .mutation(async ({ ctx, input }) => {
-    const { items, total } = await searchAssetEvents(ctx.db, scopeOf(ctx.principal), 'trailer', { ...input, assetIds: input.TrailerIds });
-    return { Items: items.map((row) => toAssetEvent(row, 'TrailerId')), Page: input.Page, PageSize: input.PageSize, Total: total };
-  });
+  .mutation(assetEventPage('trailer', 'TrailerId'));

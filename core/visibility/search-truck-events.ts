@@ -1,6 +1,5 @@
-import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
-import { searchAssetEvents, toAssetEvent } from './asset-events.repository.js';
+import { assetEventPage } from './asset-event-page.js';
 import { ZSearchTruckEventsInput, ZTruckEventPage } from './asset-events.schemas.js';
 
 export const searchTruckEvents = authedProcedure
@@ -17,7 +16,4 @@ export const searchTruckEvents = authedProcedure
   })
   .input(ZSearchTruckEventsInput)
   .output(ZTruckEventPage)
-  .mutation(async ({ ctx, input }) => {
-    const { items, total } = await searchAssetEvents(ctx.db, scopeOf(ctx.principal), 'truck', { ...input, assetIds: input.TruckIds });
-    return { Items: items.map((row) => toAssetEvent(row, 'TruckId')), Page: input.Page, PageSize: input.PageSize, Total: total };
-  });
+  .mutation(assetEventPage('truck', 'TruckId'));
