@@ -88,6 +88,6 @@ describe('position history', () => {
 
   it('is empty for an asset without positions', async () => {
     const response = await t.api(`${base}/assets/drv_cara/locations`, { as: 'tn_prairie-all' });
-    expect(response.body).toEqual({ Items: [], Page: 0, PageSize: 50, Total: 0 });
+    expect(response.body).toEqual({ Items: [], Page: 0, PageSize: 50, Total: 0, NextCursor: null });
   });
 });

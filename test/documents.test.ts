@@ -347,6 +347,7 @@ describe('document history', () => {
       Page: 0,
       PageSize: 50,
       Total: 2,
+      NextCursor: null,
     });
     t.clock.set('2026-11-22T12:00:00Z');
   });
@@ -360,12 +361,13 @@ describe('document history', () => {
       Page: 1,
       PageSize: 2,
       Total: 3,
+      NextCursor: null,
     });
   });
 
   it('is empty for a document never changed', async () => {
     const response = await t.api(`${loadDoc('L-1001', 'doc_1001_ratecon')}/history`, { as: 'prairie-readonly' });
-    expect(response.body).toEqual({ Items: [], Page: 0, PageSize: 50, Total: 0 });
+    expect(response.body).toEqual({ Items: [], Page: 0, PageSize: 50, Total: 0, NextCursor: null });
   });
 
   it.each([

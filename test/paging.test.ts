@@ -37,7 +37,45 @@ beforeAll(async () => {
   // Loads (and their trips) all created at the same instant: the id decides their order.
   const template = JSON.stringify(prairie.Loads.find((load: any) => load.Id === 'lod_1001'));
   for (let n = 1; n <= 8; n++) prairie.Loads.push(JSON.parse(template.replaceAll('1001', `500${n}`)));
+  for (const id of ['wh_p3', 'wh_p1', 'wh_p4', 'wh_p2', 'wh_p0']) {
+    prairie.Webhooks.push({ Id: id, Name: id, Url: `http://127.0.0.1:9/${id}`, SubsidiaryId: 'sub_kc', EventTypes: ['trip.*'] });
+  }
   t = await startTestApp({ fixture });
+
+  // Histories, written as integrations and the dispatcher write them; some share a timestamp.
+  for (const minute of [10, 20, 30, 40, 50, 55, 58]) {
+    const reading = { Coordinates: { Latitude: `39.${minute}`, Longitude: '-94.5' }, RecordedAt: `2026-11-22T11:${minute}:00.000Z` };
+    const response = await post('/assets/trk_101/locations', reading);
+    if (response.status !== 201) throw new Error(response.text);
+  }
+  for (const minute of [10, 10, 20, 20, 20, 30, 40]) {
+    const response = await post('/visibility/assets/truck/trk_101/telemetry', { RecordedAt: `2026-11-22T11:${minute}:00Z`, Speed: minute });
+    if (response.status !== 201) throw new Error(response.text);
+  }
+  for (const type of ['Proof of Pickup', 'Shipping Labels', 'Bill of Lading', 'Proof of Pickup', 'Shipping Labels']) {
+    const response = await t.api(`${V}/loads/L-1001/documents/doc_1001_bol`, { method: 'PATCH', as: AS, body: { DocumentType: type } });
+    if (response.status !== 200) throw new Error(response.text);
+  }
+  await t.db
+    .insertInto('webhook_delivery_attempts')
+    .values(
+      [5, 5, 4, 3, 3, 3, 1].map((minutesAgo, n) => ({
+        id: `att_p${n}`,
+        tenant_id: 'tn_prairie',
+        delivery_id: `msg_p${n}`,
+        webhook_id: 'wh_p1',
+        customer_id: null,
+        event_type: 'trip.changed',
+        attempt: 1,
+        status: 'success',
+        http_status: 200,
+        duration_ms: 10,
+        reason: null,
+        response_body: null,
+        attempted_at: new Date(Date.parse('2026-11-22T12:00:00Z') - minutesAgo * 60_000).toISOString(),
+      })),
+    )
+    .execute();
 });
 afterAll(async () => {
   await t?.close();
@@ -48,8 +86,8 @@ const post = (path: string, body: object) => t.api(`${V}${path}`, { method: 'POS
 const withQuery = (path: string, query: Record<string, string | number>) =>
   `${path}${path.includes('?') ? '&' : '?'}${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`;
 
-/** How an item is told apart in each list (statements have a Number, the rest an Id). */
-const keyOf = (item: any): string | number => item.Id ?? item.Number;
+/** How an item is told apart in each list (statements have a Number, most an Id, the rest only their content). */
+const keyOf = (item: any): string | number => item.Id ?? item.Number ?? JSON.stringify(item);
 
 interface ListCase {
   name: string;
@@ -81,6 +119,13 @@ const LISTS: ListCase[] = [
   getList('GET /subsidiaries', '/subsidiaries'),
   postList('POST /drivers/events/search', '/drivers/events/search'),
   postList('POST /maintenance/search', '/maintenance/search'),
+  getList('GET /assets/{id}/locations', '/assets/trk_101/locations'),
+  getList('GET /visibility/assets/{type}/{id}/locations', '/visibility/assets/truck/trk_101/locations?From=2026-11-22T11:15:00Z'),
+  getList('GET /visibility/assets/{type}/{id}/telemetry', '/visibility/assets/truck/trk_101/telemetry'),
+  getList('GET /loads/{n}/documents/{id}/history', '/loads/L-1001/documents/doc_1001_bol/history'),
+  getList('GET /trips/{id}/documents/{id}/history', '/trips/trp_1001_a/documents/doc_1001_a_pop/history'),
+  getList('GET /webhooks', '/webhooks'),
+  getList('GET /webhooks/{id}/delivery-logs', '/webhooks/wh_p1/delivery-logs'),
 ];
 
 /** Every item of a list, following NextCursor from the first page until it is null. */
@@ -134,6 +179,11 @@ it('walks enough of the lists to mean something', async () => {
   expect((await post('/deductions/search', { PageSize: 1 })).body.Total).toBe(11);
   expect((await post('/carrier-settlement-statements/search', { PageSize: 1 })).body.Total).toBe(2);
   expect((await post('/drivers/events/search', { PageSize: 1 })).body.Total).toBeGreaterThan(4);
+  expect((await get('/assets/trk_101/locations?PageSize=1')).body.Total).toBe(7);
+  expect((await get('/visibility/assets/truck/trk_101/telemetry?PageSize=1')).body.Total).toBe(7);
+  expect((await get('/loads/L-1001/documents/doc_1001_bol/history?PageSize=1')).body.Total).toBe(5);
+  expect((await get('/webhooks?PageSize=1')).body.Total).toBe(6);
+  expect((await get('/webhooks/wh_p1/delivery-logs?PageSize=1')).body.Total).toBe(7);
 });
 
 describe('the cursor continues after its position, in the list order', () => {

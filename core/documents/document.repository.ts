@@ -3,6 +3,8 @@ import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { DocumentsTable } from '../../db/tables/documents.js';
 import { inScope, type Scope } from '../shared/scope.js';
+import type { PageOf, TPageRequest } from '../shared/search-page.js';
+import { selectPage, type ListOrder } from '../shared/select-page.js';
 import type { DownloadLink } from './download-link.js';
 import type { TDocument, TDocumentTypeChange } from './document.schemas.js';
 
@@ -214,29 +216,21 @@ export async function updateDocumentType(
   return { ...row, attachment_type: change.to, updated_at: change.at };
 }
 
-export async function findTypeChanges(
-  db: Db,
-  documentId: string,
-  page: { Page: number; PageSize: number },
-): Promise<{ items: TDocumentTypeChange[]; total: number }> {
-  const [rows, count] = await Promise.all([
-    db
-      .selectFrom('document_type_changes')
-      .select(['from_type', 'to_type', 'changed_at', 'changed_by'])
-      .where('document_id', '=', documentId)
-      .orderBy('sequence')
-      .limit(page.PageSize)
-      .offset(page.Page * page.PageSize)
-      .execute(),
-    db
-      .selectFrom('document_type_changes')
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .where('document_id', '=', documentId)
-      .executeTakeFirstOrThrow(),
-  ]);
+/** Oldest first: `sequence` is unique per document, the id only makes that plain to the pager. */
+const TYPE_CHANGE_ORDER: ListOrder = {
+  list: 'document-history',
+  keys: [
+    { column: 'sequence', type: 'integer' },
+    { column: 'id', type: 'text' },
+  ],
+};
+
+export async function findTypeChanges(db: Db, documentId: string, request: TPageRequest): Promise<PageOf<TDocumentTypeChange>> {
+  const query = db.selectFrom('document_type_changes').where('document_id', '=', documentId);
+  const page = await selectPage(db, query, { table: 'document_type_changes', order: TYPE_CHANGE_ORDER, page: request });
   return {
-    items: rows.map((row) => ({ From: row.from_type, To: row.to_type, ChangedAt: row.changed_at, ChangedBy: row.changed_by })),
-    total: Number(count.total),
+    ...page,
+    items: page.items.map((row) => ({ From: row.from_type, To: row.to_type, ChangedAt: row.changed_at, ChangedBy: row.changed_by })),
   };
 }
 

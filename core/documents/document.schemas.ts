@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ZPage, ZPathId, input, pageOf } from '../shared/schemas.js';
+import { ZPathId, input } from '../shared/schemas.js';
+import { ZQueryPage, pageOf } from '../shared/search-page.js';
 import { CARRIER_DOCUMENT_TYPES, INVOICE_FAMILY_TYPES, LOAD_DOCUMENT_TYPES, recognizeDocumentType } from './document-types.js';
 
 const ZDateTimeOut = z.iso.datetime().meta({ description: 'ISO 8601 date-time, UTC.', example: '2026-11-21T14:00:00.000Z' });
@@ -68,8 +69,8 @@ export const ZListCarrierDocumentsInput = input({ carrierId: ZPathId });
 export const ZChangeLoadDocumentTypeInput = input({ loadNumber: ZLoadNumber, documentId: ZDocumentId, DocumentType: ZDocumentTypeInput });
 export const ZChangeTripDocumentTypeInput = input({ tripId: ZTripId, documentId: ZDocumentId, DocumentType: ZDocumentTypeInput });
 
-export const ZLoadDocumentHistoryInput = input({ loadNumber: ZLoadNumber, documentId: ZDocumentId, ...ZPage });
-export const ZTripDocumentHistoryInput = input({ tripId: ZTripId, documentId: ZDocumentId, ...ZPage });
+export const ZLoadDocumentHistoryInput = input({ loadNumber: ZLoadNumber, documentId: ZDocumentId, ...ZQueryPage });
+export const ZTripDocumentHistoryInput = input({ tripId: ZTripId, documentId: ZDocumentId, ...ZQueryPage });
 
 /** Internal uploads: the file itself, as base64. */
 const uploadFields = {

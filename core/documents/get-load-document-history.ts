@@ -1,5 +1,6 @@
 import { notFound } from '../errors.js';
 import { scopeOf } from '../shared/scope.js';
+import { answerPage } from '../shared/search-page.js';
 import { authedProcedure } from '../trpc.js';
 import { findDocument, findLoadOwner, findTypeChanges } from './document.repository.js';
 import { ZDocumentTypeChangePage, ZLoadDocumentHistoryInput } from './document.schemas.js';
@@ -24,6 +25,5 @@ export const getLoadDocumentHistory = authedProcedure
     if (!load) throw notFound('Load');
     const document = await findDocument(ctx.db, scope, { kind: 'load', loadId: load.id }, input.documentId);
     if (!document) throw notFound('Document');
-    const { items, total } = await findTypeChanges(ctx.db, document.id, input);
-    return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
+    return answerPage(input, await findTypeChanges(ctx.db, document.id, input));
   });

@@ -1,5 +1,6 @@
 import { notFound } from '../errors.js';
 import { scopeOf } from '../shared/scope.js';
+import { answerPage } from '../shared/search-page.js';
 import { authedProcedure } from '../trpc.js';
 import { findDocument, findTripOwner, findTypeChanges } from './document.repository.js';
 import { ZDocumentTypeChangePage, ZTripDocumentHistoryInput } from './document.schemas.js';
@@ -24,6 +25,5 @@ export const getTripDocumentHistory = authedProcedure
     if (!trip) throw notFound('Trip');
     const document = await findDocument(ctx.db, scope, { kind: 'trip', tripId: trip.id }, input.documentId);
     if (!document) throw notFound('Document');
-    const { items, total } = await findTypeChanges(ctx.db, document.id, input);
-    return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
+    return answerPage(input, await findTypeChanges(ctx.db, document.id, input));
   });

@@ -14,20 +14,5 @@ export function input<S extends z.ZodRawShape>(shape: S) {
   return z.strictObject({ version: ZVersion, ...shape });
 }
 
-/** Paging query (DECISIONS: Page 0-based, PageSize 1..100, default 50). */
-export const ZPage = {
-  Page: z.coerce.number().int().min(0).default(0).meta({ description: '0-based page index.' }),
-  PageSize: z.coerce.number().int().min(1).max(100).default(50).meta({ description: 'Items per page, at most 100.' }),
-};
-
-export function pageOf<T extends z.ZodType>(item: T) {
-  return z.object({
-    Items: z.array(item),
-    Page: z.number().int(),
-    PageSize: z.number().int(),
-    Total: z.number().int(),
-  });
-}
-
 /** A path parameter: arrives URL-decoded from the adapter, never empty. */
 export const ZPathId = z.string().min(1).max(200);

@@ -1,5 +1,6 @@
 import { notFound } from '../errors.js';
 import { scopeOf } from '../shared/scope.js';
+import { answerPage } from '../shared/search-page.js';
 import { authedProcedure } from '../trpc.js';
 import { findPositionAsset } from './position-asset.js';
 import { telemetryHistory } from './telemetry.repository.js';
@@ -22,6 +23,5 @@ export const findAssetTelemetry = authedProcedure
     const scope = scopeOf(ctx.principal);
     const asset = await findPositionAsset(ctx.db, scope, input.assetId, input.assetType);
     if (!asset) throw notFound('Asset');
-    const { items, total } = await telemetryHistory(ctx.db, scope, asset.id, input);
-    return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
+    return answerPage(input, await telemetryHistory(ctx.db, scope, asset.id, input));
   });

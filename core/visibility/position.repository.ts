@@ -3,6 +3,8 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
 import { inScope, type Scope } from '../shared/scope.js';
+import type { PageOf, TPageRequest } from '../shared/search-page.js';
+import { selectPage, type ListOrder } from '../shared/select-page.js';
 import type { TAssetLocation } from './position.schemas.js';
 
 export function toAssetLocation(row: Selectable<AssetPositionColumns>): TAssetLocation {
@@ -134,25 +136,25 @@ export async function latestPosition(db: Db, scope: Scope, assetId: string): Pro
   return row && toAssetLocation(row);
 }
 
+/** Newest RecordedAt first, the id breaking ties (both join the page back, so Postgres prunes partitions). */
+const POSITION_ORDER: ListOrder = {
+  list: 'asset-locations',
+  keys: [
+    { column: 'recorded_at', desc: true, type: 'text' },
+    { column: 'id', type: 'text' },
+  ],
+};
+
 /** History of an asset, newest RecordedAt first, over the (asset_id, recorded_at) index. */
 export async function positionHistory(
   db: Db,
   scope: Scope,
   assetId: string,
-  filter: { From?: string; To?: string; Page: number; PageSize: number },
-): Promise<{ items: TAssetLocation[]; total: number }> {
+  filter: TPageRequest & { From?: string | undefined; To?: string | undefined },
+): Promise<PageOf<TAssetLocation>> {
   let query = db.selectFrom('asset_positions').where(inScope('asset_positions', scope)).where('asset_id', '=', assetId);
   if (filter.From !== undefined) query = query.where('recorded_at', '>=', filter.From);
   if (filter.To !== undefined) query = query.where('recorded_at', '<=', filter.To);
-  const [rows, count] = await Promise.all([
-    query
-      .selectAll()
-      .orderBy('recorded_at', 'desc')
-      .orderBy('id')
-      .limit(filter.PageSize)
-      .offset(filter.Page * filter.PageSize)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toAssetLocation), total: Number(count.total) };
+  const page = await selectPage(db, query, { table: 'asset_positions', order: POSITION_ORDER, page: filter });
+  return { ...page, items: page.items.map(toAssetLocation) };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZDateTimeInput } from '../shared/money-input.js';
-import { ZPage, ZPathId, input, pageOf } from '../shared/schemas.js';
+import { ZPathId, input } from '../shared/schemas.js';
+import { ZQueryPage, pageOf } from '../shared/search-page.js';
 
 const DECIMAL = /^-?\d{1,3}(\.\d+)?$/;
 
@@ -98,7 +99,7 @@ export const ZLatestLocationInput = input({ assetId: ZPathId });
 export const ZTypedLatestLocationInput = input({ assetType: ZAssetTypePath, assetId: ZPathId });
 
 const historyQuery = {
-  ...ZPage,
+  ...ZQueryPage,
   From: ZDateTimeInput.optional().meta({ description: 'RecordedAt on or after; without an offset, UTC.' }),
   To: ZDateTimeInput.optional().meta({ description: 'RecordedAt on or before; without an offset, UTC.' }),
 };

@@ -1,5 +1,6 @@
 import { notFound } from '../errors.js';
 import { scopeOf } from '../shared/scope.js';
+import { answerPage } from '../shared/search-page.js';
 import type { Context } from '../trpc.js';
 import { findPositionAsset, type AssetKind } from './position-asset.js';
 import { latestPosition, positionHistory } from './position.repository.js';
@@ -24,6 +25,5 @@ export async function readLatestPosition(ctx: ReadContext, assetId: string, kind
 
 export async function readPositionHistory(ctx: ReadContext, input: TLocationHistoryInput, kind?: AssetKind) {
   const { scope, asset } = await assetInScope(ctx, input.assetId, kind);
-  const { items, total } = await positionHistory(ctx.db, scope, asset.id, input);
-  return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
+  return answerPage(input, await positionHistory(ctx.db, scope, asset.id, input));
 }

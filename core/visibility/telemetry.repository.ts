@@ -3,6 +3,8 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { AssetTelemetryTable } from '../../db/tables/asset-telemetry.js';
 import { inScope, type Scope } from '../shared/scope.js';
+import type { PageOf, TPageRequest } from '../shared/search-page.js';
+import { selectPage, type ListOrder } from '../shared/select-page.js';
 import type { TAssetTelemetry } from './telemetry.schemas.js';
 
 const numberOrNull = (value: number | null) => (value === null ? null : Number(value));
@@ -28,19 +30,25 @@ export async function insertTelemetry(db: Db, row: Omit<Insertable<AssetTelemetr
   return stored;
 }
 
+/** Newest RecordedAt first, the id breaking ties. */
+const TELEMETRY_ORDER: ListOrder = {
+  list: 'asset-telemetry',
+  keys: [
+    { column: 'recorded_at', desc: true, type: 'text' },
+    { column: 'id', type: 'text' },
+  ],
+};
+
 /** Readings of an asset, newest RecordedAt first, over the (asset_id, recorded_at) index. */
 export async function telemetryHistory(
   db: Db,
   scope: Scope,
   assetId: string,
-  filter: { From?: string; To?: string; Page: number; PageSize: number },
-): Promise<{ items: TAssetTelemetry[]; total: number }> {
+  filter: TPageRequest & { From?: string | undefined; To?: string | undefined },
+): Promise<PageOf<TAssetTelemetry>> {
   let query = db.selectFrom('asset_telemetry').where(inScope('asset_telemetry', scope)).where('asset_id', '=', assetId);
   if (filter.From !== undefined) query = query.where('recorded_at', '>=', filter.From);
   if (filter.To !== undefined) query = query.where('recorded_at', '<=', filter.To);
-  const [rows, count] = await Promise.all([
-    query.selectAll().orderBy('recorded_at', 'desc').orderBy('id').limit(filter.PageSize).offset(filter.Page * filter.PageSize).execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toAssetTelemetry), total: Number(count.total) };
+  const page = await selectPage(db, query, { table: 'asset_telemetry', order: TELEMETRY_ORDER, page: filter });
+  return { ...page, items: page.items.map(toAssetTelemetry) };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZDateTimeInput } from '../shared/money-input.js';
-import { ZPage, ZPathId, input, pageOf } from '../shared/schemas.js';
+import { ZPathId, input } from '../shared/schemas.js';
+import { ZQueryPage, pageOf } from '../shared/search-page.js';
 import { ZAssetTypePath } from './position.schemas.js';
 
 export const ZRecordTelemetryInput = input({
@@ -18,7 +19,7 @@ export type TRecordTelemetryInput = z.infer<typeof ZRecordTelemetryInput>;
 export const ZTelemetryHistoryInput = input({
   assetType: ZAssetTypePath,
   assetId: ZPathId,
-  ...ZPage,
+  ...ZQueryPage,
   From: ZDateTimeInput.optional().meta({ description: 'RecordedAt on or after; without an offset, UTC.' }),
   To: ZDateTimeInput.optional().meta({ description: 'RecordedAt on or before; without an offset, UTC.' }),
 });

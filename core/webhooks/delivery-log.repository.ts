@@ -2,6 +2,8 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { WebhookDeliveryAttemptsTable } from '../../db/tables/webhook-deliveries.js';
 import { inScope, type Scope } from '../shared/scope.js';
+import type { PageOf, TPageRequest } from '../shared/search-page.js';
+import { selectPage, type ListOrder } from '../shared/select-page.js';
 import type { TDeliveryLog } from './delivery-log.schemas.js';
 
 type AttemptRow = Selectable<WebhookDeliveryAttemptsTable>;
@@ -51,24 +53,17 @@ function attempts(db: Db, filter: DeliveryLogFilter) {
 }
 
 /** Newest first; the id breaks ties so pages and the export agree on one order. */
-export async function findDeliveryLogs(
-  db: Db,
-  filter: DeliveryLogFilter,
-  page: { Page: number; PageSize: number },
-): Promise<{ items: TDeliveryLog[]; total: number }> {
-  const [rows, count] = await Promise.all([
-    attempts(db, filter)
-      .selectAll()
-      .orderBy('attempted_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.PageSize)
-      .offset(page.Page * page.PageSize)
-      .execute(),
-    attempts(db, filter)
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toDeliveryLog), total: Number(count.total) };
+const DELIVERY_LOG_ORDER: ListOrder = {
+  list: 'webhook-delivery-logs',
+  keys: [
+    { column: 'attempted_at', desc: true, type: 'text' },
+    { column: 'id', desc: true, type: 'text' },
+  ],
+};
+
+export async function findDeliveryLogs(db: Db, filter: DeliveryLogFilter, request: TPageRequest): Promise<PageOf<TDeliveryLog>> {
+  const page = await selectPage(db, attempts(db, filter), { table: 'webhook_delivery_attempts', order: DELIVERY_LOG_ORDER, page: request });
+  return { ...page, items: page.items.map(toDeliveryLog) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dateTimeProblem } from '../shared/datetime.js';
-import { ZPage, ZPathId, input, pageOf } from '../shared/schemas.js';
+import { ZPathId, input } from '../shared/schemas.js';
+import { ZQueryPage, ZQueryPaging, pageOf } from '../shared/search-page.js';
 
 export const ATTEMPT_STATUSES = ['success', 'failure', 'timeout', 'skipped'] as const;
 export const HEALTH_STATUSES = ['Disabled', 'NoTraffic', 'Failing', 'Degraded', 'Healthy'] as const;
@@ -42,12 +43,12 @@ export type TDeliveryLog = z.infer<typeof ZDeliveryLog>;
 /** Column order of the CSV export: the fields of a log entry. */
 export const DELIVERY_LOG_COLUMNS = Object.keys(ZDeliveryLog.shape) as (keyof TDeliveryLog)[];
 
-export const ZFindDeliveryLogsInput = input({ ...ZDeliveryLogFilters, ...ZPage });
+export const ZFindDeliveryLogsInput = input({ ...ZDeliveryLogFilters, ...ZQueryPage });
 export const ZDeliveryLogPage = pageOf(ZDeliveryLog).meta({ id: 'WebhookDeliveryLogPage' });
 
 export const ZExportDeliveryLogsInput = input({
   ...ZDeliveryLogFilters,
-  ...ZPage,
+  ...ZQueryPaging,
   Format: z.enum(['csv', 'json']).optional().meta({ description: 'Overrides the Accept header.' }),
 });
 

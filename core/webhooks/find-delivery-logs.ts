@@ -1,4 +1,5 @@
 import { scopeOf } from '../shared/scope.js';
+import { answerPage } from '../shared/search-page.js';
 import { authedProcedure } from '../trpc.js';
 import { deliveryLogFilter } from './delivery-log-filter.js';
 import { findDeliveryLogs as readDeliveryLogs } from './delivery-log.repository.js';
@@ -23,6 +24,5 @@ export const findDeliveryLogs = authedProcedure
     const scope = scopeOf(ctx.principal);
     const filter = deliveryLogFilter(scope, input);
     await requireWebhook(ctx.db, scope, input.webhookId);
-    const { items, total } = await readDeliveryLogs(ctx.db, filter, input);
-    return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
+    return answerPage(input, await readDeliveryLogs(ctx.db, filter, input));
   });

@@ -1,4 +1,5 @@
 import { scopeOf } from '../shared/scope.js';
+import { answerPage } from '../shared/search-page.js';
 import { authedProcedure } from '../trpc.js';
 import { findWebhooks as readWebhooks } from './webhook.repository.js';
 import { ZFindWebhooksInput, ZWebhookPage } from './webhook.schemas.js';
@@ -18,6 +19,5 @@ export const findWebhooks = authedProcedure
   .input(ZFindWebhooksInput)
   .output(ZWebhookPage)
   .query(async ({ ctx, input }) => {
-    const { items, total } = await readWebhooks(ctx.db, scopeOf(ctx.principal), input);
-    return { Items: items, Page: input.Page, PageSize: input.PageSize, Total: total };
+    return answerPage(input, await readWebhooks(ctx.db, scopeOf(ctx.principal), input));
   });

@@ -2,6 +2,8 @@ import type { Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { WebhooksTable } from '../../db/tables/webhooks.js';
 import { inScope, type Scope } from '../shared/scope.js';
+import type { PageOf, TPageRequest } from '../shared/search-page.js';
+import { selectPage, type ListOrder } from '../shared/select-page.js';
 import type { TWebhook } from './webhook.schemas.js';
 
 export type WebhookRow = Selectable<WebhooksTable>;
@@ -29,28 +31,19 @@ export async function getWebhookRow(db: Db, scope: Scope, id: string): Promise<W
   return db.selectFrom('webhooks').selectAll().where(scoped(scope)).where('id', '=', id).executeTakeFirst();
 }
 
-export async function findWebhooks(
-  db: Db,
-  scope: Scope,
-  page: { Page: number; PageSize: number },
-): Promise<{ items: TWebhook[]; total: number }> {
-  const [rows, count] = await Promise.all([
-    db
-      .selectFrom('webhooks')
-      .selectAll()
-      .where(scoped(scope))
-      .orderBy('created_at')
-      .orderBy('id')
-      .limit(page.PageSize)
-      .offset(page.Page * page.PageSize)
-      .execute(),
-    db
-      .selectFrom('webhooks')
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .where(scoped(scope))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toWebhook), total: Number(count.total) };
+/** Creation order, the id breaking ties. */
+const WEBHOOK_ORDER: ListOrder = {
+  list: 'webhooks',
+  keys: [
+    { column: 'created_at', type: 'text' },
+    { column: 'id', type: 'text' },
+  ],
+};
+
+export async function findWebhooks(db: Db, scope: Scope, request: TPageRequest): Promise<PageOf<TWebhook>> {
+  const query = db.selectFrom('webhooks').where(scoped(scope));
+  const page = await selectPage(db, query, { table: 'webhooks', order: WEBHOOK_ORDER, page: request });
+  return { ...page, items: page.items.map(toWebhook) };
 }
 
 /** Whether the caller may attach a subscription to `subsidiaryId` (its tenant's, and its own when bound). */

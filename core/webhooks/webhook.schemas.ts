@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ZPage, ZPathId, input, pageOf } from '../shared/schemas.js';
+import { ZPathId, input } from '../shared/schemas.js';
+import { ZQueryPage, pageOf } from '../shared/search-page.js';
 import { eventTypeProblem } from './event-types.js';
 import { urlSyntaxProblem } from './target-url.js';
 
@@ -63,7 +64,7 @@ export const ZCreateWebhookInput = input({
 });
 export const ZUpdateWebhookInput = input({ id: ZPathId, ...fields });
 export const ZWebhookIdInput = input({ id: ZPathId });
-export const ZFindWebhooksInput = input({ ...ZPage });
+export const ZFindWebhooksInput = input({ ...ZQueryPage });
 export const ZEventTypesInput = input({});
 
 export const ZEventTypeInfo = z.object({ Type: z.string(), Description: z.string() }).meta({ id: 'WebhookEventType' });
