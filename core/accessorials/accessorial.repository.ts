@@ -5,7 +5,7 @@ import { etagOf } from '../shared/etag.js';
 import { fromMinorUnits, toMoney } from '../shared/money.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
-import { selectPage, type ListOrder } from '../shared/select-page.js';
+import { selectPage, thenById } from '../shared/select-page.js';
 import type { TAccessorial, TAccessorialType } from './accessorial.schemas.js';
 import type { Family, Party } from './families.js';
 
@@ -104,13 +104,7 @@ export async function findAccessorialType(db: Db, scope: Scope, id: string): Pro
 }
 
 /** By name, the id breaking ties. */
-const ACCESSORIAL_TYPE_ORDER: ListOrder = {
-  list: 'accessorial-types',
-  keys: [
-    { column: 'name', type: 'text' },
-    { column: 'id', type: 'text' },
-  ],
-};
+const ACCESSORIAL_TYPE_ORDER = thenById('accessorial-types', { column: 'name', type: 'text' });
 
 export async function listAccessorialTypes(
   db: Db,

@@ -3,11 +3,8 @@ import type { Db } from '../../db/create-db.js';
 import type { DriversTable, TrailersTable, TrucksTable } from '../../db/tables/assets.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
-import { selectPage, type ListOrder } from '../shared/select-page.js';
+import { selectPage, thenById } from '../shared/select-page.js';
 import type { TCompanyOwnedFilter, TDriver, TDriverType, TTrailer, TTruck } from './asset.schemas.js';
-
-/** Assets list by id. */
-const byId = (list: string): ListOrder => ({ list, keys: [{ column: 'id', type: 'text' }] });
 
 export function toDriver(row: Selectable<DriversTable>): TDriver {
   return {
@@ -59,13 +56,13 @@ export async function findDrivers(
     if (filter.Type.length === 0) return { items: [], total: 0, nextCursor: null };
     query = query.where('type', 'in', [...filter.Type]);
   }
-  const page = await selectPage(db, query, { table: 'drivers', order: byId('drivers'), page: filter });
+  const page = await selectPage(db, query, { table: 'drivers', order: thenById('drivers'), page: filter });
   return { ...page, items: page.items.map(toDriver) };
 }
 
 export async function findTrucks(db: Db, scope: Scope, filter: TPageRequest): Promise<PageOf<TTruck>> {
   const query = db.selectFrom('trucks').where(inScope('trucks', scope));
-  const page = await selectPage(db, query, { table: 'trucks', order: byId('trucks'), page: filter });
+  const page = await selectPage(db, query, { table: 'trucks', order: thenById('trucks'), page: filter });
   return { ...page, items: page.items.map(toTruck) };
 }
 
@@ -78,6 +75,6 @@ export async function findTrailers(
   let query = db.selectFrom('trailers').where(inScope('trailers', scope));
   if (filter.CompanyOwnedAsset === null) query = query.where('company_owned_asset', 'is', null);
   else if (filter.CompanyOwnedAsset !== undefined) query = query.where('company_owned_asset', '=', filter.CompanyOwnedAsset ? 1 : 0);
-  const page = await selectPage(db, query, { table: 'trailers', order: byId('trailers'), page: filter });
+  const page = await selectPage(db, query, { table: 'trailers', order: thenById('trailers'), page: filter });
   return { ...page, items: page.items.map(toTrailer) };
 }

@@ -5,7 +5,7 @@ import { etagOf } from '../shared/etag.js';
 import { toMoney } from '../shared/money.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf } from '../shared/search-page.js';
-import { selectPage, type ListOrder } from '../shared/select-page.js';
+import { selectPage, thenById } from '../shared/select-page.js';
 import type { TDeduction, TSearchDeductionsInput } from './deduction.schemas.js';
 
 export type DeductionRow = Selectable<DeductionsTable>;
@@ -52,13 +52,7 @@ export async function insertDeduction(db: Db, row: Insertable<DeductionsTable>):
 }
 
 /** Newest Date first, the id breaking ties. */
-const DEDUCTION_ORDER: ListOrder = {
-  list: 'deductions',
-  keys: [
-    { column: 'date', desc: true, type: 'text' },
-    { column: 'id', type: 'text' },
-  ],
-};
+const DEDUCTION_ORDER = thenById('deductions', { column: 'date', desc: true, type: 'text' });
 
 /** Deductions only, never credits (spec 4.14). */
 export async function searchDeductions(db: Db, scope: Scope, filters: TSearchDeductionsInput): Promise<PageOf<TDeduction>> {

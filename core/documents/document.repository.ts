@@ -4,7 +4,7 @@ import type { Db } from '../../db/create-db.js';
 import type { DocumentsTable } from '../../db/tables/documents.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
-import { selectPage, type ListOrder } from '../shared/select-page.js';
+import { selectPage, thenById } from '../shared/select-page.js';
 import type { DownloadLink } from './download-link.js';
 import type { TDocument, TDocumentTypeChange } from './document.schemas.js';
 
@@ -217,13 +217,7 @@ export async function updateDocumentType(
 }
 
 /** Oldest first: `sequence` is unique per document, the id only makes that plain to the pager. */
-const TYPE_CHANGE_ORDER: ListOrder = {
-  list: 'document-history',
-  keys: [
-    { column: 'sequence', type: 'integer' },
-    { column: 'id', type: 'text' },
-  ],
-};
+const TYPE_CHANGE_ORDER = thenById('document-history', { column: 'sequence', type: 'integer' });
 
 export async function findTypeChanges(db: Db, documentId: string, request: TPageRequest): Promise<PageOf<TDocumentTypeChange>> {
   const query = db.selectFrom('document_type_changes').where('document_id', '=', documentId);

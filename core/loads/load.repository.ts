@@ -3,7 +3,7 @@ import type { Db } from '../../db/create-db.js';
 import type { LoadsTable } from '../../db/tables/loads.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
-import { selectPage, type ListOrder } from '../shared/select-page.js';
+import { selectPage, thenById } from '../shared/select-page.js';
 import { inList, lowerBound, tripLevelConditions, type TripFilterValues } from '../trips/trip-filters.js';
 import { assembleTrips, type TripRecord } from '../trips/trip.repository.js';
 import type { TStop } from '../trips/trip.schemas.js';
@@ -118,13 +118,7 @@ function loadConditions(scope: Scope, filters: TripFilterValues): Expression<Sql
 }
 
 /** The load list's order: creation, the id breaking ties. */
-const LOAD_ORDER: ListOrder = {
-  list: 'loads',
-  keys: [
-    { column: 'created_at', type: 'text' },
-    { column: 'id', type: 'text' },
-  ],
-};
+const LOAD_ORDER = thenById('loads', { column: 'created_at', type: 'text' });
 
 /** One page of the loads matching `filters`, in creation order, with the total. */
 export async function findLoadRecords(db: Db, scope: Scope, filters: TripFilterValues & TPageRequest): Promise<PageOf<LoadRecord>> {

@@ -6,7 +6,7 @@ import { etagOf } from '../shared/etag.js';
 import { toMoney } from '../shared/money.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf } from '../shared/search-page.js';
-import { selectPage, type ListOrder } from '../shared/select-page.js';
+import { selectPage, thenById } from '../shared/select-page.js';
 import type { TMaintenanceRecord, TSearchMaintenanceInput } from './maintenance.schemas.js';
 
 export type MaintenanceRow = Selectable<MaintenanceRecordsTable>;
@@ -86,13 +86,7 @@ export async function updateMaintenance(
 }
 
 /** Newest ServiceDate first, the id breaking ties. */
-const MAINTENANCE_ORDER: ListOrder = {
-  list: 'maintenance',
-  keys: [
-    { column: 'service_date', desc: true, type: 'text' },
-    { column: 'id', type: 'text' },
-  ],
-};
+const MAINTENANCE_ORDER = thenById('maintenance', { column: 'service_date', desc: true, type: 'text' });
 
 export async function searchMaintenance(db: Db, scope: Scope, filters: TSearchMaintenanceInput): Promise<PageOf<TMaintenanceRecord>> {
   let query = db.selectFrom('maintenance_records').where(inScope('maintenance_records', scope));

@@ -26,6 +26,11 @@ export interface ListOrder {
   keys: readonly [...OrderKey[], OrderKey];
 }
 
+/** The usual shape of an order: `keys`, then the id ascending, which makes it total. */
+export function thenById(list: string, ...keys: OrderKey[]): ListOrder {
+  return { list, keys: [...keys, { column: 'id', type: 'text' }] };
+}
+
 interface PageOptions {
   order: ListOrder;
   page: TPageRequest;

@@ -3,7 +3,7 @@ import type { Db } from '../../db/create-db.js';
 import type { SubsidiariesTable } from '../../db/tables/tenancy.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
-import { selectPage, type ListOrder } from '../shared/select-page.js';
+import { selectPage, thenById } from '../shared/select-page.js';
 import type { TSubsidiary } from './subsidiary.schemas.js';
 
 // For subsidiaries the "subsidiary column" is the row's own id.
@@ -23,10 +23,8 @@ export async function getSubsidiary(db: Db, scope: Scope, id: string): Promise<T
   return row && toSubsidiary(row);
 }
 
-const SUBSIDIARY_ORDER: ListOrder = { list: 'subsidiaries', keys: [{ column: 'id', type: 'text' }] };
-
 export async function findSubsidiaries(db: Db, scope: Scope, request: TPageRequest): Promise<PageOf<TSubsidiary>> {
   const query = db.selectFrom('subsidiaries').where(scoped(scope));
-  const page = await selectPage(db, query, { table: 'subsidiaries', order: SUBSIDIARY_ORDER, page: request });
+  const page = await selectPage(db, query, { table: 'subsidiaries', order: thenById('subsidiaries'), page: request });
   return { ...page, items: page.items.map(toSubsidiary) };
 }

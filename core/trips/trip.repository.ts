@@ -6,7 +6,7 @@ import { etagOf } from '../shared/etag.js';
 import { fromMinorUnits, toMoney } from '../shared/money.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
-import { selectPage, type ListOrder } from '../shared/select-page.js';
+import { selectPage, thenById } from '../shared/select-page.js';
 import { needsLoadJoin, tripConditions, type TripFilterValues } from './trip-filters.js';
 import type { StopKind, TEta, TReference, TStop, TTrip, TTripLineItem } from './trip.schemas.js';
 
@@ -253,13 +253,7 @@ export async function getStopRecord(db: Db, scope: Scope, tripId: string, stopId
 }
 
 /** The trip list's order: creation, the id breaking ties. */
-const TRIP_ORDER: ListOrder = {
-  list: 'trips',
-  keys: [
-    { column: 'created_at', type: 'text' },
-    { column: 'id', type: 'text' },
-  ],
-};
+const TRIP_ORDER = thenById('trips', { column: 'created_at', type: 'text' });
 
 /** One page of the trips matching `filters`, in creation order, with the total. */
 export async function findTripRecords(db: Db, scope: Scope, filters: TripFilterValues & TPageRequest): Promise<PageOf<TripRecord>> {
@@ -272,13 +266,7 @@ export async function findTripRecords(db: Db, scope: Scope, filters: TripFilterV
 }
 
 /** Route order; `sequence` is unique per trip, the id only makes that plain to the pager. */
-const STOP_ORDER: ListOrder = {
-  list: 'stops',
-  keys: [
-    { column: 'sequence', type: 'integer' },
-    { column: 'id', type: 'text' },
-  ],
-};
+const STOP_ORDER = thenById('stops', { column: 'sequence', type: 'integer' });
 
 /** A visible trip's stops in route order, one page of them, with the total. */
 export async function findTripStops(db: Db, scope: Scope, tripId: string, page: TPageRequest): Promise<PageOf<TStop> | undefined> {

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf } from '../shared/search-page.js';
-import { selectPage, type ListOrder } from '../shared/select-page.js';
+import { selectPage, thenById } from '../shared/select-page.js';
 import type { AssetKind } from './position-asset.js';
 import { formatAddress } from './reverse-geocode.js';
 import type { EventFilter } from './asset-events.schemas.js';
@@ -28,13 +28,7 @@ export interface AssetEventRow {
 }
 
 /** Newest OccurredAt first, the event id breaking ties; each asset kind's events are a list of their own. */
-const eventOrder = (kind: AssetKind): ListOrder => ({
-  list: `${kind}-events`,
-  keys: [
-    { column: 'occurred_at', desc: true, type: 'text' },
-    { column: 'id', type: 'text' },
-  ],
-});
+const eventOrder = (kind: AssetKind) => thenById(`${kind}-events`, { column: 'occurred_at', desc: true, type: 'text' });
 
 /**
  * Arrivals and departures at the stops of the asset's trips (the trip's assigned asset) and

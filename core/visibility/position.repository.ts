@@ -4,7 +4,7 @@ import type { Db } from '../../db/create-db.js';
 import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
-import { selectPage, type ListOrder } from '../shared/select-page.js';
+import { selectPage, thenById } from '../shared/select-page.js';
 import type { TAssetLocation } from './position.schemas.js';
 
 export function toAssetLocation(row: Selectable<AssetPositionColumns>): TAssetLocation {
@@ -137,13 +137,7 @@ export async function latestPosition(db: Db, scope: Scope, assetId: string): Pro
 }
 
 /** Newest RecordedAt first, the id breaking ties (both join the page back, so Postgres prunes partitions). */
-const POSITION_ORDER: ListOrder = {
-  list: 'asset-locations',
-  keys: [
-    { column: 'recorded_at', desc: true, type: 'text' },
-    { column: 'id', type: 'text' },
-  ],
-};
+const POSITION_ORDER = thenById('asset-locations', { column: 'recorded_at', desc: true, type: 'text' });
 
 /** History of an asset, newest RecordedAt first, over the (asset_id, recorded_at) index. */
 export async function positionHistory(

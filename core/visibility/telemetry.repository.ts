@@ -4,7 +4,7 @@ import type { Db } from '../../db/create-db.js';
 import type { AssetTelemetryTable } from '../../db/tables/asset-telemetry.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
-import { selectPage, type ListOrder } from '../shared/select-page.js';
+import { selectPage, thenById } from '../shared/select-page.js';
 import type { TAssetTelemetry } from './telemetry.schemas.js';
 
 const numberOrNull = (value: number | null) => (value === null ? null : Number(value));
@@ -31,13 +31,7 @@ export async function insertTelemetry(db: Db, row: Omit<Insertable<AssetTelemetr
 }
 
 /** Newest RecordedAt first, the id breaking ties. */
-const TELEMETRY_ORDER: ListOrder = {
-  list: 'asset-telemetry',
-  keys: [
-    { column: 'recorded_at', desc: true, type: 'text' },
-    { column: 'id', type: 'text' },
-  ],
-};
+const TELEMETRY_ORDER = thenById('asset-telemetry', { column: 'recorded_at', desc: true, type: 'text' });
 
 /** Readings of an asset, newest RecordedAt first, over the (asset_id, recorded_at) index. */
 export async function telemetryHistory(

@@ -3,7 +3,7 @@ import type { Db } from '../../db/create-db.js';
 import type { WebhooksTable } from '../../db/tables/webhooks.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
-import { selectPage, type ListOrder } from '../shared/select-page.js';
+import { selectPage, thenById } from '../shared/select-page.js';
 import type { TWebhook } from './webhook.schemas.js';
 
 export type WebhookRow = Selectable<WebhooksTable>;
@@ -32,13 +32,7 @@ export async function getWebhookRow(db: Db, scope: Scope, id: string): Promise<W
 }
 
 /** Creation order, the id breaking ties. */
-const WEBHOOK_ORDER: ListOrder = {
-  list: 'webhooks',
-  keys: [
-    { column: 'created_at', type: 'text' },
-    { column: 'id', type: 'text' },
-  ],
-};
+const WEBHOOK_ORDER = thenById('webhooks', { column: 'created_at', type: 'text' });
 
 export async function findWebhooks(db: Db, scope: Scope, request: TPageRequest): Promise<PageOf<TWebhook>> {
   const query = db.selectFrom('webhooks').where(scoped(scope));
