@@ -298,6 +298,9 @@ describe('a cursor that is not this list’s is a 400 naming Cursor', () => {
       namesCursor(await post('/trips/search', { Cursor: cursor }));
     }
     namesCursor(await post('/trips/search', { Cursor: 42 }));
+    // Also where the filters alone rule everything out.
+    namesCursor(await post('/drivers/search', { Type: [], Cursor: 'not-a-cursor' }));
+    namesCursor(await post('/drivers/events/search', { DriverIds: [], Cursor: 'not-a-cursor' }));
     const problem = await get(withQuery('/trips', { Cursor: 'not-a-cursor' }));
     expect(problem.body.Errors.Cursor).toEqual(['The cursor is not valid for this list.']);
   });

@@ -3,7 +3,7 @@ import type { Db } from '../../db/create-db.js';
 import type { DriversTable, TrailersTable, TrucksTable } from '../../db/tables/assets.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
-import { selectPage, thenById } from '../shared/select-page.js';
+import { emptyPage, selectPage, thenById } from '../shared/select-page.js';
 import type { TCompanyOwnedFilter, TDriver, TDriverType, TTrailer, TTruck } from './asset.schemas.js';
 
 export function toDriver(row: Selectable<DriversTable>): TDriver {
@@ -53,7 +53,7 @@ export async function findDrivers(
   let query = db.selectFrom('drivers').where(inScope('drivers', scope));
   if (filter.Type) {
     // An empty list selects nothing rather than everything: the caller asked for no type.
-    if (filter.Type.length === 0) return { items: [], total: 0, nextCursor: null };
+    if (filter.Type.length === 0) return emptyPage(thenById('drivers'), filter);
     query = query.where('type', 'in', [...filter.Type]);
   }
   const page = await selectPage(db, query, { table: 'drivers', order: thenById('drivers'), page: filter });

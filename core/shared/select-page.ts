@@ -6,7 +6,7 @@ import type { PageOf, TPageRequest } from './search-page.js';
 
 /** One column of a list's order. */
 export interface OrderKey {
-  /** A plain column of the listed table. */
+  /** A plain, not-null column of the listed table. */
   column: string;
   /** Descending (newest first); ascending when absent. */
   desc?: boolean;
@@ -111,6 +111,12 @@ export async function selectPage(
   const last = items.at(-1);
   const nextCursor = found.length > page.PageSize && last ? writeCursor(order, order.keys.map((key) => last[key.column] as Value)) : null;
   return { items, total: Number(count.total), nextCursor };
+}
+
+/** The page of a list its filters already rule out entirely (an empty id list): a bad cursor is still a 400. */
+export function emptyPage<T>(order: ListOrder, page: TPageRequest): PageOf<T> {
+  cursorPosition(order, page);
+  return { items: [], total: 0, nextCursor: null };
 }
 
 /**

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf } from '../shared/search-page.js';
-import { selectPage, thenById } from '../shared/select-page.js';
+import { emptyPage, selectPage, thenById } from '../shared/select-page.js';
 import type { AssetKind } from './position-asset.js';
 import { formatAddress } from './reverse-geocode.js';
 import type { EventFilter } from './asset-events.schemas.js';
@@ -36,9 +36,9 @@ const eventOrder = (kind: AssetKind) => thenById(`${kind}-events`, { column: 'oc
  * outside the caller's scope contribute nothing.
  */
 export async function searchAssetEvents(db: Db, scope: Scope, kind: AssetKind, filter: EventFilter): Promise<PageOf<AssetEventRow>> {
-  const none = { items: [], total: 0, nextCursor: null };
-  if (filter.assetIds && filter.assetIds.length === 0) return none;
-  if (filter.EventTypes && filter.EventTypes.length === 0) return none;
+  const none = () => emptyPage<AssetEventRow>(eventOrder(kind), filter);
+  if (filter.assetIds && filter.assetIds.length === 0) return none();
+  if (filter.EventTypes && filter.EventTypes.length === 0) return none();
   const table: string = TABLES[kind];
   // The asset table is chosen at run time, which Kysely's static types cannot follow; the
   // columns used exist on all three tables and the result is typed as AssetEventRow below.
@@ -101,7 +101,7 @@ export async function searchAssetEvents(db: Db, scope: Scope, kind: AssetKind, f
     ...(wanted.has('Position') ? [positionEvents()] : []),
   ];
   const [first, ...rest] = parts;
-  if (!first) return none;
+  if (!first) return none();
   const union = rest.reduce((all, part) => all.unionAll(part), first);
 
   let events = anyDb.selectFrom(union.as('events'));
