@@ -83,9 +83,9 @@ export const ZListTrailersInput = input({
   ...ZQueryPage,
   CompanyOwnedAsset: z
     .enum(['true', 'false', 'null'])
+    .meta({ description: 'true, false or null (unset flag, its own value); omit for every trailer.' })
     .transform((text) => companyOwnedQueryValue[text])
-    .optional()
-    .meta({ description: 'true, false or null (unset flag, its own value); omit for every trailer.' }),
+    .optional(),
 });
 
 /** Absent (undefined) means no filter; null is the unset flag. */

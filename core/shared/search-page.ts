@@ -49,8 +49,9 @@ export function pageOf<T extends z.ZodType>(item: T) {
     Total: z.number().int().meta({ description: 'Items in the whole filtered list, on every page.' }),
     NextCursor: z.string().nullable().meta({
       description:
-        'Send it as Cursor, with the same filters, for the items after this page (keyset paging: nothing is skipped ' +
-        'or repeated when items are added or removed meanwhile). null when this page is the last.',
+        'Send it as Cursor, with the same filters, for the items after this page (keyset paging: items that stay in ' +
+        'the list are neither skipped nor repeated when others are added or removed meanwhile). null when this page ' +
+        'is the last.',
     }),
   });
 }
