@@ -34,6 +34,7 @@ function toSummary(row: ClientRow): ClientSummary {
   return { ...toClient(row), createdAt: row.created_at, secretRotatedAt: row.secret_rotated_at };
 }
 
+/** Unscoped by design: the token host looks a client up by id before any principal exists; the CLI has none. */
 export async function findClient(db: Db, clientId: string): Promise<ClientRecord | undefined> {
   const row = await db.selectFrom('api_clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
   return row && { ...toClient(row), secretHash: row.secret_hash };
@@ -67,6 +68,7 @@ export async function createClient(
     .execute();
 }
 
+/** Unscoped by design: for the operator CLI, which lists any tenant's clients and has no principal. */
 export async function listClients(db: Db, filter: { tenantId?: string } = {}): Promise<ClientSummary[]> {
   let query = db
     .selectFrom('api_clients')

@@ -55,6 +55,7 @@ export async function listTenants(db: Db): Promise<TenantSummary[]> {
   return rows.map((row) => ({ id: row.id, name: row.name, plan: row.plan, createdAt: row.created_at }));
 }
 
+/** Unscoped by design: for the operator CLI, which acts on any tenant and has no principal. */
 export async function listSubsidiaries(db: Db, tenantId: string): Promise<SubsidiarySummary[]> {
   const rows = await db.selectFrom('subsidiaries').selectAll().where('tenant_id', '=', tenantId).orderBy('id').execute();
   return rows.map((row) => ({ id: row.id, tenantId: row.tenant_id, name: row.name, createdAt: row.created_at }));

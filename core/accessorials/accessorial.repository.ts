@@ -68,9 +68,14 @@ export async function insertAccessorial(trx: Db, row: Insertable<AccessorialsTab
   await trx.insertInto('accessorials').values(row).execute();
 }
 
-/** Applies the update only to the version the caller matched; answers whether it did. */
+/**
+ * Applies the update only to a record in the caller's scope, at the version the caller
+ * matched; answers whether it did. The subsidiary column is the driver's or customer's (the
+ * trip's for carrier records), the rule `getAccessorialRow` reads by.
+ */
 export async function updateAccessorial(
   db: Db,
+  scope: Scope,
   row: Pick<AccessorialRow, 'id' | 'version' | 'carrier_statement_number'>,
   changes: Updateable<AccessorialsTable>,
 ): Promise<boolean> {
@@ -80,6 +85,7 @@ export async function updateAccessorial(
   const result = await db
     .updateTable('accessorials')
     .set({ ...changes, version: row.version + 1 })
+    .where(inScope('accessorials', scope))
     .where('id', '=', row.id)
     .where('version', '=', row.version)
     .where('driver_statement_number', 'is', null)

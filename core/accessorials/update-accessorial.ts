@@ -59,7 +59,7 @@ function updateProcedure(family: Family) {
       if (input.Description !== undefined) changes.description = input.Description;
       if (input.Date !== undefined) changes.date = input.Date;
 
-      if (!(await updateAccessorial(ctx.db, row, changes))) {
+      if (!(await updateAccessorial(ctx.db, scope, row, changes))) {
         const current = await getAccessorialRow(ctx.db, scope, input.id, family);
         if (!current) throw notFound(label);
         await refuseSettled(ctx.db, scope, current);

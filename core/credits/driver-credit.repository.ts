@@ -54,18 +54,22 @@ export async function findUnkeyedCredit(trx: Db, scope: Scope, key: string): Pro
 }
 
 /**
- * Applies a merge update when the credit is still the version the caller matched and still
- * unpaid; answers whether it did, so a concurrent change is a 412 and a concurrent payment
- * a 409 rather than a lost update.
+ * Applies a merge update when the credit is in the caller's scope, still the version the
+ * caller matched and still unpaid; answers whether it did, so a concurrent change is a 412 and
+ * a concurrent payment a 409 rather than a lost update (and a credit outside the scope stays
+ * as it is, like a missing one). A credit's subsidiary column is its driver's (DECISIONS), the
+ * same rule its reads apply.
  */
 export async function updateCredit(
   db: Db,
+  scope: Scope,
   row: Pick<DeductionRow, 'id' | 'version'>,
   changes: Updateable<DeductionsTable>,
 ): Promise<boolean> {
   const result = await db
     .updateTable('deductions')
     .set({ ...changes, version: row.version + 1 })
+    .where(inScope('deductions', scope))
     .where('id', '=', row.id)
     .where('version', '=', row.version)
     .where('is_paid', '=', 0)

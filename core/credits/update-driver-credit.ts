@@ -8,7 +8,7 @@ import { findOwnerOperator } from '../settlements/parties.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { checkIfMatch } from '../shared/etag.js';
 import { minorOf } from '../shared/money-input.js';
-import { scopeOf } from '../shared/scope.js';
+import { scopeOf, type Scope } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import { updateCredit } from './driver-credit.repository.js';
 import { ZUpdateDriverCreditInput } from './driver-credit.schemas.js';
@@ -18,9 +18,9 @@ function settled(message: string): AppError {
   return new AppError('CONFLICT', `${message} Post a correcting credit or deduction instead.`, { subtype: 'SettledRecord' });
 }
 
-async function refuseSettled(db: Parameters<typeof driverStatementStatus>[0], row: DeductionRow): Promise<void> {
+async function refuseSettled(db: Parameters<typeof driverStatementStatus>[0], scope: Scope, row: DeductionRow): Promise<void> {
   if (row.is_paid === 1) throw settled('The credit is paid and can no longer change.');
-  const status = await driverStatementStatus(db, row.driver_statement_number);
+  const status = await driverStatementStatus(db, scope, row.driver_statement_number);
   if (status !== undefined && status !== 'Open') throw settled(`The credit is on a ${status} settlement statement.`);
 }
 
@@ -52,7 +52,7 @@ export const updateDriverCredit = authedProcedure
       throw notFound('Driver or owner-operator');
     }
     checkIfMatch(ctx.request?.ifMatch, deductionEtag(row));
-    await refuseSettled(ctx.db, row);
+    await refuseSettled(ctx.db, scope, row);
 
     const changes: Updateable<DeductionsTable> = { updated_at: formatStoredDateTime(ctx.clock.now()) };
     if (input.Date !== undefined) changes.date = input.Date;
@@ -61,10 +61,10 @@ export const updateDriverCredit = authedProcedure
     if (input.Description !== undefined) changes.description = input.Description;
     if (input.OwnerOperatorId !== undefined) changes.owner_operator_id = input.OwnerOperatorId;
 
-    if (!(await updateCredit(ctx.db, row, changes))) {
+    if (!(await updateCredit(ctx.db, scope, row, changes))) {
       const current = await getDeductionRow(ctx.db, scope, input.deductionId, 'Credit');
       if (!current) throw notFound('Driver credit');
-      await refuseSettled(ctx.db, current);
+      await refuseSettled(ctx.db, scope, current);
       throw new AppError('PRECONDITION_FAILED', 'The credit changed since it was read; read it again.');
     }
     const updated = (await getDeductionRow(ctx.db, scope, input.deductionId, 'Credit')) as DeductionRow;

@@ -48,6 +48,7 @@ export async function getDeductionRow(db: Db, scope: Scope, id: string, type?: D
 
 export async function insertDeduction(db: Db, row: Insertable<DeductionsTable>): Promise<DeductionRow> {
   await db.insertInto('deductions').values(row).execute();
+  // Reads back the row just written, whose scope the caller set: no other row can match its id.
   return (await db.selectFrom('deductions').selectAll().where('id', '=', row.id).executeTakeFirst()) as DeductionRow;
 }
 
@@ -68,14 +69,16 @@ export async function searchDeductions(db: Db, scope: Scope, filters: TSearchDed
 }
 
 /**
- * Marks a deduction deleted, only while it is still unpaid and not owned by a maintenance
- * record: the guard sits in the UPDATE itself so a concurrent payment cannot slip between
- * the check and the write. Answers whether a row changed.
+ * Marks a deduction deleted, only while it is in the caller's scope, still unpaid and not
+ * owned by a maintenance record: the guard sits in the UPDATE itself so a concurrent payment
+ * cannot slip between the check and the write. Answers whether a row changed. The subsidiary
+ * column is the driver's or truck's (DECISIONS), the rule `getDeductionRow` reads by.
  */
-export async function softDeleteDeduction(db: Db, id: string, deletedAt: string): Promise<boolean> {
+export async function softDeleteDeduction(db: Db, scope: Scope, id: string, deletedAt: string): Promise<boolean> {
   const result = await db
     .updateTable('deductions')
     .set((eb) => ({ deleted_at: deletedAt, updated_at: deletedAt, version: eb('version', '+', 1) }))
+    .where(inScope('deductions', scope))
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .where('is_paid', '=', 0)

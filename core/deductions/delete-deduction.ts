@@ -35,7 +35,7 @@ export const deleteDeduction = authedProcedure
     const row = await getDeductionRow(ctx.db, scope, input.id, 'Deduction');
     if (!row) throw notFound('Deduction');
     if (row.is_paid === 1 || row.maintenance_id !== null) throw refusal(row);
-    if (!(await softDeleteDeduction(ctx.db, row.id, formatStoredDateTime(ctx.clock.now())))) {
+    if (!(await softDeleteDeduction(ctx.db, scope, row.id, formatStoredDateTime(ctx.clock.now())))) {
       // Paid, deleted or taken over by maintenance since the read: answer what it is now.
       const current = await getDeductionRow(ctx.db, scope, input.id, 'Deduction');
       if (!current) throw notFound('Deduction');

@@ -41,7 +41,7 @@ export async function changeDocumentType(ctx: Context & { principal: Principal }
   const scope = scopeOf(ctx.principal);
 
   return ctx.db.transaction().execute(async (trx) => {
-    await lockDocument(trx, request.documentId);
+    if (!(await lockDocument(trx, scope, request.documentId))) throw notFound('Document');
     const row = await findDocument(trx, scope, request.owner, request.documentId);
     if (!row) throw notFound('Document');
     if (known.family === 'invoice' || isInvoiceFamily(row.attachment_type)) {
@@ -54,7 +54,9 @@ export async function changeDocumentType(ctx: Context & { principal: Principal }
     let current = row;
     if (known.type !== row.attachment_type) {
       const at = formatStoredDateTime(ctx.clock.now());
-      current = await updateDocumentType(trx, row, { to: known.type, at, by: ctx.principal.ClientId });
+      const changed = await updateDocumentType(trx, scope, row, { to: known.type, at, by: ctx.principal.ClientId });
+      if (!changed) throw notFound('Document');
+      current = changed;
       const document = toDocument(current, issueLink);
       const from = row.attachment_type;
       await appendEvent(trx, ctx.clock, {

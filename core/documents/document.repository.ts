@@ -183,18 +183,34 @@ export async function findDocument(db: Db, scope: Scope, filter: DocumentOwnerFi
 /**
  * Takes the document row's write lock for the rest of the transaction (a no-op update: on
  * Postgres it locks the row, SQLite serialises writers anyway), so concurrent type changes
- * read each other's result and number their history entries without gaps or clashes.
+ * read each other's result and number their history entries without gaps or clashes. Only a
+ * load's or trip's document in the caller's scope (their subsidiary is on the row); false when
+ * there is none to lock.
  */
-export async function lockDocument(trx: Db, documentId: string): Promise<void> {
-  await trx.updateTable('documents').set({ updated_at: sql`updated_at` }).where('id', '=', documentId).execute();
+export async function lockDocument(trx: Db, scope: Scope, documentId: string): Promise<boolean> {
+  const result = await trx
+    .updateTable('documents')
+    .set({ updated_at: sql`updated_at` })
+    .where(inScope('documents', scope))
+    .where('id', '=', documentId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
+/** Changes the type of a document in the caller's scope and records it; undefined (nothing written) when it is not. */
 export async function updateDocumentType(
   trx: Db,
+  scope: Scope,
   row: DocumentRow,
   change: { to: string; at: string; by: string | null },
-): Promise<DocumentRow> {
-  await trx.updateTable('documents').set({ attachment_type: change.to, updated_at: change.at }).where('id', '=', row.id).execute();
+): Promise<DocumentRow | undefined> {
+  const updated = await trx
+    .updateTable('documents')
+    .set({ attachment_type: change.to, updated_at: change.at })
+    .where(inScope('documents', scope))
+    .where('id', '=', row.id)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) return undefined;
   const last = await trx
     .selectFrom('document_type_changes')
     .select((eb) => eb.fn.max('sequence').as('sequence'))
@@ -219,8 +235,17 @@ export async function updateDocumentType(
 /** Oldest first: `sequence` is unique per document, the id only makes that plain to the pager. */
 const TYPE_CHANGE_ORDER = thenById('document-history', { column: 'sequence', type: 'integer' });
 
-export async function findTypeChanges(db: Db, documentId: string, request: TPageRequest): Promise<PageOf<TDocumentTypeChange>> {
-  const query = db.selectFrom('document_type_changes').where('document_id', '=', documentId);
+/**
+ * A document's type changes, when the caller may see the document: the history rows carry only
+ * the tenant, so the subsidiary rule is the document's own.
+ */
+export async function findTypeChanges(db: Db, scope: Scope, documentId: string, request: TPageRequest): Promise<PageOf<TDocumentTypeChange>> {
+  const document = db.selectFrom('documents').select('id').where(inScope('documents', scope)).where('id', '=', documentId);
+  const query = db
+    .selectFrom('document_type_changes')
+    .where(inScope('document_type_changes', scope, { subsidiaryColumn: null }))
+    .where('document_id', '=', documentId)
+    .where((eb) => eb.exists(document));
   const page = await selectPage(db, query, { table: 'document_type_changes', order: TYPE_CHANGE_ORDER, page: request });
   return {
     ...page,

@@ -25,5 +25,5 @@ export const getLoadDocumentHistory = authedProcedure
     if (!load) throw notFound('Load');
     const document = await findDocument(ctx.db, scope, { kind: 'load', loadId: load.id }, input.documentId);
     if (!document) throw notFound('Document');
-    return answerPage(input, await findTypeChanges(ctx.db, document.id, input));
+    return answerPage(input, await findTypeChanges(ctx.db, scope, document.id, input));
   });

@@ -25,5 +25,5 @@ export const getTripDocumentHistory = authedProcedure
     if (!trip) throw notFound('Trip');
     const document = await findDocument(ctx.db, scope, { kind: 'trip', tripId: trip.id }, input.documentId);
     if (!document) throw notFound('Document');
-    return answerPage(input, await findTypeChanges(ctx.db, document.id, input));
+    return answerPage(input, await findTypeChanges(ctx.db, scope, document.id, input));
   });

@@ -60,7 +60,7 @@ export const createMaintenance = authedProcedure
     };
     await ctx.db.transaction().execute(async (trx) => {
       await insertMaintenance(trx, record);
-      await syncChargebackDeduction(trx, { record, target, now, clientId: ctx.principal.ClientId });
+      await syncChargebackDeduction(trx, scope, { record, target, now, clientId: ctx.principal.ClientId });
     });
 
     const created = await getMaintenance(ctx.db, scope, record.id);

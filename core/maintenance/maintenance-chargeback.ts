@@ -79,10 +79,12 @@ function settled(): AppError {
  */
 export async function syncChargebackDeduction(
   trx: Db,
+  scope: Scope,
   options: { record: MaintenanceRow; target: ChargebackTarget | null; now: string; clientId: string },
 ): Promise<void> {
   const { record, target, now } = options;
-  const existing: DeductionRow | undefined = await generatedDeduction(trx, record.id);
+  // The writes below name the deduction this scoped read found.
+  const existing: DeductionRow | undefined = await generatedDeduction(trx, scope, record.id);
   if (record.chargeback_amount === null || target === null) {
     if (!existing) return;
     if (existing.is_paid === 1) throw settled();

@@ -54,15 +54,28 @@ export async function getMaintenanceRow(db: Db, scope: Scope, id: string): Promi
   return db.selectFrom('maintenance_records').selectAll().where(inScope('maintenance_records', scope)).where('id', '=', id).executeTakeFirst();
 }
 
-/** The live deduction a record generated, if any. */
-export async function generatedDeduction(db: Db, maintenanceId: string): Promise<DeductionRow | undefined> {
-  return db.selectFrom('deductions').selectAll().where('maintenance_id', '=', maintenanceId).where('deleted_at', 'is', null).executeTakeFirst();
+/**
+ * The live deduction a record generated, if any, when the caller may see the record. Scoped
+ * through the record, not the deduction's own subsidiary column: that one is the charged
+ * driver's, which a tenant-wide caller may have picked from another subsidiary than the
+ * serviced asset's, and whoever may see the record must see (and keep in step) its chargeback.
+ */
+export async function generatedDeduction(db: Db, scope: Scope, maintenanceId: string): Promise<DeductionRow | undefined> {
+  const record = db.selectFrom('maintenance_records').select('id').where(inScope('maintenance_records', scope)).where('id', '=', maintenanceId);
+  return db
+    .selectFrom('deductions')
+    .selectAll()
+    .where(inScope('deductions', scope, { subsidiaryColumn: null }))
+    .where('maintenance_id', '=', maintenanceId)
+    .where((eb) => eb.exists(record))
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }
 
 export async function getMaintenance(db: Db, scope: Scope, id: string): Promise<{ row: MaintenanceRow; record: TMaintenanceRecord } | undefined> {
   const row = await getMaintenanceRow(db, scope, id);
   if (!row) return undefined;
-  const deduction = await generatedDeduction(db, row.id);
+  const deduction = await generatedDeduction(db, scope, row.id);
   return { row, record: toMaintenance(row, deduction?.id ?? null) };
 }
 
@@ -70,15 +83,20 @@ export async function insertMaintenance(trx: Db, row: Insertable<MaintenanceReco
   await trx.insertInto('maintenance_records').values(row).execute();
 }
 
-/** Applies the update only to the version read; answers whether it did (a concurrent update is a 412). */
+/**
+ * Applies the update only to a record in the caller's scope (the serviced asset's subsidiary),
+ * at the version read; answers whether it did (a concurrent update is a 412).
+ */
 export async function updateMaintenance(
   trx: Db,
+  scope: Scope,
   row: Pick<MaintenanceRow, 'id' | 'version'>,
   changes: Updateable<MaintenanceRecordsTable>,
 ): Promise<boolean> {
   const result = await trx
     .updateTable('maintenance_records')
     .set({ ...changes, version: row.version + 1 })
+    .where(inScope('maintenance_records', scope))
     .where('id', '=', row.id)
     .where('version', '=', row.version)
     .executeTakeFirst();

@@ -63,10 +63,12 @@ export const updateMaintenanceRecord = authedProcedure
     const record: MaintenanceRow = { ...row, ...changes, version: row.version + 1 } as MaintenanceRow;
 
     await ctx.db.transaction().execute(async (trx) => {
-      if (!(await updateMaintenance(trx, row, changes))) {
+      if (!(await updateMaintenance(trx, scope, row, changes))) {
+        // Out of scope (or gone) reads as missing; otherwise it changed since it was read.
+        if (!(await getMaintenanceRow(trx, scope, row.id))) throw notFound('Maintenance record');
         throw new AppError('PRECONDITION_FAILED', 'The record changed since it was read; read it again.');
       }
-      await syncChargebackDeduction(trx, { record, target, now, clientId: ctx.principal.ClientId });
+      await syncChargebackDeduction(trx, scope, { record, target, now, clientId: ctx.principal.ClientId });
     });
 
     const updated = await getMaintenance(ctx.db, scope, row.id);

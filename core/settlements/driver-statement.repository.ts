@@ -57,9 +57,19 @@ export async function nextDriverStatement(trx: Db, scope: Scope, driver: Stateme
   return number;
 }
 
-/** The status of the driver statement a record sits on, or undefined when it sits on none. */
-export async function driverStatementStatus(db: Db, number: number | null): Promise<string | undefined> {
+/**
+ * The status of the driver statement a record sits on, or undefined when it sits on none (or
+ * the statement is another tenant's). Tenant-wide, like the carrier statement guard: this is a
+ * guard, and a statement may carry another subsidiary than the driver's (fixture data says
+ * so), so a subsidiary filter would let a settled credit change.
+ */
+export async function driverStatementStatus(db: Db, scope: Scope, number: number | null): Promise<string | undefined> {
   if (number === null) return undefined;
-  const row = await db.selectFrom('driver_settlement_statements').select('status').where('number', '=', number).executeTakeFirst();
+  const row = await db
+    .selectFrom('driver_settlement_statements')
+    .select('status')
+    .where(inScope('driver_settlement_statements', scope, { subsidiaryColumn: null }))
+    .where('number', '=', number)
+    .executeTakeFirst();
   return row?.status;
 }

@@ -145,7 +145,7 @@ function differing<T extends object>(current: T, patch: Partial<T>): Partial<T> 
   ) as Partial<T>;
 }
 
-/** Writes the columns of `patch` that differ from `row`; true when it wrote any. */
+/** Writes the columns of `patch` that differ from `row` (a stop of the trip `writeTrip` locked in scope); true when it wrote any. */
 export async function patchStop(trx: Db, row: StopRow, patch: StopPatch, now: string): Promise<boolean> {
   const changes = differing<StopPatch>(row, patch);
   if (Object.keys(changes).length === 0) return false;
@@ -153,7 +153,7 @@ export async function patchStop(trx: Db, row: StopRow, patch: StopPatch, now: st
   return true;
 }
 
-/** Writes the trip columns of `patch` that differ from the locked record's. */
+/** Writes the trip columns of `patch` that differ from the locked record's (locked in scope by `writeTrip`). */
 export async function patchTrip(trx: Db, tripId: string, current: TripPatch, patch: TripPatch): Promise<boolean> {
   const changes = differing<TripPatch>(current, patch);
   if (Object.keys(changes).length === 0) return false;
@@ -161,7 +161,7 @@ export async function patchTrip(trx: Db, tripId: string, current: TripPatch, pat
   return true;
 }
 
-/** The trip's stop rows in route order. */
+/** The trip's stop rows in route order; `tripId` is a trip locked in scope by `writeTrip`. */
 export async function tripStopRows(trx: Db, tripId: string): Promise<StopRow[]> {
   return trx.selectFrom('stops').selectAll().where('trip_id', '=', tripId).orderBy('sequence').execute();
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/create-db.js';
 import { greatCircleMiles, toLatLng, type LatLng } from '../eta/road-distance.js';
+import { rowInScope, type Scope } from '../shared/scope.js';
 import type { AssetKind, PositionAsset } from './position-asset.js';
 
 export interface PositionTrip {
@@ -16,6 +17,7 @@ interface CandidateTrip {
   trip_number: string;
   status: string;
   tenant_id: string;
+  subsidiary_id: string | null;
   driver_id: string | null;
   truck_id: string | null;
   trailer_id: string | null;
@@ -51,6 +53,7 @@ export async function findTripCandidates(
       'trips.trip_number',
       'trips.status',
       'trips.tenant_id',
+      'trips.subsidiary_id',
       'trips.driver_id',
       'trips.truck_id',
       'trips.trailer_id',
@@ -80,21 +83,23 @@ export async function findTripCandidates(
 }
 
 /**
- * The trip a position attaches to (DECISIONS "Visibility"). A given TripId must be one of the
- * asset's trips in the tenant (`'unknown'` otherwise: a 404). Without one: the asset's
+ * The trip a position attaches to (DECISIONS "Visibility"). Only the asset's trips in the
+ * caller's scope count: the batch's candidates are every caller's, and an asset may also be on
+ * a trip of another subsidiary, which this caller may not see. A given TripId must be one of
+ * them (`'unknown'` otherwise: the same 404 as a missing trip). Without one: the asset's
  * Dispatched or InTransit trip whose next open stop is nearest to the position; trips whose
  * next stop has no coordinates come last, ties go to the lower trip id so the choice is
  * repeatable; null when the asset has no such trip.
  */
 export function chooseTrip(
   candidates: TripCandidates,
-  tenantId: string,
+  scope: Scope,
   asset: Pick<PositionAsset, 'id' | 'kind'>,
   position: LatLng,
   tripId: string | null | undefined,
 ): PositionTrip | null | 'unknown' {
   const column = ASSET_COLUMN[asset.kind];
-  const own = candidates.trips.filter((trip) => trip.tenant_id === tenantId && trip[column] === asset.id);
+  const own = candidates.trips.filter((trip) => rowInScope(trip, scope) && trip[column] === asset.id);
   if (tripId !== null && tripId !== undefined) {
     const trip = own.find((candidate) => candidate.id === tripId);
     return trip ? { id: trip.id, tripNumber: trip.trip_number, status: trip.status } : 'unknown';

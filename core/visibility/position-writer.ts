@@ -19,12 +19,12 @@ import { appendPositionHistory, holdLatestPositions } from './position.repositor
  * and the Live ETA refresh, and one commit for all of them.
  *
  * Every reading keeps its own outcome, checked in the API's order: an asset outside the
- * caller's scope (or of the wrong type) is 404, a TripId that is not the asset's is 404, then
- * the reading's own `build` may refuse it (422), then the guarded upsert decides held or stale
- * (409), in arrival order, so an older reading never replaces a newer one. Nothing is
- * acknowledged early: a reading's promise settles after the transaction holding it commits.
- * If a batch fails, its readings are processed again one by one, so one bad reading fails only
- * its own request.
+ * caller's scope (or of the wrong type) is 404, a TripId that is not the asset's within that
+ * scope is 404, then the reading's own `build` may refuse it (422), then the guarded upsert
+ * decides held or stale (409), in arrival order, so an older reading never replaces a newer
+ * one. Nothing is acknowledged early: a reading's promise settles after the transaction
+ * holding it commits. If a batch fails, its readings are processed again one by one, so one
+ * bad reading fails only its own request.
  */
 
 export interface PositionRequest {
@@ -171,7 +171,7 @@ async function checkBatch(db: Db, batch: Queued[]): Promise<Checked> {
   const accepted: Accepted[] = [];
   for (const [queued, asset] of assets) {
     const { scope, point, tripId } = queued.request;
-    const trip = chooseTrip(candidates, scope.tenantId, asset, point, tripId);
+    const trip = chooseTrip(candidates, scope, asset, point, tripId);
     if (trip === 'unknown') {
       refusals.set(queued, notFound('Trip'));
       continue;
