@@ -329,6 +329,21 @@ describe('a cursor that is not this list’s is a 400 naming Cursor', () => {
     // The same shape with the right types is accepted: only the types made those 400s.
     expect((await get(withQuery('/trips', { Cursor: cursorOf('trips', ['2026-11-22T12:00:00.000Z', 'trp_1001_a']) }))).status).toBe(200);
   });
+
+  it('checks the cursor before looking up the parent record (validation before 404)', async () => {
+    const paths = [
+      '/trips/trp_missing/stops',
+      '/assets/trk_missing/locations',
+      '/visibility/assets/truck/trk_missing/telemetry',
+      '/webhooks/wh_missing/delivery-logs',
+      '/trips/trp_missing/documents/doc_missing/history',
+      '/loads/missing/documents/doc_missing/history',
+    ];
+    for (const path of paths) {
+      namesCursor(await get(withQuery(path, { Cursor: 'not-a-cursor' })));
+      expect((await get(path)).status, path).toBe(404);
+    }
+  });
 });
 
 describe('OpenAPI', () => {

@@ -233,7 +233,7 @@ export async function updateDocumentType(
 }
 
 /** Oldest first: `sequence` is unique per document, the id only makes that plain to the pager. */
-const TYPE_CHANGE_ORDER = thenById('document-history', { column: 'sequence', type: 'integer' });
+export const TYPE_CHANGE_ORDER = thenById('document-history', { column: 'sequence', type: 'integer' });
 
 /**
  * A document's type changes, when the caller may see the document: the history rows carry only

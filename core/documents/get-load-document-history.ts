@@ -2,8 +2,9 @@ import { notFound } from '../errors.js';
 import { scopeOf } from '../shared/scope.js';
 import { answerPage } from '../shared/search-page.js';
 import { authedProcedure } from '../trpc.js';
-import { findDocument, findLoadOwner, findTypeChanges } from './document.repository.js';
+import { findDocument, findLoadOwner, findTypeChanges, TYPE_CHANGE_ORDER } from './document.repository.js';
 import { ZDocumentTypeChangePage, ZLoadDocumentHistoryInput } from './document.schemas.js';
+import { checkCursor } from '../shared/select-page.js';
 
 export const getLoadDocumentHistory = authedProcedure
   .meta({
@@ -20,6 +21,7 @@ export const getLoadDocumentHistory = authedProcedure
   .input(ZLoadDocumentHistoryInput)
   .output(ZDocumentTypeChangePage)
   .query(async ({ ctx, input }) => {
+    checkCursor(TYPE_CHANGE_ORDER, input);
     const scope = scopeOf(ctx.principal);
     const load = await findLoadOwner(ctx.db, scope, input.loadNumber);
     if (!load) throw notFound('Load');

@@ -2,8 +2,9 @@ import { notFound } from '../errors.js';
 import { scopeOf } from '../shared/scope.js';
 import { answerPage } from '../shared/search-page.js';
 import { authedProcedure } from '../trpc.js';
-import { findDocument, findTripOwner, findTypeChanges } from './document.repository.js';
+import { findDocument, findTripOwner, findTypeChanges, TYPE_CHANGE_ORDER } from './document.repository.js';
 import { ZDocumentTypeChangePage, ZTripDocumentHistoryInput } from './document.schemas.js';
+import { checkCursor } from '../shared/select-page.js';
 
 export const getTripDocumentHistory = authedProcedure
   .meta({
@@ -20,6 +21,7 @@ export const getTripDocumentHistory = authedProcedure
   .input(ZTripDocumentHistoryInput)
   .output(ZDocumentTypeChangePage)
   .query(async ({ ctx, input }) => {
+    checkCursor(TYPE_CHANGE_ORDER, input);
     const scope = scopeOf(ctx.principal);
     const trip = await findTripOwner(ctx.db, scope, input.tripId);
     if (!trip) throw notFound('Trip');

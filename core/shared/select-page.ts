@@ -115,8 +115,16 @@ export async function selectPage(
 
 /** The page of a list its filters already rule out entirely (an empty id list): a bad cursor is still a 400. */
 export function emptyPage<T>(order: ListOrder, page: TPageRequest): PageOf<T> {
-  cursorPosition(order, page);
+  checkCursor(order, page);
   return { items: [], total: 0, nextCursor: null };
+}
+
+/**
+ * A 400 naming Cursor when the request's cursor is not one of this list's. Lists under a parent
+ * record call it before looking the parent up: validation comes before the 404 (DECISIONS).
+ */
+export function checkCursor(order: ListOrder, page: TPageRequest): void {
+  cursorPosition(order, page);
 }
 
 /**

@@ -266,7 +266,7 @@ export async function findTripRecords(db: Db, scope: Scope, filters: TripFilterV
 }
 
 /** Route order; `sequence` is unique per trip, the id only makes that plain to the pager. */
-const STOP_ORDER = thenById('stops', { column: 'sequence', type: 'integer' });
+export const STOP_ORDER = thenById('stops', { column: 'sequence', type: 'integer' });
 
 /** A visible trip's stops in route order, one page of them, with the total. */
 export async function findTripStops(db: Db, scope: Scope, tripId: string, page: TPageRequest): Promise<PageOf<TStop> | undefined> {

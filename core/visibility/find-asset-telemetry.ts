@@ -3,8 +3,9 @@ import { scopeOf } from '../shared/scope.js';
 import { answerPage } from '../shared/search-page.js';
 import { authedProcedure } from '../trpc.js';
 import { findPositionAsset } from './position-asset.js';
-import { telemetryHistory } from './telemetry.repository.js';
+import { TELEMETRY_ORDER, telemetryHistory } from './telemetry.repository.js';
 import { ZAssetTelemetryPage, ZTelemetryHistoryInput } from './telemetry.schemas.js';
+import { checkCursor } from '../shared/select-page.js';
 
 export const findAssetTelemetry = authedProcedure
   .meta({
@@ -20,6 +21,7 @@ export const findAssetTelemetry = authedProcedure
   .input(ZTelemetryHistoryInput)
   .output(ZAssetTelemetryPage)
   .query(async ({ ctx, input }) => {
+    checkCursor(TELEMETRY_ORDER, input);
     const scope = scopeOf(ctx.principal);
     const asset = await findPositionAsset(ctx.db, scope, input.assetId, input.assetType);
     if (!asset) throw notFound('Asset');

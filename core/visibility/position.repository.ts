@@ -137,7 +137,7 @@ export async function latestPosition(db: Db, scope: Scope, assetId: string): Pro
 }
 
 /** Newest RecordedAt first, the id breaking ties (both join the page back, so Postgres prunes partitions). */
-const POSITION_ORDER = thenById('asset-locations', { column: 'recorded_at', desc: true, type: 'text' });
+export const POSITION_ORDER = thenById('asset-locations', { column: 'recorded_at', desc: true, type: 'text' });
 
 /** History of an asset, newest RecordedAt first, over the (asset_id, recorded_at) index. */
 export async function positionHistory(

@@ -3,8 +3,9 @@ import { scopeOf } from '../shared/scope.js';
 import { answerPage } from '../shared/search-page.js';
 import type { Context } from '../trpc.js';
 import { findPositionAsset, type AssetKind } from './position-asset.js';
-import { latestPosition, positionHistory } from './position.repository.js';
+import { latestPosition, POSITION_ORDER, positionHistory } from './position.repository.js';
 import type { TAssetLocation, TLocationHistoryInput } from './position.schemas.js';
+import { checkCursor } from '../shared/select-page.js';
 
 type ReadContext = Pick<Context, 'db'> & { principal: NonNullable<Context['principal']> };
 
@@ -24,6 +25,7 @@ export async function readLatestPosition(ctx: ReadContext, assetId: string, kind
 }
 
 export async function readPositionHistory(ctx: ReadContext, input: TLocationHistoryInput, kind?: AssetKind) {
+  checkCursor(POSITION_ORDER, input);
   const { scope, asset } = await assetInScope(ctx, input.assetId, kind);
   return answerPage(input, await positionHistory(ctx.db, scope, asset.id, input));
 }

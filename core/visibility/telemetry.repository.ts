@@ -31,7 +31,7 @@ export async function insertTelemetry(db: Db, row: Omit<Insertable<AssetTelemetr
 }
 
 /** Newest RecordedAt first, the id breaking ties. */
-const TELEMETRY_ORDER = thenById('asset-telemetry', { column: 'recorded_at', desc: true, type: 'text' });
+export const TELEMETRY_ORDER = thenById('asset-telemetry', { column: 'recorded_at', desc: true, type: 'text' });
 
 /** Readings of an asset, newest RecordedAt first, over the (asset_id, recorded_at) index. */
 export async function telemetryHistory(

@@ -53,7 +53,7 @@ function attempts(db: Db, filter: DeliveryLogFilter) {
 }
 
 /** Newest first; the id breaks ties so pages and the export agree on one order. */
-const DELIVERY_LOG_ORDER: ListOrder = {
+export const DELIVERY_LOG_ORDER: ListOrder = {
   list: 'webhook-delivery-logs',
   keys: [
     { column: 'attempted_at', desc: true, type: 'text' },

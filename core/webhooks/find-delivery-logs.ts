@@ -2,9 +2,10 @@ import { scopeOf } from '../shared/scope.js';
 import { answerPage } from '../shared/search-page.js';
 import { authedProcedure } from '../trpc.js';
 import { deliveryLogFilter } from './delivery-log-filter.js';
-import { findDeliveryLogs as readDeliveryLogs } from './delivery-log.repository.js';
+import { DELIVERY_LOG_ORDER, findDeliveryLogs as readDeliveryLogs } from './delivery-log.repository.js';
 import { ZDeliveryLogPage, ZFindDeliveryLogsInput } from './delivery-log.schemas.js';
 import { requireWebhook } from './require-webhook.js';
+import { checkCursor } from '../shared/select-page.js';
 
 export const findDeliveryLogs = authedProcedure
   .meta({
@@ -21,6 +22,7 @@ export const findDeliveryLogs = authedProcedure
   .input(ZFindDeliveryLogsInput)
   .output(ZDeliveryLogPage)
   .query(async ({ ctx, input }) => {
+    checkCursor(DELIVERY_LOG_ORDER, input);
     const scope = scopeOf(ctx.principal);
     const filter = deliveryLogFilter(scope, input);
     await requireWebhook(ctx.db, scope, input.webhookId);
