@@ -21,6 +21,7 @@ import type { OutboxTable } from './tables/outbox.js';
 import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './tables/webhook-deliveries.js';
 import type { AccessorialsTable, IdempotencyKeysTable, MaintenanceRecordsTable } from './tables/money.js';
 import type { RateLimitsTable } from './tables/rate-limits.js';
+import type { ListCountsTable } from './tables/list-counts.js';
 
 /**
  * Every table of the database, by name. Column types are chosen so that SQLite and Postgres
@@ -75,4 +76,6 @@ export interface Database {
   outbox: OutboxTable;
 
   rate_limits: RateLimitsTable;
+
+  list_counts: ListCountsTable;
 }

@@ -1,10 +1,11 @@
 import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { LoadsTable } from '../../db/tables/loads.js';
+import { countListRows } from '../shared/list-counts.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
-import { inList, lowerBound, tripLevelConditions, type TripFilterValues } from '../trips/trip-filters.js';
+import { inList, lowerBound, onlyStatusFilter, tripLevelConditions, type TripFilterValues } from '../trips/trip-filters.js';
 import { assembleTrips, type TripRecord } from '../trips/trip.repository.js';
 import type { TStop } from '../trips/trip.schemas.js';
 import type { TLoad, TLoadPlace, TLoadTrip } from './load.schemas.js';
@@ -120,9 +121,13 @@ function loadConditions(scope: Scope, filters: TripFilterValues): Expression<Sql
 /** The load list's order: creation, the id breaking ties. */
 const LOAD_ORDER = thenById('loads', { column: 'created_at', type: 'text' });
 
-/** One page of the loads matching `filters`, in creation order, with the total. */
+/**
+ * One page of the loads matching `filters`, in creation order, with the total: from the
+ * database's counters when only the scope and Status filter the list, else counted.
+ */
 export async function findLoadRecords(db: Db, scope: Scope, filters: TripFilterValues & TPageRequest): Promise<PageOf<LoadRecord>> {
   const query = db.selectFrom('loads').where((eb) => eb.and(loadConditions(scope, filters)));
-  const page = await selectPage(db, query, { table: 'loads', order: LOAD_ORDER, page: filters });
+  const count = onlyStatusFilter(filters) ? () => countListRows(db, 'loads', scope, filters.Status) : undefined;
+  const page = await selectPage(db, query, { table: 'loads', order: LOAD_ORDER, page: filters, count });
   return { ...page, items: await assembleLoads(db, page.items) };
 }

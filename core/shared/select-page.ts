@@ -34,6 +34,12 @@ export function thenById(list: string, ...keys: OrderKey[]): ListOrder {
 interface PageOptions {
   order: ListOrder;
   page: TPageRequest;
+  /**
+   * The filtered list's total, when the caller knows it without counting rows (the trip and
+   * load lists read it from the `list_counts` counters when only scope and Status filter them).
+   * It must equal `count(*)` of `query`; absent, that count is run.
+   */
+  count?: () => Promise<number>;
 }
 
 type AnySelect = SelectQueryBuilder<any, any, any>;
@@ -58,6 +64,16 @@ const INVALID_CURSOR = 'The cursor is not valid for this list.';
  * serves the filter, the order and the skipped rows without touching the table (a deferred
  * join); only the page's own rows are fetched. The extra row says whether a page follows.
  * With a cursor the offset is 0 and the keyset condition starts the range after the cursor.
+ *
+ * Deep pages read from the far end. A numbered page past the first needs the total first to
+ * know which end is nearer; it is fetched first when it is cheap (`count`, the counters) or
+ * when the statements run one after the other anyway (SQLite: better-sqlite3 is synchronous).
+ * Then a page starting past the middle (Page × PageSize > total / 2) is read in the reversed
+ * order, skipping only the rows after it (offset = total − end of the page, limit = its size),
+ * and its rows are turned back; a page starting at or past the end answers no items without a
+ * query. NextCursor is the same either way: set exactly when items follow the page. Page 0,
+ * cursor pages, and numbered pages on Postgres with a plain count keep the two statements side
+ * by side (a total first would put a full count before the page instead of beside it).
  */
 export function selectPage<T extends keyof Database & string>(
   db: Db,
@@ -74,43 +90,58 @@ export async function selectPage(
   const { order, page } = options;
   const after = cursorPosition(order, page);
   const source = (options.table ?? options.derived) as string;
-  const binary = dialectOf(db) === 'postgres' ? (ref: Expression<unknown>) => sql`${ref} collate "C"` : (ref: Expression<unknown>) => ref;
+  const dialect = dialectOf(db);
+  const binary = dialect === 'postgres' ? (ref: Expression<unknown>) => sql`${ref} collate "C"` : (ref: Expression<unknown>) => ref;
   const keyOf = (from: string, key: OrderKey): Expression<unknown> => {
     const ref = sql.ref(`${from}.${key.column}`);
     return key.binary ? binary(ref) : ref;
   };
-  const ordered = (select: AnySelect, from: string) =>
-    order.keys.reduce((acc, key) => acc.orderBy(keyOf(from, key), key.desc ? 'desc' : 'asc'), select);
 
-  let window = query;
-  if (after) window = window.where(afterPosition(order.keys, (key) => keyOf(source, key), after));
-  window = ordered(window, source)
-    .limit(page.PageSize + 1)
-    .offset(after ? 0 : page.Page * page.PageSize);
-
-  let rows: AnySelect;
-  if (options.table === undefined) {
-    rows = window.selectAll();
-  } else {
+  /** `limit` rows from `offset` in the list's order, or in its reverse (read from the far end). */
+  const readRows = (offset: number, limit: number, reversed: boolean): Promise<Record<string, unknown>[]> => {
+    const ordered = (select: AnySelect, from: string) =>
+      order.keys.reduce((acc, key) => acc.orderBy(keyOf(from, key), Boolean(key.desc) !== reversed ? 'desc' : 'asc'), select);
+    let window = query;
+    if (after) window = window.where(afterPosition(order.keys, (key) => keyOf(source, key), after));
+    window = ordered(window, source).limit(limit).offset(offset);
+    if (options.table === undefined) return window.selectAll().execute() as Promise<Record<string, unknown>[]>;
     const table = options.table;
     const keys = window.select(order.keys.map((key) => sql.ref(`${table}.${key.column}`).as(key.column)));
-    rows = ordered(
+    return ordered(
       (db as Kysely<any>)
         .selectFrom(keys.as('page_keys'))
         .innerJoin(table, (join) => order.keys.reduce((on, key) => on.onRef(`page_keys.${key.column}`, '=', `${table}.${key.column}`), join))
         .selectAll(table),
       'page_keys',
-    );
+    ).execute() as Promise<Record<string, unknown>[]>;
+  };
+  const countRows = async (): Promise<number> => {
+    if (options.count) return options.count();
+    const row = (await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()) as { total: number | string };
+    return Number(row.total);
+  };
+  const cursorAfter = (row: Record<string, unknown> | undefined) =>
+    row ? writeCursor(order, order.keys.map((key) => row[key.column] as Value)) : null;
+
+  const size = page.PageSize;
+  const start = after ? 0 : page.Page * size;
+  const totalFirst = !after && page.Page > 0 && (options.count !== undefined || dialect === 'sqlite');
+  if (!totalFirst) {
+    const [found, total] = await Promise.all([readRows(start, size + 1, false), countRows()]);
+    const items = found.slice(0, size);
+    return { items, total, nextCursor: found.length > size ? cursorAfter(items.at(-1)) : null };
   }
 
-  const [found, count] = await Promise.all([
-    rows.execute() as Promise<Record<string, unknown>[]>,
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow() as Promise<{ total: number | string }>,
-  ]);
-  const items = found.slice(0, page.PageSize);
-  const last = items.at(-1);
-  const nextCursor = found.length > page.PageSize && last ? writeCursor(order, order.keys.map((key) => last[key.column] as Value)) : null;
-  return { items, total: Number(count.total), nextCursor };
+  const total = await countRows();
+  if (start >= total) return { items: [], total, nextCursor: null };
+  if (start * 2 <= total) {
+    const found = await readRows(start, size + 1, false);
+    const items = found.slice(0, size);
+    return { items, total, nextCursor: found.length > size ? cursorAfter(items.at(-1)) : null };
+  }
+  const end = Math.min(start + size, total);
+  const items = (await readRows(total - end, end - start, true)).reverse();
+  return { items, total, nextCursor: end < total ? cursorAfter(items.at(-1)) : null };
 }
 
 /** The page of a list its filters already rule out entirely (an empty id list): a bad cursor is still a 400. */

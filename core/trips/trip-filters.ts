@@ -102,6 +102,15 @@ export function inList(column: string, values: readonly string[]): Expression<Sq
   return sql<SqlBool>`${sql.ref(column)} in (${sql.join(values.map((value) => sql`${value}`))})`;
 }
 
+/**
+ * No filter but Status (and the caller's scope, which is not a filter value): the list's Total
+ * is then a sum of the database's counters (core/shared/list-counts.ts), not a count of rows.
+ */
+export function onlyStatusFilter(filters: TripFilterValues): boolean {
+  const values = filters as Record<string, unknown>;
+  return [...Object.keys(sharedFilters), ...Object.keys(tripLevelFilters)].every((name) => values[name] === undefined);
+}
+
 /** Only the load's own filters need the trip's load joined; trips carry their tenant and subsidiary themselves. */
 export function needsLoadJoin(filters: TripFilterValues): boolean {
   return filters.LoadNumber !== undefined || filters.CustomerId !== undefined;

@@ -3,11 +3,12 @@ import type { Db } from '../../db/create-db.js';
 import type { StopsTable, TripLineItemsTable, TripsTable } from '../../db/tables/loads.js';
 import type { TripReferencesTable } from '../../db/tables/references.js';
 import { etagOf } from '../shared/etag.js';
+import { countListRows } from '../shared/list-counts.js';
 import { fromMinorUnits, toMoney } from '../shared/money.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
-import { needsLoadJoin, tripConditions, type TripFilterValues } from './trip-filters.js';
+import { needsLoadJoin, onlyStatusFilter, tripConditions, type TripFilterValues } from './trip-filters.js';
 import type { StopKind, TEta, TReference, TStop, TTrip, TTripLineItem } from './trip.schemas.js';
 
 export type StopRow = Selectable<StopsTable>;
@@ -255,13 +256,17 @@ export async function getStopRecord(db: Db, scope: Scope, tripId: string, stopId
 /** The trip list's order: creation, the id breaking ties. */
 const TRIP_ORDER = thenById('trips', { column: 'created_at', type: 'text' });
 
-/** One page of the trips matching `filters`, in creation order, with the total. */
+/**
+ * One page of the trips matching `filters`, in creation order, with the total: from the
+ * database's counters when only the scope and Status filter the list, else counted.
+ */
 export async function findTripRecords(db: Db, scope: Scope, filters: TripFilterValues & TPageRequest): Promise<PageOf<TripRecord>> {
   const query = db
     .selectFrom('trips')
     .$if(needsLoadJoin(filters), (trips) => trips.innerJoin('loads', 'loads.id', 'trips.load_id'))
     .where((eb) => eb.and([inScope('trips', scope), ...tripConditions(filters)]));
-  const page = await selectPage(db, query, { table: 'trips', order: TRIP_ORDER, page: filters });
+  const count = onlyStatusFilter(filters) ? () => countListRows(db, 'trips', scope, filters.Status) : undefined;
+  const page = await selectPage(db, query, { table: 'trips', order: TRIP_ORDER, page: filters, count });
   return { ...page, items: await assembleTrips(db, page.items) };
 }
 

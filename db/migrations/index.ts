@@ -10,6 +10,7 @@ import * as assetPositions from './2026-11-22T0060-asset-positions.js';
 import * as assetTelemetry from './2026-11-22T0061-asset-telemetry.js';
 import * as positionPartitions from './2026-11-22T0062-position-partitions.js';
 import * as listIndexes from './2026-11-23T0070-list-indexes.js';
+import * as listCounts from './2026-11-23T0071-list-counts.js';
 
 /**
  * Every migration, by name, in order. Listed statically (not read from the folder) so the
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T0061-asset-telemetry': assetTelemetry,
   '2026-11-22T0062-position-partitions': positionPartitions,
   '2026-11-23T0070-list-indexes': listIndexes,
+  '2026-11-23T0071-list-counts': listCounts,
 };
