@@ -8,17 +8,19 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * SQLite, 35-50 ms on Postgres for 300,000 trips).
  *
  * Triggers keep the counters exact on every write path without app code: AFTER INSERT, AFTER
- * DELETE, and AFTER UPDATE when the tenant, the subsidiary or the status changes. A row without
- * a subsidiary counts under subsidiary_id '' (a primary key column cannot be null). A TRUNCATE
- * fires no row trigger; nothing in the app truncates these tables.
+ * DELETE, and AFTER UPDATE when the tenant, the subsidiary or the status changes (SQLite: row
+ * triggers; Postgres: statement triggers over the transition tables, see POSTGRES_FUNCTION). A
+ * row without a subsidiary counts under subsidiary_id '' (a primary key column cannot be null).
+ * A TRUNCATE fires none of them; nothing in the app truncates these tables.
  *
  * Contention (Postgres): a counter row is locked by the transaction that changed it until that
  * transaction ends, so writes creating trips or loads, or moving them between statuses, in the
  * same tenant, subsidiary and status wait for one another's commit. That is acceptable because
  * creation and status changes are low-rate next to reads (lists are read far more often than
- * trips are dispatched) and each such transaction is short. The trigger does only the upserts,
- * and an update touches its two counters in one fixed order (the smaller key first), so two
- * status changes in opposite directions wait for one another rather than deadlock.
+ * trips are dispatched) and each such transaction is short. The triggers do only the upserts,
+ * in one fixed order (see POSTGRES_FUNCTION), so two status changes in opposite directions wait
+ * for one another rather than deadlock. SQLite has one writer at a time: its row triggers
+ * neither wait nor deadlock, and a counter row has no versions to pile up.
  */
 
 const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
@@ -48,48 +50,47 @@ async function createSqliteTriggers(db: Kysely<any>, list: string): Promise<void
     .execute(db);
 }
 
-/** One function for both tables: TG_TABLE_NAME is the list. */
+/**
+ * Postgres counts per statement, not per row: a row trigger that bumps the same counter row for
+ * each of 300,000 rows inserted in one transaction leaves a chain of 300,000 versions of that
+ * row that every later bump walks (quadratic; a bulk load never finished). The statement
+ * triggers read the statement's transition tables instead, sum the changes per counter (an
+ * update that moved no row between counters changes none) and upsert them in key order, so
+ * two transactions lock the counters they share in the same order and wait rather than
+ * deadlock. One function serves both tables: TG_TABLE_NAME is the list.
+ */
+const changes = (rows: string, delta: 1 | -1) =>
+  `select tenant_id, coalesce(subsidiary_id, '') as subsidiary_id, status, ${delta} as delta from ${rows}`;
+
+const upsertChanges = (source: string) => `
+    insert into list_counts (list, tenant_id, subsidiary_id, status, n)
+    select tg_table_name, tenant_id, subsidiary_id, status, sum(delta) from (${source}) changes
+    group by tenant_id, subsidiary_id, status having sum(delta) <> 0
+    order by tenant_id, subsidiary_id, status
+    on conflict (list, tenant_id, subsidiary_id, status) do update set n = list_counts.n + excluded.n;`;
+
 const POSTGRES_FUNCTION = `
 create function list_counts_bump() returns trigger language plpgsql as $$
-declare
-  old_key text[];
-  new_key text[];
 begin
-  if tg_op in ('UPDATE', 'DELETE') then
-    old_key := array[old.tenant_id, coalesce(old.subsidiary_id, ''), old.status];
-  end if;
-  if tg_op in ('UPDATE', 'INSERT') then
-    new_key := array[new.tenant_id, coalesce(new.subsidiary_id, ''), new.status];
-  end if;
-  -- An update locks its two counter rows in key order, so opposite moves cannot deadlock.
-  if old_key is not null and (new_key is null or old_key <= new_key) then
-    perform list_counts_add(tg_table_name, old_key, -1);
-  end if;
-  if new_key is not null then
-    perform list_counts_add(tg_table_name, new_key, 1);
-  end if;
-  if old_key is not null and new_key is not null and old_key > new_key then
-    perform list_counts_add(tg_table_name, old_key, -1);
+  if tg_op = 'INSERT' then${upsertChanges(changes('new_rows', 1))}
+  elsif tg_op = 'DELETE' then${upsertChanges(changes('old_rows', -1))}
+  else${upsertChanges(`${changes('new_rows', 1)} union all ${changes('old_rows', -1)}`)}
   end if;
   return null;
 end $$`;
 
-const POSTGRES_ADD = `
-create function list_counts_add(list_name text, key text[], delta bigint) returns void language sql as $$
-  insert into list_counts (list, tenant_id, subsidiary_id, status, n)
-  values (list_name, key[1], key[2], key[3], delta)
-  on conflict (list, tenant_id, subsidiary_id, status) do update set n = list_counts.n + excluded.n
-$$`;
-
+/** Transition tables allow one event per trigger, and no column list on an update trigger. */
 async function createPostgresTriggers(db: Kysely<any>, list: string): Promise<void> {
-  await sql.raw(`create trigger ${list}_count_rows after insert or delete on ${list} for each row execute function list_counts_bump()`).execute(db);
-  await sql
-    .raw(
-      `create trigger ${list}_count_update after update of tenant_id, subsidiary_id, status on ${list} for each row ` +
-        `when (old.tenant_id is distinct from new.tenant_id or old.subsidiary_id is distinct from new.subsidiary_id ` +
-        `or old.status is distinct from new.status) execute function list_counts_bump()`,
-    )
-    .execute(db);
+  const triggers = [
+    ['insert', 'insert', 'new table as new_rows'],
+    ['delete', 'delete', 'old table as old_rows'],
+    ['update', 'update', 'old table as old_rows new table as new_rows'],
+  ];
+  for (const [name, event, tables] of triggers) {
+    await sql
+      .raw(`create trigger ${list}_count_${name} after ${event} on ${list} referencing ${tables} for each statement execute function list_counts_bump()`)
+      .execute(db);
+  }
 }
 
 export async function up(db: Kysely<any>): Promise<void> {
@@ -103,10 +104,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('n', postgres ? 'bigint' : 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('list_counts_pkey', ['list', 'tenant_id', 'subsidiary_id', 'status'])
     .execute();
-  if (postgres) {
-    await sql.raw(POSTGRES_ADD).execute(db);
-    await sql.raw(POSTGRES_FUNCTION).execute(db);
-  }
+  if (postgres) await sql.raw(POSTGRES_FUNCTION).execute(db);
   for (const list of LISTS) {
     // Migrations run in one transaction on Postgres, so no row slips in between the fill and the triggers.
     await sql
@@ -124,13 +122,10 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   const postgres = isPostgres(db);
   for (const list of LISTS) {
-    for (const trigger of postgres ? ['rows', 'update'] : ['insert', 'delete', 'update']) {
+    for (const trigger of ['insert', 'delete', 'update']) {
       await sql.raw(`drop trigger ${list}_count_${trigger}${postgres ? ` on ${list}` : ''}`).execute(db);
     }
   }
-  if (postgres) {
-    await sql.raw('drop function list_counts_bump()').execute(db);
-    await sql.raw('drop function list_counts_add(text, text[], bigint)').execute(db);
-  }
+  if (postgres) await sql.raw('drop function list_counts_bump()').execute(db);
   await db.schema.dropTable('list_counts').execute();
 }
