@@ -8,6 +8,7 @@ import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
 import type { TAccessorial, TAccessorialType } from './accessorial.schemas.js';
 import type { Family, Party } from './families.js';
+import { updateAtVersion } from '../shared/update-at-version.js';
 
 export type AccessorialRow = Selectable<AccessorialsTable> & { type_name: string };
 
@@ -82,16 +83,11 @@ export async function updateAccessorial(
   // A settlement run may attach the record to a statement without touching its version:
   // the statement columns are part of the guard too.
   const carrierStatement = row.carrier_statement_number;
-  const result = await db
-    .updateTable('accessorials')
-    .set({ ...changes, version: row.version + 1 })
-    .where(inScope('accessorials', scope))
-    .where('id', '=', row.id)
-    .where('version', '=', row.version)
-    .where('driver_statement_number', 'is', null)
-    .where((eb) => (carrierStatement === null ? eb('carrier_statement_number', 'is', null) : eb('carrier_statement_number', '=', carrierStatement)))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return updateAtVersion(db, 'accessorials', scope, row, changes, (query) =>
+    query
+      .where('driver_statement_number', 'is', null)
+      .where((eb) => (carrierStatement === null ? eb('carrier_statement_number', 'is', null) : eb('carrier_statement_number', '=', carrierStatement))),
+  );
 }
 
 function toAccessorialType(row: { id: string; name: string; applies_to: string; is_deleted: number }): TAccessorialType {

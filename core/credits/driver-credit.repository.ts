@@ -4,6 +4,7 @@ import type { DeductionsTable } from '../../db/tables/settlements.js';
 import type { DeductionRow } from '../deductions/deduction.repository.js';
 import type { ExistingClaim, Fingerprint } from '../idempotency/idempotency.repository.js';
 import { inScope, type Scope } from '../shared/scope.js';
+import { updateAtVersion } from '../shared/update-at-version.js';
 
 /** The route family of driver credit idempotency keys. */
 export const DRIVER_CREDIT_FAMILY = 'credits/driver';
@@ -66,14 +67,7 @@ export async function updateCredit(
   row: Pick<DeductionRow, 'id' | 'version'>,
   changes: Updateable<DeductionsTable>,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('deductions')
-    .set({ ...changes, version: row.version + 1 })
-    .where(inScope('deductions', scope))
-    .where('id', '=', row.id)
-    .where('version', '=', row.version)
-    .where('is_paid', '=', 0)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return updateAtVersion(db, 'deductions', scope, row, changes, (query) =>
+    query.where('is_paid', '=', 0).where('deleted_at', 'is', null),
+  );
 }

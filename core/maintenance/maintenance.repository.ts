@@ -8,6 +8,7 @@ import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
 import type { TMaintenanceRecord, TSearchMaintenanceInput } from './maintenance.schemas.js';
+import { updateAtVersion } from '../shared/update-at-version.js';
 
 export type MaintenanceRow = Selectable<MaintenanceRecordsTable>;
 
@@ -93,14 +94,7 @@ export async function updateMaintenance(
   row: Pick<MaintenanceRow, 'id' | 'version'>,
   changes: Updateable<MaintenanceRecordsTable>,
 ): Promise<boolean> {
-  const result = await trx
-    .updateTable('maintenance_records')
-    .set({ ...changes, version: row.version + 1 })
-    .where(inScope('maintenance_records', scope))
-    .where('id', '=', row.id)
-    .where('version', '=', row.version)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return updateAtVersion(trx, 'maintenance_records', scope, row, changes);
 }
 
 /** Newest ServiceDate first, the id breaking ties. */
