@@ -131,7 +131,7 @@ describe.skipIf(onSqlite)('daily partitions on Postgres', () => {
     ]);
     const indexes = await sql<{ indexdef: string }>`
       select indexdef from pg_indexes where schemaname = current_schema() and tablename = 'asset_positions_p20261123' order by indexdef`.execute(t.db);
-    expect(indexes.rows.map((row) => row.indexdef.replace(/^.* USING /, ''))).toEqual(['btree (asset_id, recorded_at)', 'btree (id, recorded_at)']);
+    expect(indexes.rows.map((row) => row.indexdef.replace(/^.* USING /, ''))).toEqual(['btree (asset_id, tenant_id, recorded_at DESC, id, subsidiary_id)', 'btree (id, recorded_at)']);
     expect(await maintain()).toEqual(empty);
     t.clock.advance(3_600_000);
     expect(await maintain()).toEqual(empty);

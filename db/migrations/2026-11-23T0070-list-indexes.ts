@@ -19,10 +19,8 @@ import type { Kysely } from 'kysely';
  * walk the whole tenant: a trip's driver, truck or number, a load's customer. Such an index
  * ends with the subsidiary, so one index serves both kinds of caller without reading rows.
  *
- * Not here: position history is read per asset over (asset_id, recorded_at) (the partitioned
- * table's indexes are made per day by workers/position-partitions.ts), documents per owner, and
- * catalogs (accessorial types, reference definitions, subsidiaries) are a handful of rows per
- * tenant.
+ * Not here: position history (migration 0072), documents (read per owner), and catalogs
+ * (accessorial types, reference definitions, subsidiaries: a handful of rows per tenant).
  */
 
 interface ListIndex {

@@ -11,6 +11,7 @@ import * as assetTelemetry from './2026-11-22T0061-asset-telemetry.js';
 import * as positionPartitions from './2026-11-22T0062-position-partitions.js';
 import * as listIndexes from './2026-11-23T0070-list-indexes.js';
 import * as listCounts from './2026-11-23T0071-list-counts.js';
+import * as positionListIndex from './2026-11-23T0072-position-list-index.js';
 
 /**
  * Every migration, by name, in order. Listed statically (not read from the folder) so the
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T0062-position-partitions': positionPartitions,
   '2026-11-23T0070-list-indexes': listIndexes,
   '2026-11-23T0071-list-counts': listCounts,
+  '2026-11-23T0072-position-list-index': positionListIndex,
 };
