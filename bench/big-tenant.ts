@@ -656,9 +656,7 @@ export async function generateBigTenant(db: Db, options: { scale: number; now?: 
   const big: TenantShape = { tenantId: BIG_TENANT, prefix: 'big', subsidiaries: SUBSIDIARIES, drivers: DRIVERS, trucks: TRUCKS, trailers: TRAILERS, customers: 60 };
   const small: TenantShape = { tenantId: SMALL_TENANT, prefix: 'sml', subsidiaries: ['sub_sml_a'], drivers: 20, trucks: 20, trailers: 20, customers: 5 };
 
-  const tenantWide: BenchClient = { clientId: 'big-all', secret: 'bench-secret-big-all-0123456789', subsidiaryId: null };
-  const subsidiaryBound: BenchClient = { clientId: 'big-sub-a', secret: 'bench-secret-big-sub-a-0123456789', subsidiaryId: SUBSIDIARIES[0] };
-  const feeds: BenchClient[] = Array.from({ length: 4 }, (_, k) => ({ clientId: `big-feed-${k}`, secret: `bench-secret-big-feed-${k}-0123456789`, subsidiaryId: null }));
+  const { tenantWide, subsidiaryBound, feeds } = describeBigTenant(scale, {}, 0);
   const smallClient: BenchClient = { clientId: 'small-all', secret: 'bench-secret-small-all-0123456789', subsidiaryId: null };
 
   if (dialectOf(db) === 'sqlite') {
@@ -698,6 +696,17 @@ export async function generateBigTenant(db: Db, options: { scale: number; now?: 
   counts.deductions = fixture.Tenants[0]!.Deductions.length;
   await time('analyze', () => analyze(db));
 
+  return describeBigTenant(scale, counts, (Date.now() - started) / 1000);
+}
+
+/**
+ * What the benchmark needs to know of a tenant the generator made at `scale` (its clients and
+ * the ids it picked): the same for a database generated earlier and kept (BENCH_LISTS_REUSE).
+ */
+export function describeBigTenant(scale: number, counts: Record<string, number>, seconds: number): BigTenant {
+  const tenantWide: BenchClient = { clientId: 'big-all', secret: 'bench-secret-big-all-0123456789', subsidiaryId: null };
+  const subsidiaryBound: BenchClient = { clientId: 'big-sub-a', secret: 'bench-secret-big-sub-a-0123456789', subsidiaryId: SUBSIDIARIES[0] };
+  const feeds: BenchClient[] = Array.from({ length: 4 }, (_, k) => ({ clientId: `big-feed-${k}`, secret: `bench-secret-big-feed-${k}-0123456789`, subsidiaryId: null }));
   return {
     tenantId: BIG_TENANT,
     tenantWide,
@@ -706,7 +715,7 @@ export async function generateBigTenant(db: Db, options: { scale: number; now?: 
     busyTruckId: assetId('trk', 'big', 0),
     driverId: assetId('drv', 'big', 2),
     truckId: assetId('trk', 'big', 2),
-    tripNumber: `BIG-T${pad(Math.floor(n(300_000, 100) / 10) * 5, 7)}`,
+    tripNumber: `BIG-T${pad(Math.floor(Math.max(100, Math.round(300_000 * scale)) / 10) * 5, 7)}`,
     customerId: 'cus_big_007',
     webhookId: 'whk_big_0_0',
     trucks: Array.from({ length: TRUCKS }, (_, k) => {
@@ -714,6 +723,6 @@ export async function generateBigTenant(db: Db, options: { scale: number; now?: 
       return { truckId: assetId('trk', 'big', k), latitude: city.lat + (k % 10) * 0.1, longitude: city.lon - (k % 7) * 0.1 };
     }),
     counts,
-    seconds: (Date.now() - started) / 1000,
+    seconds,
   };
 }

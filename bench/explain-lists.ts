@@ -1,10 +1,14 @@
 /**
  * The plans of the default trips and loads pages (first and last), their counts, their status
- * and driver searches, for a tenant-wide and a subsidiary-bound caller, on a database the list
+ * and driver searches, and the asset event searches (per asset and over every asset of a kind:
+ * each branch cut by its own index, the Total from counters), for a tenant-wide and a
+ * subsidiary-bound caller, on a database the list
  * benchmark filled (`BENCH_LISTS_KEEP=1 npm run bench` keeps its databases):
  *
  *     node .bench-build/bench/explain-lists.js sqlite:/tmp/waybill-lists-bench-…/lists.db
  *     node .bench-build/bench/explain-lists.js postgres://…/waybill_lists_bench
+ *
+ * EXPLAIN_ONLY=<substring> keeps the calls whose name contains it.
  *
  * The statements are the ones the procedures really run: each call goes through `createCaller`
  * on a database handle that records every statement it compiles, and each recorded statement
@@ -55,13 +59,18 @@ const CALLS: Array<{ name: string; call: Call }> = [
   // The generator's busy truck, a truck and the subscription with the long log (bench/big-tenant.ts).
   { name: 'GET /assets/{busy truck}/locations', call: (c, page) => c.visibility.findAssetLocations({ ...page, assetId: 'trk_big_0000' }) },
   { name: 'POST /trucks/events/search TruckIds', call: (c, page) => c.visibility.searchTruckEvents({ ...page, TruckIds: ['trk_big_0002'] }) },
+  // Every asset of a kind: three branches (arrivals, departures, positions) each cut by its own index.
+  { name: 'POST /trucks/events/search (all trucks)', call: (c, page) => c.visibility.searchTruckEvents(page) },
+  { name: 'POST /drivers/events/search (all drivers)', call: (c, page) => c.visibility.searchDriverEvents(page) },
+  { name: 'POST /trailers/events/search (all trailers)', call: (c, page) => c.visibility.searchTrailerEvents(page) },
   { name: 'POST /deductions/search', call: (c, page) => c.deductions.searchDeductions(page) },
   { name: 'GET /webhooks/{id}/delivery-logs', call: (c, page) => c.webhooks.findDeliveryLogs({ ...page, webhookId: 'whk_big_0_0' }) },
 ];
 
 /** What the plan says about sorting and reading the table, in one line. */
 function verdict(dialect: 'sqlite' | 'postgres', plan: string, isCount: boolean, sqlText: string): string {
-  if (/list_counts/.test(sqlText)) return 'total from the trigger-kept counters (list_counts), no count';
+  const counters = /list_counts|asset_event_counts/.exec(sqlText);
+  if (counters) return `total from the trigger-kept counters (${counters[0]}), no count`;
   const notes: string[] = [];
   if (dialect === 'sqlite') {
     if (/USE TEMP B-TREE FOR (ORDER BY|RIGHT PART|LAST)/.test(plan)) notes.push('SORTS (temp b-tree)');
@@ -128,7 +137,7 @@ async function main(): Promise<void> {
     [`bound to ${SUBSIDIARIES[0]}`, SUBSIDIARIES[0]],
   ] as const) {
     const caller = context(subsidiaryId);
-    for (const { name, call } of CALLS) {
+    for (const { name, call } of CALLS.filter((c) => !process.env.EXPLAIN_ONLY || c.name.includes(process.env.EXPLAIN_ONLY))) {
       const { Total } = await call(caller, { PageSize: 50 });
       const last = Math.max(0, Math.ceil(Total / 50) - 1);
       for (const page of last > 0 ? [0, last] : [0]) {
@@ -137,9 +146,9 @@ async function main(): Promise<void> {
         // The page helper's two statements: the page (its keys, joined back) and the count; the others fetch the page's stops and the like by id.
         const statements = recorder.recorded
           .map(({ node, queryId }) => db.getExecutor().compileQuery(node, queryId))
-          .filter((compiled) => /page_keys|count\(\*\)|list_counts| limit /i.test(compiled.sql));
+          .filter((compiled) => /page_keys|count\(\*\)|list_counts|asset_event_counts| limit /i.test(compiled.sql));
         for (const compiled of statements) {
-          const isCount = /count\(\*\)|list_counts/i.test(compiled.sql) && !/ limit /i.test(compiled.sql);
+          const isCount = /count\(\*\)|list_counts|asset_event_counts/i.test(compiled.sql) && !/ limit /i.test(compiled.sql);
           const { plan, ms } = await explain(db, compiled);
           console.log(`\n### ${dialect} ${who}: ${name}, page ${page} of ${last} (Total ${Total}) — ${isCount ? 'count' : 'page'}`);
           console.log(`verdict: ${verdict(dialect, plan, isCount, compiled.sql)}${ms === null ? '' : `; ${ms.toFixed(1)} ms (median of 5)`}`);

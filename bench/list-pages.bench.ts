@@ -28,10 +28,14 @@
  * multiplies every row count (0.05 is a quick run), BENCH_LISTS_SAMPLES requests per row (30),
  * BENCH_LISTS_FEED_SECONDS (15) and BENCH_LISTS_FEED_CONNECTIONS (16) size the feed,
  * BENCH_LISTS_ONLY=<substring> keeps the rows whose name contains it, BENCH_LISTS_OUT=<file>
- * writes the results as JSON, BENCH_LISTS_KEEP=1 keeps the databases.
+ * writes the results as JSON, BENCH_LISTS_KEEP=1 keeps the databases. BENCH_LISTS_REUSE=<folder>
+ * keeps them too and, on later runs at the same scale, reuses them instead of generating again
+ * (the SQLite file lives in that folder; the Postgres database is named after the scale); the
+ * migrations still run, so a new index is built on the kept rows. BENCH_LISTS_FEED_SECONDS=0
+ * skips the ingestion part (which adds positions, and would change a reused database).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,7 +43,7 @@ import pg from 'pg';
 import { createDb } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { AUDIENCE, SECRET_KEY, fetchToken } from '../test/harness.js';
-import { generateBigTenant, SUBSIDIARIES, type BigTenant } from './big-tenant.js';
+import { analyze, BIG_TENANT, describeBigTenant, generateBigTenant, SUBSIDIARIES, type BigTenant } from './big-tenant.js';
 import type { LoadPlan, LoadResult } from './position-load.js';
 
 const SCALE = Number(process.env.BENCH_LISTS_SCALE ?? 1);
@@ -51,6 +55,7 @@ const SIZES = (process.env.BENCH_LISTS_SIZES ?? '50,100').split(',').map(Number)
 const FEED_SECONDS = Number(process.env.BENCH_LISTS_FEED_SECONDS ?? 15);
 const FEED_CONNECTIONS = Number(process.env.BENCH_LISTS_FEED_CONNECTIONS ?? 16);
 const ONLY = process.env.BENCH_LISTS_ONLY;
+const REUSE = process.env.BENCH_LISTS_REUSE;
 const TARGET_MS = 50;
 const API = '/api/p/v1.0';
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -62,8 +67,6 @@ interface Case {
   path: string;
   /** Extra query parameters (GET) or body fields (POST) besides the paging ones. */
   filters?: Record<string, unknown>;
-  /** Seconds a request: measured once, on its first page only, so the run stays short. */
-  heavy?: boolean;
 }
 
 export interface Row {
@@ -105,7 +108,10 @@ function cases(t: BigTenant): Case[] {
     { name: 'GET telemetry of the busy truck', method: 'GET', path: `/visibility/assets/truck/${t.busyTruckId}/telemetry` },
     { name: 'POST /drivers/events/search DriverIds', method: 'POST', path: '/drivers/events/search', filters: { DriverIds: [t.driverId] } },
     { name: 'POST /trucks/events/search TruckIds', method: 'POST', path: '/trucks/events/search', filters: { TruckIds: [t.truckId] } },
-    { name: 'POST /trucks/events/search (all trucks)', method: 'POST', path: '/trucks/events/search', heavy: true },
+    // Every asset of the kind in scope: stop arrivals, departures and positions of the whole tenant.
+    { name: 'POST /trucks/events/search (all trucks)', method: 'POST', path: '/trucks/events/search' },
+    { name: 'POST /drivers/events/search (all drivers)', method: 'POST', path: '/drivers/events/search' },
+    { name: 'POST /trailers/events/search (all trailers)', method: 'POST', path: '/trailers/events/search' },
     { name: 'POST /deductions/search', method: 'POST', path: '/deductions/search' },
     { name: 'POST /maintenance/search', method: 'POST', path: '/maintenance/search' },
     { name: 'POST /driver-settlement-statements/search', method: 'POST', path: '/driver-settlement-statements/search' },
@@ -198,12 +204,6 @@ async function benchLists(label: string, apiUrl: string, tenant: BigTenant, toke
     const token = tokens[client];
     for (const c of cases(tenant)) {
       if (ONLY && !c.name.includes(ONLY)) continue;
-      if (c.heavy) {
-        const size = SIZES[0]!;
-        const once = await call(apiUrl, token, c, { PageSize: size });
-        record(client, c.name, 'first (once)', size, once.body?.Total ?? 0, { samples: 1, p50: once.ms, p99: once.ms, max: once.ms });
-        continue;
-      }
       for (const size of SIZES) {
         const first = await call(apiUrl, token, c, { PageSize: size });
         const total = first.body?.Total ?? 0;
@@ -415,6 +415,21 @@ async function recreatePostgres(url: string, name: string): Promise<string> {
   return target.toString();
 }
 
+/** The kept database of an earlier run (BENCH_LISTS_REUSE), created empty when there is none. */
+async function openPostgres(url: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    const found = await admin.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount === 0) await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  return target.toString();
+}
+
 async function dropPostgres(url: string, name: string): Promise<void> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
@@ -425,18 +440,35 @@ async function dropPostgres(url: string, name: string): Promise<void> {
   }
 }
 
-async function benchDatabase(label: string, databaseUrl: string): Promise<{ rows: Row[]; ingest: IngestResult; generator: BigTenant }> {
-  console.log(`\n[${label}] generating the big tenant (scale ${SCALE})…`);
+/** Whether the database holds a tenant the generator made (a reused one; an interrupted run's is generated again). */
+async function generated(db: ReturnType<typeof createDb>): Promise<boolean> {
+  try {
+    return (await db.selectFrom('tenants').select('id').where('id', '=', BIG_TENANT).executeTakeFirst()) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+async function benchDatabase(label: string, databaseUrl: string): Promise<{ rows: Row[]; ingest: IngestResult | null; generator: BigTenant }> {
   const db = createDb(databaseUrl);
-  await migrateToLatest(db);
-  const tenant = await generateBigTenant(db, { scale: SCALE, log: (line) => console.log(`[${label}] ${line}`) });
+  let tenant: BigTenant;
+  if (REUSE && (await generated(db))) {
+    console.log(`\n[${label}] reusing the big tenant generated earlier (scale ${SCALE}); migrating and analyzing…`);
+    await migrateToLatest(db);
+    await analyze(db);
+    tenant = describeBigTenant(SCALE, {}, 0);
+  } else {
+    console.log(`\n[${label}] generating the big tenant (scale ${SCALE})…`);
+    await migrateToLatest(db);
+    tenant = await generateBigTenant(db, { scale: SCALE, log: (line) => console.log(`[${label}] ${line}`) });
+    console.log(
+      `[${label}] generated in ${tenant.seconds.toFixed(1)} s: ` +
+        Object.entries(tenant.counts)
+          .map(([kind, count]) => `${kind} ${count.toLocaleString('en-US')}`)
+          .join(', '),
+    );
+  }
   await db.destroy();
-  console.log(
-    `[${label}] generated in ${tenant.seconds.toFixed(1)} s: ` +
-      Object.entries(tenant.counts)
-        .map(([kind, count]) => `${kind} ${count.toLocaleString('en-US')}`)
-        .join(', '),
-  );
 
   const server = await startServer(databaseUrl);
   try {
@@ -452,7 +484,7 @@ async function benchDatabase(label: string, databaseUrl: string): Promise<{ rows
     console.log(`[${label}] load average before the lists: ${load()}`);
     const rows = await benchLists(label, server.apiUrl, tenant, tokens);
     console.log(`[${label}] load average after the lists: ${load()}`);
-    const ingest = await benchIngestion(label, server.apiUrl, tenant, tokens);
+    const ingest = FEED_SECONDS > 0 ? await benchIngestion(label, server.apiUrl, tenant, tokens) : null;
     const missed = rows.filter((row) => !row.met);
     console.log(
       `\n[${label}] ${rows.length - missed.length} of ${rows.length} rows under ${TARGET_MS} ms at p99` +
@@ -468,13 +500,15 @@ async function main(): Promise<void> {
   const only = process.env.BENCH_LISTS_DB;
   const results: Record<string, unknown> = {};
   try {
-    if (only !== 'postgres') results.sqlite = await benchDatabase('sqlite', `sqlite:${join(work, 'lists.db')}`);
+    if (REUSE) mkdirSync(REUSE, { recursive: true });
+    const sqliteFile = REUSE ? join(REUSE, `lists-${SCALE}.db`) : join(work, 'lists.db');
+    if (only !== 'postgres') results.sqlite = await benchDatabase('sqlite', `sqlite:${sqliteFile}`);
     const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
     if (only !== 'sqlite') {
       if (postgresUrl) {
-        const name = 'waybill_lists_bench';
-        results.postgres = await benchDatabase('postgres', await recreatePostgres(postgresUrl, name));
-        if (!process.env.BENCH_LISTS_KEEP) await dropPostgres(postgresUrl, name);
+        const name = REUSE ? `waybill_lists_bench_${String(SCALE).replace(/\W/g, '_')}` : 'waybill_lists_bench';
+        results.postgres = await benchDatabase('postgres', REUSE ? await openPostgres(postgresUrl, name) : await recreatePostgres(postgresUrl, name));
+        if (!process.env.BENCH_LISTS_KEEP && !REUSE) await dropPostgres(postgresUrl, name);
       } else {
         console.log('\n[postgres] skipped: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a Postgres server');
       }

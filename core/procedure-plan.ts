@@ -18,6 +18,8 @@ export interface ProcedurePlan {
   authorize(ctx: Context): Context;
   /** The rest of the list: input parser, guards after it, resolver, output parser. */
   run(ctx: Context, rawInput: unknown): Promise<unknown>;
+  /** The top-level fields of the input object (path, query and body fields alike); none without an input. */
+  inputFields: string[];
 }
 
 type Step =
@@ -56,7 +58,10 @@ export function planProcedure(path: string, procedure: AnyTRPCProcedure): Proced
   const after = firstInput === -1 ? [] : steps.slice(firstInput);
   const output = after.find((step): step is Extract<Step, { kind: 'output' }> => step.kind === 'output');
 
+  const inputStep = after.find((step): step is Extract<Step, { kind: 'input' }> => step.kind === 'input');
+
   return {
+    inputFields: inputStep ? fieldsOf(inputStep.schema) : [],
     authorize(ctx) {
       let current = ctx;
       for (const step of before) current = step.guard({ ctx: current, meta });
@@ -82,4 +87,13 @@ export function planProcedure(path: string, procedure: AnyTRPCProcedure): Proced
       return parsed.data;
     },
   };
+}
+
+/** The keys of an object schema, also behind refinements and pipes (zod 4 keeps the shape on the def). */
+function fieldsOf(schema: z.ZodType): string[] {
+  const def = (schema as unknown as { _zod: { def: { shape?: object; in?: z.ZodType; innerType?: z.ZodType } } })._zod.def;
+  if (def.shape) return Object.keys(def.shape);
+  if (def.in) return fieldsOf(def.in);
+  if (def.innerType) return fieldsOf(def.innerType);
+  return [];
 }

@@ -1,14 +1,19 @@
 import { accessorialsRouter } from './accessorials/router.js';
 import { assetsRouter } from './assets/router.js';
+import { carriersRouter } from './carriers/router.js';
 import { driverCreditsRouter } from './credits/router.js';
+import { customersRouter } from './customers/router.js';
+import { dispatchPreferencesRouter } from './dispatch-preferences/router.js';
 import { deductionsRouter } from './deductions/router.js';
 import { documentsRouter } from './documents/router.js';
 import { loadsRouter } from './loads/router.js';
+import { locationsRouter } from './locations/router.js';
 import { maintenanceRouter } from './maintenance/router.js';
 import { referenceDefinitionsRouter } from './reference-definitions/router.js';
 import { settlementsRouter } from './settlements/router.js';
 import { subsidiariesRouter } from './subsidiaries/router.js';
 import { tripsRouter } from './trips/router.js';
+import { usersRouter } from './users/router.js';
 import { visibilityRouter } from './visibility/router.js';
 import { webhooksRouter } from './webhooks/router.js';
 import { createCallerFactory, router } from './trpc.js';
@@ -31,6 +36,11 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   assets: assetsRouter,
   visibility: visibilityRouter,
+  users: usersRouter,
+  locations: locationsRouter,
+  carriers: carriersRouter,
+  customers: customersRouter,
+  dispatchPreferences: dispatchPreferencesRouter,
 });
 
 export type AppRouter = typeof appRouter;

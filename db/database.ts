@@ -4,7 +4,7 @@ import type { AssetTelemetryTable } from './tables/asset-telemetry.js';
 import type { DocumentsTable } from './tables/documents.js';
 import type { DocumentTypeChangesTable } from './tables/document-history.js';
 import type { LoadsTable, StopsTable, TripLineItemsTable, TripsTable } from './tables/loads.js';
-import type { CarriersTable, CustomersTable, FactoringCompaniesTable, OwnerOperatorsTable } from './tables/parties.js';
+import type { CarriersTable, CustomerNumbersTable, CustomersTable, FactoringCompaniesTable, OwnerOperatorsTable } from './tables/parties.js';
 import type { ReferenceDefinitionsTable, TripReferencesTable } from './tables/references.js';
 import type {
   AccessorialTypesTable,
@@ -22,6 +22,9 @@ import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './tab
 import type { AccessorialsTable, IdempotencyKeysTable, MaintenanceRecordsTable } from './tables/money.js';
 import type { RateLimitsTable } from './tables/rate-limits.js';
 import type { ListCountsTable } from './tables/list-counts.js';
+import type { AssetEventCountsTable } from './tables/asset-event-counts.js';
+import type { CarrierInsuranceTable, CarrierProfileColumns, LocationsTable, UsersTable } from './tables/master-data.js';
+import type { DispatchPreferenceDriversTable, DispatchPreferencesTable } from './tables/dispatch-preferences.js';
 
 /**
  * Every table of the database, by name. Column types are chosen so that SQLite and Postgres
@@ -37,13 +40,19 @@ export interface Database {
   signing_keys: SigningKeysTable;
 
   customers: CustomersTable;
-  carriers: CarriersTable;
+  customer_numbers: CustomerNumbersTable;
+  carriers: CarriersTable & CarrierProfileColumns;
+  carrier_insurance: CarrierInsuranceTable;
   owner_operators: OwnerOperatorsTable;
   factoring_companies: FactoringCompaniesTable;
+  users: UsersTable;
+  locations: LocationsTable;
 
   drivers: DriversTable;
   trucks: TrucksTable;
   trailers: TrailersTable;
+  dispatch_preferences: DispatchPreferencesTable;
+  dispatch_preference_drivers: DispatchPreferenceDriversTable;
   asset_positions_latest: AssetPositionsLatestTable;
   asset_positions: AssetPositionsTable;
   asset_telemetry: AssetTelemetryTable;
@@ -78,4 +87,5 @@ export interface Database {
   rate_limits: RateLimitsTable;
 
   list_counts: ListCountsTable;
+  asset_event_counts: AssetEventCountsTable;
 }

@@ -118,14 +118,19 @@ export async function walkTrip(api: FreightApi): Promise<WalkResult> {
   };
 }
 
-async function main(): Promise<void> {
-  const api = new FreightApi({
+/** A client of `npm start`'s demo data, as the examples run it. */
+export function demoApi(): FreightApi {
+  return new FreightApi({
     apiUrl: process.env.PUBLIC_BASE_URL ?? 'http://127.0.0.1:3000',
     authUrl: process.env.PUBLIC_AUTH_URL ?? 'http://127.0.0.1:3001',
     clientId: 'prairie-integration',
     clientSecret: 'demo-secret-prairie-all-0001',
     audience: process.env.API_AUDIENCE ?? 'https://api.freight.local',
   });
+}
+
+async function main(): Promise<void> {
+  const api = demoApi();
   console.log(JSON.stringify(await walkTrip(api), null, 2));
 }
 

@@ -277,15 +277,16 @@ describe('accessorial and credit creates: rules beyond one family', () => {
     expect(rows.reduce((sum, r) => sum + r.amount, 0)).toBe(30);
   });
 
-  it('checks the accessorial type: unknown or foreign 404, retired or not for this party 400', async () => {
+  it('checks the accessorial type: unknown or foreign 404, retired or not for this party 422 naming it', async () => {
     const body = bodyFor(families[0]!);
     expect((await post('accessorials/driver', { ...body, AccessorialTypeId: 'acc_nowhere' })).status).toBe(404);
     expect((await post('accessorials/driver', { ...body, AccessorialTypeId: 'acc_harbor_chassis' })).status).toBe(404);
     const retired = await post('accessorials/driver', { ...body, AccessorialTypeId: 'acc_layover_old' });
-    expect(retired.status).toBe(400);
+    expect(retired.status).toBe(422);
+    expect(retired.body.Type).toMatch(/\/errors\/Unprocessable/);
     expect(Object.keys(retired.body.Errors)).toEqual(['AccessorialTypeId']);
     const notForDrivers = await post('accessorials/driver', { ...body, AccessorialTypeId: 'acc_lumper' });
-    expect(notForDrivers.status).toBe(400);
+    expect(notForDrivers.status).toBe(422);
     expect(Object.keys(notForDrivers.body.Errors)).toEqual(['AccessorialTypeId']);
   });
 
@@ -295,7 +296,7 @@ describe('accessorial and credit creates: rules beyond one family', () => {
     expect(missing.status).toBe(400);
     expect(Object.keys(missing.body.Errors)).toEqual(['TripId']);
     const notHauled = await post('accessorials/carrier', { ...noTrip, TripId: 'trp_1001_a' });
-    expect(notHauled.status).toBe(400);
+    expect(notHauled.status).toBe(422);
     expect(Object.keys(notHauled.body.Errors)).toEqual(['TripId']);
     const created = await post('accessorials/carrier', bodyFor(families[2]!, 'dal'));
     expect(created.status).toBe(201);
@@ -449,7 +450,8 @@ describe('PATCH /{accessorials|credits}/{party}/{id}', () => {
     const empty = await patch(path, {}, '*');
     expect(empty.status).toBe(400);
     const retired = await patch(`accessorials/driver/${idOf(families[0]!, 'kc')}`, { AccessorialTypeId: 'acc_layover_old' }, '*');
-    expect(retired.status).toBe(400);
+    expect(retired.status).toBe(422);
+    expect(Object.keys(retired.body.Errors)).toEqual(['AccessorialTypeId']);
   });
 
   it('refuses a record on a driver settlement statement with 409', async () => {

@@ -102,10 +102,11 @@ describe('GET /carrier-settlement-statements/{number}', () => {
     expect(response.body.Type).toBe(`${t.apiUrl}/errors/NotFound`);
   });
 
-  it('refuses a number that is not a number', async () => {
+  it('answers a number that is not a number like an unknown statement (issue 12: a path id, so 404)', async () => {
     const response = await t.api(`${base}/abc`, { as: 'prairie-integration' });
-    expect(response.status).toBe(400);
-    expect(response.body.Errors).toHaveProperty('number');
+    const missing = await t.api(`${base}/99999`, { as: 'prairie-integration' });
+    expect(response.status).toBe(404);
+    expect({ ...response.body, Instance: null }).toEqual({ ...missing.body, Instance: null });
   });
 });
 

@@ -20,8 +20,8 @@ export function testFixture(): any {
   for (const tenant of fixture.Tenants) {
     tenant.Clients.push(
       { ClientId: `${tenant.Id}-all`, ClientSecret: `secret-${tenant.Id}-all`, Scopes: [...SCOPES], SubsidiaryId: null },
-      // A client whose only scope is useless for every route: the "missing scope" case.
-      { ClientId: `${tenant.Id}-none`, ClientSecret: `secret-${tenant.Id}-none`, Scopes: ['user:read'], SubsidiaryId: null },
+      // A client without any scope: the "missing scope" case of every route, whatever scopes routes add.
+      { ClientId: `${tenant.Id}-none`, ClientSecret: `secret-${tenant.Id}-none`, Scopes: [], SubsidiaryId: null },
     );
     for (const subsidiary of tenant.Subsidiaries) {
       tenant.Clients.push({

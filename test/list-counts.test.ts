@@ -1,9 +1,8 @@
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCaller } from '../core/router.js';
 import type { Principal } from '../core/trpc.js';
-import { dialectOf } from '../db/create-db.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { createMigrator, migrateToLatest } from '../db/migrate.js';
 import { migrations } from '../db/migrations/index.js';
 import { startTestApp, type TestApp } from './harness.js';
 import { tripWriteFixture, type TripSpec } from './support/trip-write-fixture.js';
@@ -226,12 +225,7 @@ describe('the counters stay exact', () => {
 
 describe('the migration', () => {
   it('fills the counters from existing rows, and its down drops them', async () => {
-    const migrator = new Migrator({
-      db: t.db,
-      provider: { getMigrations: async () => migrations },
-      migrationTableSchema:
-        dialectOf(t.db) === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(t.db)).rows[0]?.schema : undefined,
-    });
+    const migrator = await createMigrator(t.db);
     const later = Object.keys(migrations).filter((name) => name > '2026-11-23T0070-list-indexes');
     const down = await migrator.migrateTo('2026-11-23T0070-list-indexes');
     expect(down.error).toBeUndefined();

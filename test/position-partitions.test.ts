@@ -1,8 +1,7 @@
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Clock } from '../core/clock.js';
-import { dialectOf } from '../db/create-db.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { createMigrator, migrateToLatest } from '../db/migrate.js';
 import { migrations } from '../db/migrations/index.js';
 import { maintainPositionPartitions, startPositionPartitions, type PartitionLogger } from '../workers/position-partitions.js';
 import { fetchToken, secretOf, startTestApp, type TestApp } from './harness.js';
@@ -60,8 +59,12 @@ async function placement(): Promise<[string, string][]> {
 
 const dayBound = (from: string, to: string) => `FOR VALUES FROM ('${from}') TO ('${to}')`;
 
-/** Every history read the API has for trk_101: both history routes, a range, and the event stream. */
-async function historyReads(): Promise<unknown[]> {
+/**
+ * Every history read the API has for trk_101: both history routes, a range, and the event
+ * stream. Below 0073 no event counters exist, so there (`counted`) the stream is read with a
+ * From before every reading, which counts its Total from the rows: the same answer.
+ */
+async function historyReads(counted = false): Promise<unknown[]> {
   const reads = [
     `${base}/assets/trk_101/locations?PageSize=100`,
     `${base}/visibility/assets/truck/trk_101/locations?PageSize=2&Page=1`,
@@ -73,10 +76,37 @@ async function historyReads(): Promise<unknown[]> {
     expect(response.status, response.text).toBe(200);
     bodies.push(response.body);
   }
-  const events = await t.api(`${base}/trucks/events/search`, { method: 'POST', as, body: { TruckIds: ['trk_101'] } });
+  const range = counted ? { From: '2000-01-01T00:00:00Z' } : {};
+  const events = await t.api(`${base}/trucks/events/search`, { method: 'POST', as, body: { TruckIds: ['trk_101'], ...range } });
   expect(events.status, events.text).toBe(200);
   bodies.push(events.body);
   return bodies;
+}
+
+/**
+ * The Position counters (migration 0074) against the history they count, and the event search's
+ * Total for trk_101 from them against the same search counted from the rows (a From before all).
+ */
+async function expectPositionCountsExact(): Promise<void> {
+  const counters = await t.db
+    .selectFrom('asset_event_counts')
+    .select(['asset_id', 'n'])
+    .where('event_type', '=', 'Position')
+    .where('n', '<>', 0)
+    .orderBy('asset_id')
+    .execute();
+  const rows = await t.db
+    .selectFrom('asset_positions')
+    .select((eb) => ['asset_id', eb.fn.countAll<number | string>().as('n')])
+    .groupBy('asset_id')
+    .orderBy('asset_id')
+    .execute();
+  expect(counters.map((row) => [row.asset_id, Number(row.n)])).toEqual(rows.map((row) => [row.asset_id, Number(row.n)]));
+  const total = async (range: object) =>
+    (await t.api(`${base}/trucks/events/search`, { method: 'POST', as, body: { TruckIds: ['trk_101'], EventTypes: ['Position'], ...range } })).body.Total;
+  const counted = rows.find((row) => row.asset_id === 'trk_101');
+  expect(await total({})).toBe(Number(counted?.n ?? 0));
+  expect(await total({ From: '2000-01-01T00:00:00Z' })).toBe(Number(counted?.n ?? 0));
 }
 
 async function postHistory(): Promise<void> {
@@ -131,7 +161,11 @@ describe.skipIf(onSqlite)('daily partitions on Postgres', () => {
     ]);
     const indexes = await sql<{ indexdef: string }>`
       select indexdef from pg_indexes where schemaname = current_schema() and tablename = 'asset_positions_p20261123' order by indexdef`.execute(t.db);
-    expect(indexes.rows.map((row) => row.indexdef.replace(/^.* USING /, ''))).toEqual(['btree (asset_id, tenant_id, recorded_at DESC, id, subsidiary_id)', 'btree (id, recorded_at)']);
+    expect(indexes.rows.map((row) => row.indexdef.replace(/^.* USING /, '')).sort()).toEqual([
+      'btree (asset_id, tenant_id, recorded_at DESC, id, subsidiary_id)',
+      'btree (id, recorded_at)',
+      'btree (tenant_id, asset_type, recorded_at DESC, id, asset_id)',
+    ]);
     expect(await maintain()).toEqual(empty);
     t.clock.advance(3_600_000);
     expect(await maintain()).toEqual(empty);
@@ -188,6 +222,7 @@ describe.skipIf(onSqlite)('daily partitions on Postgres', () => {
     });
     expect((await placement()).at(-1)).toEqual(['asset_positions_p20261126', '2026-11-26T11:00:00.000Z']);
     expect(await t.db.selectFrom('asset_positions').select('id').execute()).toHaveLength(4);
+    await expectPositionCountsExact();
   });
 
   it('history reads return the same rows before and after the readings move into daily partitions', async () => {
@@ -229,6 +264,7 @@ describe.skipIf(onSqlite)('daily partitions on Postgres', () => {
       deleted: 1,
     });
     expect(await placement()).toEqual([['asset_positions_default', '2026-11-27T08:00:00.000Z']]);
+    await expectPositionCountsExact();
     expect((await partitions()).map(([name]) => name)).toEqual([
       'asset_positions_default',
       'asset_positions_p20261125',
@@ -262,6 +298,32 @@ describe.skipIf(onSqlite)('daily partitions on Postgres', () => {
     expect(results.reduce((sum, result) => sum + result.moved, 0)).toBe(4);
     expect(results.filter((result) => result.created.length === 0)).toHaveLength(2);
     expect(await t.db.selectFrom('asset_positions').select('id').execute()).toHaveLength(5);
+    await expectPositionCountsExact();
+  });
+
+  it("keeps the event searches' Totals exact when the retention drops days holding several assets' readings", async () => {
+    await maintain();
+    // Readings of two trucks and a driver on days that get partitions, and in DEFAULT.
+    const days = ['2026-11-21T08:00:00Z', '2026-11-21T09:00:00Z', '2026-11-22T08:00:00Z', '2026-11-22T09:00:00Z'];
+    for (const at of days) for (const asset of ['trk_101', 'trk_202', 'drv_ana']) await post(asset, at);
+    await setClock('2026-11-28T12:00:00Z');
+    await post('trk_101', '2026-11-27T08:00:00Z');
+    await post('trk_202', '2026-11-28T08:00:00Z');
+    const totalOf = async (plural: string, body: object = {}) =>
+      (await t.api(`${base}/${plural}/events/search`, { method: 'POST', as, body: { EventTypes: ['Position'], ...body } })).body.Total;
+    expect([await totalOf('trucks'), await totalOf('drivers')]).toEqual([10, 4]);
+    await expectPositionCountsExact();
+
+    // Three days kept: the 21st and 22nd go as whole partitions (with the empty 23rd and 24th), the 27th (in DEFAULT) stays.
+    expect(await maintain(3)).toMatchObject({
+      dropped: ['asset_positions_p20261121', 'asset_positions_p20261122', 'asset_positions_p20261123', 'asset_positions_p20261124'],
+    });
+    await expectPositionCountsExact();
+    expect(await totalOf('trucks')).toBe(2);
+    expect(await totalOf('trucks', { TruckIds: ['trk_101', 'trk_202'] })).toBe(2);
+    expect(await totalOf('drivers')).toBe(0);
+    expect(await totalOf('drivers', { DriverIds: ['drv_ana'] })).toBe(0);
+    expect((await t.api(`${base}/trucks/events/search`, { method: 'POST', as, body: { EventTypes: ['Position'] } })).body.Items).toHaveLength(2);
   });
 
   it('a pass that cannot lock the history table in time gives up instead of queueing every reader behind it', async () => {
@@ -315,12 +377,7 @@ describe('the migration', () => {
     await postHistory();
     await maintain();
     const before = await historyReads();
-    const migrator = new Migrator({
-      db: t.db,
-      provider: { getMigrations: async () => migrations },
-      migrationTableSchema:
-        dialectOf(t.db) === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(t.db)).rows[0]?.schema : undefined,
-    });
+    const migrator = await createMigrator(t.db);
     // 0062 and every later migration go down, newest first, and come back up in order.
     const later = Object.keys(migrations).filter((name) => name > '2026-11-22T0061-asset-telemetry');
     const down = await migrator.migrateTo('2026-11-22T0061-asset-telemetry');
@@ -333,7 +390,7 @@ describe('the migration', () => {
         select tablename as name from pg_tables where schemaname = current_schema() and tablename like 'asset_positions%' order by 1`.execute(t.db);
       expect(tables.rows.map((row) => row.name)).toEqual(['asset_positions', 'asset_positions_latest']);
     }
-    expect(await historyReads()).toEqual(before);
+    expect(await historyReads(true)).toEqual(before);
 
     expect(await migrateToLatest(t.db)).toEqual(later);
     if (!onSqlite) {

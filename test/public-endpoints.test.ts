@@ -26,7 +26,11 @@ describe('GET /openapi.json', () => {
     expect(operation.responses['404'].content).toEqual({
       'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
     });
-    expect(operation.responses['400'].content['application/problem+json'].schema.$ref).toBe('#/components/schemas/ValidationProblem');
+    expect(operation.responses['400'].content['application/problem+json'].schema.$ref).toBe('#/components/schemas/BadRequestProblem');
+    expect(doc.components.schemas.BadRequestProblem.oneOf).toEqual([
+      { $ref: '#/components/schemas/ValidationProblem' },
+      { $ref: '#/components/schemas/UnsupportedApiVersionProblem' },
+    ]);
     expect(operation.responses['429'].headers).toHaveProperty('Retry-After');
     const pathParams = operation.parameters.filter((p: any) => p.in === 'path');
     expect(pathParams.every((p: any) => p.required === true)).toBe(true);

@@ -106,10 +106,18 @@ describe('POST /webhooks', () => {
   });
 
   it.each([
+    [{ SubsidiaryId: 'sub_harbor_main' }, 'tn_prairie-all'],
+    [{ SubsidiaryId: 'sub_nowhere' }, 'tn_prairie-all'],
+    [{ SubsidiaryId: 'sub_kc' }, 'sub_dal-all'],
+  ])('answers a subsidiary it cannot name, %j, with the 404 of a missing record', async (override, as) => {
+    const response = await create({ ...override, Name: 'Refused hook' }, as);
+    expect(response.status, response.text).toBe(404);
+    expect(response.body).toMatchObject({ Type: expect.stringMatching(/\/errors\/NotFound$/), Detail: 'Subsidiary was not found.' });
+    expect(await t.db.selectFrom('webhooks').select('id').where('name', '=', 'Refused hook').execute()).toEqual([]);
+  });
+
+  it.each([
     [{ SubsidiaryId: undefined }, 'tn_prairie-all', 'SubsidiaryId'],
-    [{ SubsidiaryId: 'sub_harbor_main' }, 'tn_prairie-all', 'SubsidiaryId'],
-    [{ SubsidiaryId: 'sub_nowhere' }, 'tn_prairie-all', 'SubsidiaryId'],
-    [{ SubsidiaryId: 'sub_kc' }, 'sub_dal-all', 'SubsidiaryId'],
     [{ Url: 'ftp://example.com/x' }, 'tn_prairie-all', 'Url'],
     [{ Url: 'not a url' }, 'tn_prairie-all', 'Url'],
     [{ Url: 'https://user:pw@example.com/x' }, 'tn_prairie-all', 'Url'],

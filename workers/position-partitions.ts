@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Clock } from '../core/clock.js';
+import { forgetPartitionPositions } from '../core/visibility/asset-event-counts.js';
 import { dialectOf, type Db } from '../db/create-db.js';
 
 /**
@@ -7,6 +8,10 @@ import { dialectOf, type Db } from '../db/create-db.js';
  * today exist before readings arrive, readings of days without a partition wait in the DEFAULT
  * partition and move into their day's partition when it is created, and with a retention whole
  * days are dropped. SQLite keeps the history in one table and has nothing to maintain.
+ *
+ * Rows are moved and deleted through the parent table, never by naming a partition, so the
+ * parent's triggers keep the assets' Position counters (`asset_event_counts`, migration
+ * 2026-11-23T0074) exact; a dropped partition fires nothing, so its counts are subtracted first.
  */
 
 const DAILY = /^asset_positions_p(\d{4})(\d{2})(\d{2})$/;
@@ -83,10 +88,12 @@ export async function maintainPositionPartitions(db: Db, options: MaintainPositi
       for (const day of [...daily.keys()].sort((a, b) => a - b)) {
         if (day >= cutoff) continue;
         const name = daily.get(day)!;
+        await forgetPartitionPositions(trx, name);
         await sql`drop table ${sql.id(name)}`.execute(trx);
         summary.dropped.push(name);
       }
-      const deleted = await sql`delete from ${sql.id(fallback)} where recorded_at < ${isoDay(cutoff)}`.execute(trx);
+      // Every daily partition before the cutoff is gone: these rows are the DEFAULT partition's.
+      const deleted = await sql`delete from asset_positions where recorded_at < ${isoDay(cutoff)}`.execute(trx);
       summary.deleted = Number(deleted.numAffectedRows ?? 0);
     }
 
@@ -112,7 +119,8 @@ async function createDailyPartition(trx: Db, fallback: string, day: number): Pro
   const waiting = rows[0]?.waiting === true;
   if (waiting) {
     await sql`create temporary table if not exists asset_positions_moving (like asset_positions) on commit drop`.execute(trx);
-    await sql`with taken as (delete from ${sql.id(fallback)} where ${inRange} returning *) insert into asset_positions_moving select * from taken`.execute(trx);
+    // The day has no partition yet: its rows are the DEFAULT partition's.
+    await sql`with taken as (delete from asset_positions where ${inRange} returning *) insert into asset_positions_moving select * from taken`.execute(trx);
   }
   // Partition bounds cannot be bind parameters; `from` and `to` are dates this module formatted.
   await sql`create table ${sql.id(partitionName(day))} partition of asset_positions for values from (${sql.lit(from)}) to (${sql.lit(to)})`.execute(trx);

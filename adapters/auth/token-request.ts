@@ -1,5 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { invalidRequest, OAuthError } from './oauth-error.js';
+import { decodeUtf8 } from '../http/read-body.js';
+import { isSafeText } from '../../core/shared/safe-text.js';
 
 /** Token requests are a few short fields; anything near this size is not one. */
 export const TOKEN_BODY_LIMIT = 16 * 1024;
@@ -27,6 +29,7 @@ const CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
 export async function readTokenRequest(req: IncomingMessage): Promise<TokenRequest> {
   const mediaType = mediaTypeOf(req.headers['content-type']);
   const text = decodeUtf8(await readBody(req));
+  if (text === null) throw invalidRequest('The body is not valid UTF-8.');
   const fields = mediaType === 'application/json' ? jsonFields(text) : formFields(text);
   const basic = basicCredentials(req.headers.authorization);
   if (basic) {
@@ -37,6 +40,9 @@ export async function readTokenRequest(req: IncomingMessage): Promise<TokenReque
     fields.client_id = basic.clientId || undefined;
     fields.client_secret = basic.clientSecret || undefined;
   }
+  // Text the database cannot hold never reaches the client lookup (Postgres refuses NUL).
+  const unsafe = FIELDS.filter((name) => fields[name] !== undefined && !isSafeText(fields[name]!));
+  if (unsafe.length > 0) throw invalidRequest(`${unsafe.join(', ')} contains a character that is not allowed.`);
   const { grant_type: grantType, client_id: clientId, client_secret: clientSecret, audience, scope } = fields;
   if (!grantType || !clientId || !clientSecret || !audience) {
     const missing = (['grant_type', 'client_id', 'client_secret', 'audience'] as const).filter((name) => !fields[name]);
@@ -92,14 +98,6 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     req.on('error', (error) => settle(error));
     req.on('close', () => settle(new Error('request closed before its body was read')));
   });
-}
-
-function decodeUtf8(body: Buffer): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(body);
-  } catch {
-    throw invalidRequest('The body is not valid UTF-8.');
-  }
 }
 
 function jsonFields(text: string): Fields {

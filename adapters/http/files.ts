@@ -1,3 +1,4 @@
+import { isSafeText } from '../../core/shared/safe-text.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../../core/clock.js';
 import type { Config } from '../../core/config.js';
@@ -27,12 +28,14 @@ export async function serveFile(deps: FileRouteDeps, req: IncomingMessage, res: 
     sendProblem(res, problem, { Allow: 'GET, HEAD' });
     return;
   }
+  // A token that is not valid text is no token: the core answers it as any unknown link.
   let token: string;
   try {
     token = decodeURIComponent(path.slice(FILES_PATH_PREFIX.length));
   } catch {
     token = '';
   }
+  if (!isSafeText(token)) token = '';
   try {
     const file = await readDownload(deps, token);
     res.writeHead(200, {

@@ -35,6 +35,8 @@ export function queryObject(params: URLSearchParams): Record<string, string | st
 export interface RequestTarget {
   pathname: string;
   searchParams: URLSearchParams;
+  /** The query as sent, without '?': URLSearchParams decodes bad percent-encoding leniently. */
+  rawQuery: string;
 }
 
 const NO_QUERY = new URLSearchParams();
@@ -49,6 +51,26 @@ export function parseTarget(rawUrl: string | undefined): RequestTarget {
   const hash = target.indexOf('#');
   const clean = hash === -1 ? target : target.slice(0, hash);
   const question = clean.indexOf('?');
-  if (question === -1) return { pathname: clean, searchParams: NO_QUERY };
-  return { pathname: clean.slice(0, question), searchParams: new URLSearchParams(clean.slice(question + 1)) };
+  if (question === -1) return { pathname: clean, searchParams: NO_QUERY, rawQuery: '' };
+  const rawQuery = clean.slice(question + 1);
+  return { pathname: clean.slice(0, question), searchParams: new URLSearchParams(rawQuery), rawQuery };
+}
+
+/**
+ * The names of query parameters whose name or value is not valid percent-encoded UTF-8.
+ * URLSearchParams would turn the bad bytes into U+FFFD, a value the client never sent.
+ */
+export function malformedQueryNames(rawQuery: string): string[] {
+  if (!rawQuery.includes('%')) return [];
+  const names: string[] = [];
+  for (const pair of rawQuery.split('&')) {
+    const equals = pair.indexOf('=');
+    const name = equals === -1 ? pair : pair.slice(0, equals);
+    try {
+      decodeURIComponent(pair.replace(/\+/g, ' ').replace('=', ''));
+    } catch {
+      names.push(new URLSearchParams(`${name}=`).keys().next().value ?? name);
+    }
+  }
+  return names;
 }

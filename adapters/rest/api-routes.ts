@@ -5,10 +5,12 @@ import { mapError } from './errors.js';
 import { buildProblem, edgeKinds, problemKinds, sendProblem, type ProblemInput, type ProblemKind } from './problem.js';
 import { rateLimitHeaders, type RateLimits } from '../http/rate-limit.js';
 import { endpointRuleFor, tenantRule, tokenRule } from '../http/rate-rules.js';
-import { queryObject, type RequestTarget } from '../http/request-context.js';
+import { malformedQueryNames, queryObject, type RequestTarget } from '../http/request-context.js';
 import { matchRoute, type Route } from './routes.js';
 import { sendStream } from './stream.js';
 import { SUPPORTED_VERSIONS, resolveVersion, versionHeaders } from './versions.js';
+import { fieldPath } from './validation.js';
+import { UNMATCHABLE_ID, UNSAFE_TEXT_MESSAGE, findUnsafeText, isSafeText } from '../../core/shared/safe-text.js';
 
 export interface ApiRouteDeps {
   routes: Route[];
@@ -26,6 +28,37 @@ export interface ApiOutcome {
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * A path parameter as the procedure sees it. One that is not valid percent-encoded UTF-8, or
+ * that holds text no record can hold, names no record: it is looked up as an id that matches
+ * nothing, so the answer is the operation's own 404, identical to any unknown id's.
+ */
+function pathParameter(raw: string): string {
+  try {
+    const decoded = decodeURIComponent(raw);
+    return isSafeText(decoded) ? decoded : UNMATCHABLE_ID;
+  } catch {
+    return UNMATCHABLE_ID;
+  }
+}
+
+/**
+ * Query parameters and body strings (and property names) that are not safe text, or query
+ * parameters that are not valid percent-encoded UTF-8, by field; null when all are fine.
+ */
+function unsafeTextErrors(
+  query: Record<string, string | string[]>,
+  body: Record<string, unknown> | undefined,
+  malformedQuery: string[],
+): Record<string, string[]> | null {
+  const errors: Record<string, string[]> = {};
+  for (const name of malformedQuery) errors[name] = ['The value is not valid percent-encoded UTF-8.'];
+  // A query parameter is named as sent, however often it is repeated; a body field by its path.
+  for (const path of findUnsafeText(query)) errors[String(path[0])] ??= [UNSAFE_TEXT_MESSAGE];
+  for (const path of findUnsafeText(body ?? {})) errors[fieldPath(path) || '$'] ??= [UNSAFE_TEXT_MESSAGE];
+  return Object.keys(errors).length > 0 ? errors : null;
+}
 
 /**
  * One request under /api/p/: the order of checks is DECISIONS' (route 404/405 → version 400
@@ -57,14 +90,7 @@ export async function handleApiRequest(
   const { route } = match;
 
   const params: Record<string, string> = {};
-  for (const [name, raw] of Object.entries(match.params)) {
-    try {
-      params[name] = decodeURIComponent(raw);
-    } catch {
-      sendProblem(res, problem(problemKinds.NOT_FOUND, 'No operation exists at this path.'));
-      return {};
-    }
-  }
+  for (const [name, raw] of Object.entries(match.params)) params[name] = pathParameter(raw);
 
   const headerVersion = req.headers['api-version'];
   const version = resolveVersion(params.version ?? '', typeof headerVersion === 'string' ? headerVersion : undefined);
@@ -135,6 +161,22 @@ export async function handleApiRequest(
   } else {
     req.resume();
   }
+  if (body === undefined && route.expectsBody) {
+    sendProblem(res, problem(problemKinds.VALIDATION, 'This operation needs a JSON object body.', { errors: { $: ['A request body is required.'] } }), {
+      ...versionHeaders,
+      ...limitHeaders,
+    });
+    return { principal };
+  }
+  const query = queryObject(url.searchParams);
+  const unsafe = unsafeTextErrors(query, body, malformedQueryNames(url.rawQuery));
+  if (unsafe) {
+    sendProblem(res, problem(problemKinds.VALIDATION, 'See Errors for the fields to correct.', { errors: unsafe }), {
+      ...versionHeaders,
+      ...limitHeaders,
+    });
+    return { principal };
+  }
 
   // Path parameters (and the version) come from the URL only: the same names in the body
   // are refused rather than silently overridden.
@@ -147,7 +189,7 @@ export async function handleApiRequest(
     });
     return { principal };
   }
-  const input = { ...queryObject(url.searchParams), ...body, ...params, version };
+  const input = { ...query, ...body, ...params, version };
 
   try {
     const output = await route.plan.run(ctx, input);

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
+import { decodeUtf8, readBody } from '../http/read-body.js';
 
-/** Default body limit (DECISIONS: 1 MiB); routes may set a smaller one (8 KiB on positions). */
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+export { DEFAULT_BODY_LIMIT } from '../http/read-body.js';
 
 export type BodyFailure =
   | { kind: 'too-large' }
@@ -20,41 +20,6 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
   return mediaType === 'application/json' || mediaType === 'text/json' || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(mediaType);
 }
 
-/**
- * Reads the body up to `limit` bytes. The declared Content-Length is checked first so an
- * oversized upload is refused without reading it; a body that lies about its length is cut
- * off when the limit is passed.
- */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
-    req.resume();
-    return Promise.resolve('too-large');
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    req.on('data', (chunk: Buffer) => {
-      if (done) return;
-      size += chunk.length;
-      if (size > limit) {
-        done = true;
-        req.resume();
-        resolve('too-large');
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (!done) resolve(Buffer.concat(chunks));
-    });
-    req.on('error', (error) => {
-      if (!done) reject(error);
-    });
-  });
-}
-
 /** An empty body is "no body"; anything else must be a JSON object in one of the four media types. */
 export async function readJsonObject(req: IncomingMessage, limit: number): Promise<BodyResult> {
   const raw = await readBody(req, limit);
@@ -64,9 +29,11 @@ export async function readJsonObject(req: IncomingMessage, limit: number): Promi
   if (!isJsonMediaType(contentType)) {
     return { ok: false, failure: { kind: 'unsupported-media-type', mediaType: contentType ?? '(none)' } };
   }
+  const text = decodeUtf8(raw);
+  if (text === null) return { ok: false, failure: { kind: 'invalid', message: 'The request body is not valid UTF-8.' } };
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw.toString('utf8'));
+    parsed = JSON.parse(text);
   } catch {
     return { ok: false, failure: { kind: 'invalid', message: 'The request body is not valid JSON.' } };
   }

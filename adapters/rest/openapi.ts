@@ -1,9 +1,13 @@
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import type { AnyTRPCRouter } from '@trpc/server';
+import type { z } from 'zod';
 import { SCOPES } from '../../core/auth/scopes.js';
 import type { Config } from '../../core/config.js';
+import { bodyRules } from '../../core/shared/schemas.js';
+import { PAGE_WITH_CURSOR_RULE } from '../../core/shared/search-page.js';
 import type { Route } from './routes.js';
 import { endpointRuleFor, tenantRule, tokenRule } from '../http/rate-rules.js';
+import { HEADER_VERSIONS, PATH_VERSIONS, SUPPORTED_VERSIONS } from './versions.js';
 
 type Json = Record<string, any>;
 
@@ -40,6 +44,27 @@ const validationProblemSchema: Json = {
   ],
 };
 
+/** The version 400 of the edge (api-routes.ts): no Errors, the versions it serves instead. */
+const unsupportedVersionProblemSchema: Json = {
+  allOf: [
+    { $ref: '#/components/schemas/Problem' },
+    {
+      type: 'object',
+      properties: {
+        SupportedVersions: { type: 'array', items: { type: 'string', enum: [...SUPPORTED_VERSIONS] } },
+      },
+      required: ['SupportedVersions'],
+      not: { required: ['Errors'] },
+    },
+  ],
+};
+
+/** A 400 is one of the two; `Errors` or `SupportedVersions` tells them apart. */
+const badRequestProblemSchema: Json = {
+  description: 'A validation problem (with `Errors`) or an unsupported API version (with `SupportedVersions`).',
+  oneOf: [{ $ref: '#/components/schemas/ValidationProblem' }, { $ref: '#/components/schemas/UnsupportedApiVersionProblem' }],
+};
+
 const errorDescriptions: Record<number, string> = {
   400: 'Validation failure, or an unsupported API version (`UnsupportedApiVersion`).',
   401: 'Missing or invalid access token.',
@@ -61,8 +86,8 @@ const standardErrors = [400, 401, 403, 404, 429];
 const bodyErrors = [413, 415];
 
 function problemResponse(status: number): Json {
-  const schema = status === 400 ? 'ValidationProblem' : 'Problem';
-  const headers: Json = {};
+  const schema = status === 400 ? 'BadRequestProblem' : 'Problem';
+  const headers: Json = { ...everyResponseHeaders };
   if (status === 429) headers['Retry-After'] = { schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait.' };
   if (status === 401) headers['WWW-Authenticate'] = { schema: { type: 'string' } };
   if (status === 405) headers.Allow = { schema: { type: 'string' } };
@@ -73,12 +98,14 @@ function problemResponse(status: number): Json {
   };
 }
 
-const versionResponseHeaders: Json = {
-  'api-version': { schema: { type: 'string' }, description: 'The version that served the request.' },
-  'api-supported-versions': { schema: { type: 'string' } },
-  'X-Request-Id': { schema: { type: 'string' } },
+/** Headers of every answer under /api/p/ (the version and rate ones once the edge got that far). */
+const everyResponseHeaders: Json = {
+  'api-version': { schema: { type: 'string', enum: [...SUPPORTED_VERSIONS] }, description: 'The version that served the request.' },
+  'api-supported-versions': { schema: { type: 'string' }, description: 'The versions served, comma-separated.' },
+  'X-Request-Id': { schema: { type: 'string' }, description: "The caller's X-Request-Id when safe to echo, else a new one." },
   RateLimit: { schema: { type: 'string' }, description: 'IETF RateLimit header field.' },
   'RateLimit-Policy': { schema: { type: 'string' } },
+  'Cache-Control': { schema: { type: 'string', const: 'no-store' } },
 };
 
 /**
@@ -104,6 +131,8 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, routes: Route[], con
   for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
   schemas.Problem = problemSchema;
   schemas.ValidationProblem = validationProblemSchema;
+  schemas.UnsupportedApiVersionProblem = unsupportedVersionProblemSchema;
+  schemas.BadRequestProblem = badRequestProblemSchema;
   doc.components.securitySchemes = {
     oauth2: {
       type: 'oauth2',
@@ -127,23 +156,41 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, routes: Route[], con
     for (const parameter of operation.parameters ?? []) {
       if (parameter.in === 'path') parameter.required = true;
       if (parameter.in === 'path' && parameter.name === 'version') {
-        parameter.schema = { type: 'string', enum: ['1', '1.0', '1.0.0', '2.0'], default: '1.0' };
+        parameter.schema = { type: 'string', enum: PATH_VERSIONS, default: '1.0' };
       }
     }
     operation.parameters = [
       ...(operation.parameters ?? []),
-      { in: 'header', name: 'api-version', required: false, schema: { type: 'string' }, description: 'Overrides the path version.' },
+      {
+        in: 'header',
+        name: 'api-version',
+        required: false,
+        schema: { type: 'string', enum: HEADER_VERSIONS },
+        description: 'Overrides the path version (empty: no override).',
+      },
     ];
 
     const success = String(route.meta.successStatus ?? 200);
     const responses: Json = {};
     const ok = operation.responses?.['200'];
-    if (ok) responses[success] = { ...ok, headers: { ...versionResponseHeaders, ...(ok.headers ?? {}) } };
+    if (ok) responses[success] = { ...ok, headers: { ...everyResponseHeaders, ...(ok.headers ?? {}) } };
     const streamed = route.meta.streamedResponse;
-    if (ok && streamed) responses[success].content = Object.fromEntries(Object.entries(streamed).map(([type, schema]) => [type, { schema }]));
+    if (ok && streamed) {
+      responses[success].content = Object.fromEntries(Object.entries(streamed).map(([type, schema]) => [type, { schema }]));
+      responses[success].headers['Content-Disposition'] = {
+        schema: { type: 'string' },
+        description: 'attachment, with the file name.',
+      };
+    }
+    // A 204 has no body (RFC 9110); the adapter sends none.
+    if (ok && success === '204') delete responses[success].content;
 
     const body = operation.requestBody?.content?.['application/json'];
     if (body) {
+      const schema = resolve(doc, body.schema);
+      Object.assign(schema, bodyRulesOf(router, route));
+      if (schema.properties?.Cursor && schema.properties?.Page) schema.allOf = [...(schema.allOf ?? []), PAGE_WITH_CURSOR_RULE];
+      operation.requestBody.required = true;
       operation.requestBody.content = Object.fromEntries(JSON_MEDIA_TYPES.map((type) => [type, body]));
     }
     const statuses = new Set<number>([...standardErrors, ...(body ? bodyErrors : []), ...declaredErrors(route)]);
@@ -156,6 +203,25 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, routes: Route[], con
       : { perSecondPerToken: tokenRule.points, perSecondPerTenant: tenantRule.points };
   }
   return doc;
+}
+
+function resolve(doc: Json, schema: Json): Json {
+  const ref: unknown = schema.$ref;
+  return typeof ref === 'string' ? resolve(doc, doc.components.schemas[ref.split('/').pop()!]) : schema;
+}
+
+/**
+ * What the input checks of the body as a whole, which trpc-to-openapi loses when it rebuilds
+ * a refined input from its shape: a strict object refuses unknown properties, and refinements
+ * registered in `bodyRules` (at least one field of an update, one of two ids).
+ */
+function bodyRulesOf(router: AnyTRPCRouter, route: Route): Json {
+  const procedure = (router._def.procedures as Record<string, { _def: { inputs: unknown[] } }>)[route.procedurePath];
+  const input = procedure?._def.inputs[0] as z.ZodType | undefined;
+  if (!input) return {};
+  const def = input._zod.def as { type: string; catchall?: z.ZodType };
+  const strict = def.type === 'object' && def.catchall?._zod.def.type === 'never';
+  return { ...(strict ? { additionalProperties: false } : {}), ...(bodyRules.get(input) ?? {}) };
 }
 
 function declaredErrors(route: Route): number[] {

@@ -13,8 +13,15 @@ export interface Route {
   /** The procedure's own middleware list (guards, parsers, resolver), read once at startup. */
   plan: ProcedurePlan;
   pathParams: string[];
+  /**
+   * Whether the operation takes a JSON body: a write whose input has fields besides the path's.
+   * The document then marks the body required, and the edge refuses an empty one.
+   */
+  expectsBody: boolean;
   regexp: RegExp;
 }
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 export type RouteMatch =
   | { kind: 'found'; route: Route; params: Record<string, string> }
@@ -32,13 +39,17 @@ export function buildRoutes(router: AnyTRPCRouter): Route[] {
   const routes: Route[] = [];
   forEachOpenApiProcedure<Meta>(router._def.procedures, ({ path, meta, procedure }) => {
     const template = meta.openapi.path;
+    const plan = planProcedure(path, procedure as unknown as AnyTRPCProcedure);
+    const pathParams = getPathParameters(template);
+    const bodyFields = plan.inputFields.filter((field) => field !== 'version' && !pathParams.includes(field));
     routes.push({
       method: meta.openapi.method,
       template,
       procedurePath: path,
       meta,
-      plan: planProcedure(path, procedure as unknown as AnyTRPCProcedure),
-      pathParams: getPathParameters(template),
+      plan,
+      pathParams,
+      expectsBody: BODY_METHODS.has(meta.openapi.method) && bodyFields.length > 0,
       regexp: getPathRegExp(template),
     });
   });

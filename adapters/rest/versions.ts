@@ -1,7 +1,7 @@
 /**
  * DECISIONS: v1, v1.0, v1.0.0 are version 1.0; v2.0 (seen in the spec's reference examples)
  * is an alias of 1.0; anything else is 400 UnsupportedApiVersion. The `api-version` header
- * (`v1`, `1.0`, …) overrides the path.
+ * (`v1`, `1.0`, …) overrides the path; an empty one overrides nothing.
  */
 export const SUPPORTED_VERSIONS = ['1.0'] as const;
 export type ApiVersion = (typeof SUPPORTED_VERSIONS)[number];
@@ -13,10 +13,18 @@ const aliases: Record<string, ApiVersion> = {
   '2.0': '1.0',
 };
 
+/** Every `{version}` text of a path, as the document lists it. */
+export const PATH_VERSIONS = Object.keys(aliases);
+
+/** Every `api-version` header value that is accepted (the document's enum): each alias, bare or after v or V. */
+export const HEADER_VERSIONS = ['', ...['', 'v', 'V'].flatMap((prefix) => PATH_VERSIONS.map((alias) => prefix + alias))];
+
 export function resolveVersion(pathVersion: string, header: string | undefined): ApiVersion | null {
-  const requested = (header ?? '').trim() || pathVersion;
+  // Node has already stripped the spaces and tabs around a header value.
+  const requested = header || pathVersion;
   const plain = requested.replace(/^v/i, '');
-  return aliases[plain] ?? null;
+  // Own keys only: `toString` or `__proto__` is no alias (issue 12).
+  return Object.hasOwn(aliases, plain) ? aliases[plain]! : null;
 }
 
 export const versionHeaders = {

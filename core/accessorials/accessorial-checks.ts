@@ -9,26 +9,32 @@ import type { Family } from './families.js';
 
 /**
  * The accessorial type must be the tenant's (404 otherwise, like any other record the body
- * names), not retired, and meant for this party (400: the request itself is wrong).
+ * names), not retired, and meant for this party. Those two are rules on the stored type, not
+ * on the body's shape, so they come after the lookup as DECISIONS' order of checks has it:
+ * 422, naming the field.
  */
 export async function usableType(db: Db, scope: Scope, family: Family, id: string): Promise<TAccessorialType> {
   const type = await findAccessorialType(db, scope, id);
   if (!type) throw notFound('Accessorial type');
-  if (type.IsDeleted) throw validationError('AccessorialTypeId', 'The accessorial type is retired; use a current one.');
+  if (type.IsDeleted) throw unprocessable('AccessorialTypeId', 'The accessorial type is retired; use a current one.');
   if (!type.AppliesTo.includes(family.party)) {
-    throw validationError('AccessorialTypeId', `The accessorial type does not apply to ${family.party.toLowerCase()}s.`);
+    throw unprocessable('AccessorialTypeId', `The accessorial type does not apply to ${family.party.toLowerCase()}s.`);
   }
   return type;
 }
 
-/** A trip the caller can see; for carrier records, one the carrier hauls. */
+/** A trip the caller can see (404); for carrier records, one the carrier hauls (422, a rule on the stored trip). */
 export async function tripFor(db: Db, scope: Scope, family: Family, tripId: string, carrierId: string | null) {
   const trip = await findTrip(db, scope, tripId);
   if (!trip) throw notFound('Trip');
   if (family.party === 'Carrier' && trip.carrierId !== carrierId) {
-    throw validationError('TripId', 'The trip is not hauled by this carrier.');
+    throw unprocessable('TripId', 'The trip is not hauled by this carrier.');
   }
   return trip;
+}
+
+function unprocessable(field: string, message: string): AppError {
+  return new AppError('UNPROCESSABLE', message, { fieldErrors: { [field]: [message] } });
 }
 
 /** Quantity × Rate must be whole minor units: amounts are never rounded. */

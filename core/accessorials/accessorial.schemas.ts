@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZAmountInput, ZCurrencyInput, ZDateTimeInput, ZExternalIdInput, ZText } from '../shared/money-input.js';
-import { ZPathId, input } from '../shared/schemas.js';
+import { ZPathId, atLeastOneOf, bodyRules, input } from '../shared/schemas.js';
 import { ZQueryPage, pageOf } from '../shared/search-page.js';
 import { ZMoney } from '../trips/trip.schemas.js';
 import { rateSignProblem, type Family } from './families.js';
@@ -41,6 +41,7 @@ export type TAccessorial = z.infer<typeof ZAccessorial>;
 const ZQuantity = ZAmountInput.refine((value) => value > 0, 'The quantity must be greater than zero.').meta({
   description: 'Units charged, greater than zero, at most 2 decimals; 1 when absent. Quantity × Rate must come to whole cents.',
   example: 3,
+  exclusiveMinimum: 0,
 });
 
 function ZRate(family: Family) {
@@ -53,6 +54,7 @@ function ZRate(family: Family) {
         ? 'Amount per unit, greater than zero, at most 2 decimals.'
         : 'Amount per unit, less than zero (a signed negative amount), at most 2 decimals.',
     example: family.type === 'Accessorial' ? 50 : -50,
+    ...(family.type === 'Accessorial' ? { exclusiveMinimum: 0 } : { exclusiveMaximum: 0 }),
   });
 }
 
@@ -107,7 +109,7 @@ export function updateInputFor(family: Family) {
     if (updateFields.every((field) => value[field] === undefined)) {
       ctx.addIssue({ code: 'custom', path: [], message: `Send at least one of ${updateFields.join(', ')}.` });
     }
-  });
+  }).register(bodyRules, atLeastOneOf(updateFields));
 }
 
 export type TUpdateAccessorialInput = {

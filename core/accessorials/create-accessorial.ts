@@ -39,7 +39,7 @@ function createProcedure(family: Family) {
           '503 means the write could not be confirmed and may exist: retry the identical request with the same ExternalId.',
         protect: true,
         responseHeaders: ZIdempotentCreatedHeaders,
-        errorResponses: [409, 503],
+        errorResponses: [409, 422, 503],
       },
       scopes: ['accessorial:create'],
       successStatus: 201,

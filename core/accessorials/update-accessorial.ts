@@ -28,7 +28,7 @@ function updateProcedure(family: Family) {
         protect: true,
         requestHeaders: ZIfMatchRequired,
         responseHeaders: ZEtagHeader,
-        errorResponses: [409, 412, 428],
+        errorResponses: [409, 412, 422, 428],
       },
       scopes: ['accessorial:update'],
     })

@@ -1,5 +1,6 @@
 /**
- * The scope catalog (DECISIONS.md "Authentication"). Clients can only be granted scopes from
+ * The scope catalog (DECISIONS.md "Authentication", and the new scopes of RESOURCES.md "Rules
+ * shared by these groups"). Clients can only be granted scopes from
  * this list, so a typo in the operator CLI fails loudly instead of granting nothing.
  */
 export const SCOPES = [
@@ -8,7 +9,12 @@ export const SCOPES = [
   'trip:read',
   'trip:update',
   'carrier:read',
+  'carrier:update',
   'customer:read',
+  'customer:create',
+  'customer:update',
+  'customer:delete',
+  'location:read',
   'driver:read',
   'truck:read',
   'trailer:read',
@@ -25,11 +31,18 @@ export const SCOPES = [
   'maintenance:create',
   'maintenance:update',
   'invoice:read',
+  'invoice:update',
   'fuel:read',
+  'fuel:create',
   'toll:read',
+  'toll:create',
   'user:read',
   'subsidiary:read',
   'tender:read',
+  'tender:create',
+  'tender:update',
+  'dispatch:read',
+  'dispatch:update',
   'webhook:read',
   'webhook:manage',
 ] as const;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_AMOUNT, ZAmountInput, ZDateTimeInput, ZExternalIdInput, ZText, utcCalendarDate } from '../shared/money-input.js';
-import { ZPathId, input } from '../shared/schemas.js';
+import { ZPathId, atLeastOneOf, bodyRules, input } from '../shared/schemas.js';
 
 const ZId = z.string().min(1).max(200);
 
@@ -8,7 +8,11 @@ const ZId = z.string().min(1).max(200);
 const ZCreditAmount = ZAmountInput.refine(
   (value) => value === 0 || (value >= 1 && value <= MAX_AMOUNT),
   'The amount must be 0 or from 1 to 1,000,000.',
-).meta({ description: 'Zero, or from 1 to 1,000,000, with at most 2 decimals (a value between 0 and 1 is refused).', example: 150 });
+).meta({
+  description: 'Zero, or from 1 to 1,000,000, with at most 2 decimals (a value between 0 and 1 is refused).',
+  example: 150,
+  override: { minimum: 0, anyOf: [{ const: 0 }, { minimum: 1 }] },
+});
 
 /** Spec 4.15: normalised to the UTC calendar date of the instant. */
 const ZCreditDate = ZDateTimeInput.transform(utcCalendarDate).meta({
@@ -46,5 +50,5 @@ export const ZUpdateDriverCreditInput = input({
   if (updateFields.every((field) => value[field] === undefined)) {
     ctx.addIssue({ code: 'custom', path: [], message: `Send at least one of ${updateFields.join(', ')}.` });
   }
-});
+}).register(bodyRules, atLeastOneOf(updateFields));
 export type TUpdateDriverCreditInput = z.infer<typeof ZUpdateDriverCreditInput>;

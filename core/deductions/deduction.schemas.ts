@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZAmountInput, ZCurrencyInput, ZDateTimeInput, ZExternalIdInput, ZText } from '../shared/money-input.js';
-import { ZPathId, input } from '../shared/schemas.js';
+import { ZPathId, bodyRules, exactlyOneOf, input } from '../shared/schemas.js';
 import { ZSearchPage, pageOf } from '../shared/search-page.js';
 import { ZMoney } from '../trips/trip.schemas.js';
 
@@ -54,6 +54,7 @@ export const ZCreateDeductionInput = input({
   Amount: ZAmountInput.refine((value) => value < 0, 'A deduction amount must be negative.').meta({
     description: 'Negative, at most 2 decimals, at least -1,000,000.',
     example: -125.5,
+    exclusiveMaximum: 0,
   }),
   Currency: ZCurrencyInput,
   Category: ZText(100).meta({ description: 'Free text, not validated.' }),
@@ -62,7 +63,9 @@ export const ZCreateDeductionInput = input({
   ExternalId: ZExternalIdInput.meta({
     description: 'Caller reference, at most 128 characters. Not an idempotency key: the same value twice makes two deductions.',
   }),
-}).superRefine(driverOrTruck);
+})
+  .superRefine(driverOrTruck)
+  .register(bodyRules, exactlyOneOf('DriverId', 'TruckId'));
 export type TCreateDeductionInput = z.infer<typeof ZCreateDeductionInput>;
 
 export const ZSearchDeductionsInput = input({

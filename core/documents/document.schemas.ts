@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZPathId, input } from '../shared/schemas.js';
+import { ZPathId, caseInsensitivePattern, input } from '../shared/schemas.js';
 import { ZQueryPage, pageOf } from '../shared/search-page.js';
 import { CARRIER_DOCUMENT_TYPES, INVOICE_FAMILY_TYPES, LOAD_DOCUMENT_TYPES, recognizeDocumentType } from './document-types.js';
 
@@ -56,6 +56,7 @@ const ZDocumentTypeInput = z
       `One of ${LOAD_DOCUMENT_TYPES.map((type) => `"${type}"`).join(', ')}; case-insensitive, stored in this casing. ` +
       `Invoice-family types (${INVOICE_FAMILY_TYPES.join(', ')}) are refused with 422.`,
     example: 'Proof of Delivery',
+    pattern: caseInsensitivePattern(LOAD_DOCUMENT_TYPES),
   });
 
 const ZDocumentId = ZPathId.meta({ description: 'The `id` from the document list.' });

@@ -9,7 +9,7 @@ import { inScope, type Scope } from '../shared/scope.js';
  * load number must be new.
  */
 export async function checkNewLoad(db: Db, scope: Scope, load: TFixtureLoad): Promise<void> {
-  const exists = async (table: 'customers' | 'drivers' | 'trucks' | 'trailers', id: string) =>
+  const exists = async (table: 'drivers' | 'trucks' | 'trailers', id: string) =>
     Boolean(await db.selectFrom(table).select('id').where(inScope(table, scope)).where('id', '=', id).executeTakeFirst());
 
   if (load.SubsidiaryId) {
@@ -21,7 +21,17 @@ export async function checkNewLoad(db: Db, scope: Scope, load: TFixtureLoad): Pr
       .executeTakeFirst();
     if (!subsidiary) throw notFound('Subsidiary');
   }
-  if (load.CustomerId && !(await exists('customers', load.CustomerId))) throw notFound('Customer');
+  if (load.CustomerId) {
+    // A deleted customer reads as 404 everywhere, so no new load may name it.
+    const customer = await db
+      .selectFrom('customers')
+      .select('id')
+      .where(inScope('customers', scope))
+      .where('id', '=', load.CustomerId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (!customer) throw notFound('Customer');
+  }
 
   const definitionIds = new Set<string>();
   for (const trip of load.Trips) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZAmountInput, ZCurrencyInput, ZDateTimeInput, ZExternalIdInput, ZText } from '../shared/money-input.js';
-import { ZPathId, input } from '../shared/schemas.js';
+import { ZPathId, atLeastOneOf, bodyRules, exactlyOneOf, input } from '../shared/schemas.js';
 import { ZSearchPage, pageOf } from '../shared/search-page.js';
 import { ZMoney } from '../trips/trip.schemas.js';
 
@@ -47,6 +47,7 @@ const ZChargebackInput = z
     Amount: ZAmountInput.refine((value) => value > 0, 'The chargeback amount must be greater than zero.').meta({
       description: 'What is charged back, greater than zero; the generated deduction carries it as a negative amount.',
       example: 250,
+      exclusiveMinimum: 0,
     }),
     DriverId: ZId.nullish().meta({ description: 'The driver charged; without it the truck is charged (trailer records need a driver).' }),
     Category: ZText(100).nullish().meta({ description: 'Category of the generated deduction; Maintenance when absent.' }),
@@ -57,6 +58,7 @@ export type TChargebackInput = z.infer<typeof ZChargebackInput>;
 const ZCost = ZAmountInput.refine((value) => value >= 0, 'The cost must not be negative.').meta({
   description: 'What the work cost, at most 2 decimals.',
   example: 1250.4,
+  override: { minimum: 0 },
 });
 const ZOdometer = z.number().int().min(0).max(100_000_000);
 
@@ -80,6 +82,15 @@ export const ZCreateMaintenanceInput = input({
     ctx.addIssue({ code: 'custom', path: ['TruckId'], message });
     ctx.addIssue({ code: 'custom', path: ['TrailerId'], message });
   }
+}).register(bodyRules, {
+  ...exactlyOneOf('TruckId', 'TrailerId'),
+  // maintenance-chargeback.ts: a trailer cannot carry a deduction, so its chargeback names a driver.
+  allOf: [
+    {
+      if: { required: ['TrailerId'], properties: { TrailerId: { type: 'string' } } },
+      then: { properties: { Chargeback: { anyOf: [{ type: 'null' }, { required: ['DriverId'], properties: { DriverId: { type: 'string' } } }] } } },
+    },
+  ],
 });
 export type TCreateMaintenanceInput = z.infer<typeof ZCreateMaintenanceInput>;
 
@@ -98,7 +109,7 @@ export const ZUpdateMaintenanceInput = input({
   if (updateFields.every((field) => value[field] === undefined)) {
     ctx.addIssue({ code: 'custom', path: [], message: `Send Id and at least one of ${updateFields.join(', ')}.` });
   }
-});
+}).register(bodyRules, { ...atLeastOneOf(updateFields), minProperties: 2 });
 export type TUpdateMaintenanceInput = z.infer<typeof ZUpdateMaintenanceInput>;
 
 export const ZMaintenanceIdInput = input({ id: ZPathId });

@@ -53,6 +53,7 @@ export async function findCustomer(db: Db, scope: Scope, id: string): Promise<Pa
     .select(['id', 'subsidiary_id'])
     .where(inScope('customers', scope))
     .where('id', '=', id)
+    .where('deleted_at', 'is', null) // a deleted customer reads as 404 everywhere
     .executeTakeFirst();
   return row && { id: row.id, subsidiaryId: row.subsidiary_id };
 }

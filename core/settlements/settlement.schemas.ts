@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { ZDateTimeInput } from '../shared/money-input.js';
 import { input } from '../shared/schemas.js';
+import { ZPathInteger } from '../shared/text-integer.js';
 import { ZSearchPage, pageOf } from '../shared/search-page.js';
 import { ZMoney } from '../trips/trip.schemas.js';
 
 const ZDateTimeOut = z.iso.datetime().meta({ description: 'ISO 8601 date-time, UTC.', example: '2026-11-15T00:00:00.000Z' });
 
-export const ZStatementNumber = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(Number.MAX_SAFE_INTEGER)
-  .meta({ description: 'The statement number.', example: 70001 });
+/** Text that is no statement number reads as 0, which no statement has: a 404 like an unknown number. */
+export const ZStatementNumber = ZPathInteger({ min: 1, max: Number.MAX_SAFE_INTEGER, absent: 0 }).meta({
+  description: 'The statement number.',
+  example: 70001,
+});
 
 export const ZCarrierStatementPayee = z
   .object({

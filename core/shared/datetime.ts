@@ -123,3 +123,26 @@ export function toStoredDateTime(isoString: string, options: ToStoredDateTimeOpt
 export function toStoredDateTimeOrNull(isoString: string | null | undefined, options: ToStoredDateTimeOptions = {}): string | null {
   return isoString === null || isoString === undefined ? null : toStoredDateTime(isoString, options);
 }
+
+/*
+ * The grammar above as JSON Schema patterns, for the OpenAPI document: calendar-exact (month
+ * lengths and Gregorian leap years), so a generated client sends only dates the parser takes.
+ * The UTC year range cannot be stated for an offset (or a stop's zone) that moves the first
+ * or last day of 0000-9999 outside it, so the patterns leave out those two days altogether.
+ */
+const DATE_PATTERN =
+  '(?:\\d{4}-(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1\\d|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)' +
+  '|(?:\\d{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29)';
+const TIME_PATTERN = 'T(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d{1,7})?)?';
+const OFFSET_PATTERN = '(?:Z|[+-](?:(?:0\\d|1[0-3]):[0-5]\\d|14:00))';
+
+const INNER_DAYS = '(?!0000-01-01|9999-12-31)';
+
+export const DATE_TIME_PATTERNS = {
+  /** A date, or a date-time with or without an offset (`assumeUtc`, and stop times read in local time). */
+  offsetOptional: `^${INNER_DAYS}${DATE_PATTERN}(?:${TIME_PATTERN}${OFFSET_PATTERN}?)?$`,
+  /** A date-time with Z or an offset. */
+  offsetRequired: `^${INNER_DAYS}${DATE_PATTERN}${TIME_PATTERN}${OFFSET_PATTERN}$`,
+  /** A bare date, or a date-time with Z or an offset. */
+  dateOrOffset: `^${INNER_DAYS}${DATE_PATTERN}(?:${TIME_PATTERN}${OFFSET_PATTERN})?$`,
+} as const;

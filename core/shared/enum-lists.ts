@@ -1,4 +1,17 @@
 import { z } from 'zod';
+import { caseInsensitiveAlternation, caseInsensitivePattern } from './schemas.js';
+
+/*
+ * What `trim()` removes, for the document's patterns, less the vertical tab and form feed that
+ * the edge refuses as control characters anyway.
+ */
+const SPACE = '[\\t\\n\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*';
+
+/** One query value of an enum list: values in any case, spaces around them, commas between. */
+function queryItemPattern(values: readonly string[]): string {
+  const item = `${SPACE}${caseInsensitiveAlternation(values)}${SPACE}`;
+  return `^${item}(?:,${item})*$`;
+}
 
 /** Enum values match case-insensitively and come back in their canonical casing. */
 function canonical<T extends string>(values: readonly T[], text: string): string {
@@ -18,7 +31,10 @@ export function queryEnumList<T extends string>(values: readonly [T, ...T[]]) {
       },
       z.array(z.enum(values)).min(1),
     )
-    .meta({ description: `Any of ${values.join(', ')}; repeat the parameter or separate values with commas.` });
+    .meta({
+      description: `Any of ${values.join(', ')}; repeat the parameter or separate values with commas.`,
+      override: { items: { type: 'string', anyOf: [{ enum: [...values] }, { pattern: queryItemPattern(values) }] } },
+    });
 }
 
 /** A list of enum values in a JSON body. */
@@ -27,7 +43,7 @@ export function bodyEnumList<T extends string>(values: readonly [T, ...T[]]) {
     .array(
       z
         .string()
-        .meta({ enum: [...values] })
+        .meta({ anyOf: [{ enum: [...values] }, { pattern: caseInsensitivePattern(values) }] })
         .transform((item) => canonical(values, item))
         .pipe(z.enum(values)),
     )

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTimeProblem, toStoredDateTime } from './datetime.js';
+import { DATE_TIME_PATTERNS, dateTimeProblem, toStoredDateTime } from './datetime.js';
 import { DEFAULT_CURRENCY, minorUnitsProblem, toMinorUnits } from './money.js';
 
 /**
@@ -19,7 +19,13 @@ export const ZAmountInput = z
     if (problem) ctx.addIssue({ code: 'custom', message: `The amount ${problem}.` });
     else if (Math.abs(value) > MAX_AMOUNT) ctx.addIssue({ code: 'custom', message: `The amount must be at most ${MAX_AMOUNT} in absolute value.` });
   })
-  .meta({ description: 'A decimal amount with at most 2 decimals (never rounded).', example: 125.5 });
+  .meta({
+    description: 'A decimal amount with at most 2 decimals (never rounded).',
+    example: 125.5,
+    multipleOf: 0.01,
+    minimum: -MAX_AMOUNT,
+    maximum: MAX_AMOUNT,
+  });
 
 /** Minor units of a validated amount. */
 export function minorOf(amount: number): number {
@@ -44,7 +50,11 @@ export const ZDateTimeInput = z
     if (problem) ctx.addIssue({ code: 'custom', message: `The value ${problem}.` });
   })
   .transform((value) => toStoredDateTime(value, { assumeUtc: true }))
-  .meta({ description: 'ISO 8601 date-time; without an offset it is read as UTC.', example: '2026-11-21T14:00:00Z' });
+  .meta({
+    description: 'ISO 8601 date-time; without an offset it is read as UTC.',
+    example: '2026-11-21T14:00:00Z',
+    pattern: DATE_TIME_PATTERNS.offsetOptional,
+  });
 
 /** The stored form of the UTC calendar date of a stored date-time: `2026-11-21T00:00:00.000Z`. */
 export function utcCalendarDate(stored: string): string {
@@ -61,4 +71,5 @@ export const ZExternalIdInput = z
   .meta({ description: 'Caller reference, at most 128 characters.' });
 
 /** Free text fields of money records. */
-export const ZText = (max: number) => z.string().trim().min(1).max(max);
+/** Free text fields of money records: trimmed, so text of blanks only is empty (hence the pattern). */
+export const ZText = (max: number) => z.string().trim().min(1).max(max).meta({ pattern: '\\S' });

@@ -25,9 +25,9 @@ export const ZIdempotentCreatedHeaders = z.object({
 });
 
 export const ZIfMatchRequired = z.object({
-  'If-Match': z.string().meta({ description: 'The ETag of the last read, quoted or bare; `*` matches any version; weak tags never match. Required (428).' }),
+  'If-Match': z.string().min(1).meta({ description: 'The ETag of the last read, quoted or bare; `*` matches any version; weak tags never match. Required (428).' }),
 });
 
 export const ZIfMatchOptional = z.object({
-  'If-Match': z.string().optional().meta({ description: 'When sent, the ETag of the last read (412 when stale).' }),
+  'If-Match': z.string().min(1).optional().meta({ description: 'When sent, the ETag of the last read (412 when stale).' }),
 });

@@ -16,3 +16,44 @@ export function input<S extends z.ZodRawShape>(shape: S) {
 
 /** A path parameter: arrives URL-decoded from the adapter, never empty. */
 export const ZPathId = z.string().min(1).max(200);
+
+/**
+ * Rules of a whole request body that an input checks in a refinement, stated in JSON Schema
+ * for the OpenAPI document. trpc-to-openapi rebuilds a refined input's body from its shape and
+ * drops them; the REST adapter adds them back from this registry.
+ */
+export interface BodyRules {
+  minProperties?: number;
+  anyOf?: Array<Record<string, unknown>>;
+  oneOf?: Array<Record<string, unknown>>;
+  allOf?: Array<Record<string, unknown>>;
+}
+export const bodyRules = z.registry<BodyRules>();
+
+/** An update that must change something: at least one of `fields` present. */
+export function atLeastOneOf(fields: readonly string[]): BodyRules {
+  return { minProperties: 1, anyOf: fields.map((field) => ({ required: [field] })) };
+}
+
+/** Exactly one of two fields holding a string, the other absent or null. */
+export function exactlyOneOf(first: string, second: string): BodyRules {
+  const only = (present: string, absent: string) => ({
+    required: [present],
+    properties: { [present]: { type: 'string' }, [absent]: { type: 'null' } },
+  });
+  return { oneOf: [only(first, second), only(second, first)] };
+}
+
+/** The alternation of `values`, letters in any case, unanchored. */
+export function caseInsensitiveAlternation(values: readonly string[]): string {
+  const one = (value: string) =>
+    [...value]
+      .map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c.toUpperCase()}${c.toLowerCase()}]` : c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')))
+      .join('');
+  return `(?:${values.map(one).join('|')})`;
+}
+
+/** A pattern matching exactly `values`, letters in any case (for inputs matched case-insensitively). */
+export function caseInsensitivePattern(values: readonly string[]): string {
+  return `^${caseInsensitiveAlternation(values)}$`;
+}

@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import type { Context, Principal } from '../trpc.js';
+import { ZQueryInteger } from './text-integer.js';
 
 /**
  * The paging fields of every list and search (DECISIONS: Page 0-based, PageSize 1..100,
- * default 50), and the page they answer. GET takes them as query parameters (text, coerced),
- * POST search as body fields (JSON numbers); both come from `pageNumbers`.
+ * default 50), and the page they answer. GET takes them as query parameters (canonical
+ * integer text, `ZQueryInteger`), POST search as body fields (JSON integers); both share
+ * `PAGE` and `PAGE_SIZE`.
  */
-function pageNumbers(number: () => z.ZodNumber) {
-  return {
-    Page: number().int().min(0).default(0).meta({ description: '0-based page index. Must be 0 or absent with a Cursor.' }),
-    PageSize: number().int().min(1).max(100).default(50).meta({ description: 'Items per page, at most 100.' }),
-  };
-}
+const PAGE = { min: 0, max: Number.MAX_SAFE_INTEGER };
+const PAGE_SIZE = { min: 1, max: 100 };
+const PAGE_DESCRIPTION = { description: '0-based page index. Must be 0 or absent with a Cursor.' };
+const PAGE_SIZE_DESCRIPTION = { description: 'Items per page, at most 100.' };
 
 const CURSOR_DESCRIPTION =
   "Keyset paging, for walking a whole list: a previous page's NextCursor. The page is then the PageSize items " +
@@ -19,16 +19,33 @@ const CURSOR_DESCRIPTION =
   'only the position, not the filters: send the same filters with it as with the page that gave it. Opaque; a ' +
   "cursor of another list, or one that was altered, is a 400 naming Cursor.";
 
-const ZCursor = z.string().min(1).max(512).meta({ description: CURSOR_DESCRIPTION });
+// Cursors are base64url (select-page.ts); other text is never one.
+const ZCursor = z.string().min(1).max(512).meta({ description: CURSOR_DESCRIPTION, pattern: '^[A-Za-z0-9_-]+$' });
+
+/**
+ * The rule of a search body the paging helper checks after validation (select-page.ts): with a
+ * Cursor, Page is 0 or absent. The REST adapter adds it to every body with both fields.
+ */
+export const PAGE_WITH_CURSOR_RULE = {
+  if: { required: ['Cursor'], properties: { Cursor: { type: 'string' } } },
+  then: { properties: { Page: { const: 0 } } },
+};
 
 /** Page and PageSize of a query string, without a cursor (the delivery-log export counts pages). */
-export const ZQueryPaging = pageNumbers(() => z.coerce.number<number>());
+export const ZQueryPaging = {
+  Page: ZQueryInteger(PAGE, 0).meta(PAGE_DESCRIPTION),
+  PageSize: ZQueryInteger(PAGE_SIZE, 50).meta(PAGE_SIZE_DESCRIPTION),
+};
 
 /** Paging of a GET list. */
 export const ZQueryPage = { ...ZQueryPaging, Cursor: ZCursor.optional() };
 
 /** Paging of a POST search body; a null Cursor is the same as none. */
-export const ZSearchPage = { ...pageNumbers(() => z.number()), Cursor: ZCursor.nullish() };
+export const ZSearchPage = {
+  Page: z.number().int().min(PAGE.min).max(PAGE.max).default(0).meta(PAGE_DESCRIPTION),
+  PageSize: z.number().int().min(PAGE_SIZE.min).max(PAGE_SIZE.max).default(50).meta(PAGE_SIZE_DESCRIPTION),
+  Cursor: ZCursor.nullish(),
+};
 
 /** What a list's repository function needs of the paging fields, GET or POST. */
 export type TPageRequest = z.output<z.ZodObject<typeof ZSearchPage>>;

@@ -2,6 +2,7 @@ import { notFound } from '../errors.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import { getTripRecord, tripEtag } from './trip.repository.js';
+import { ZTripEtagHeader } from './stop-write.schemas.js';
 import { ZGetTripInput, ZTrip } from './trip.schemas.js';
 
 export const getTrip = authedProcedure
@@ -15,6 +16,7 @@ export const getTrip = authedProcedure
         'The trip with its stops in route order, references, line items (with RatePolicies) and Eta (its final stop\'s). ' +
         'The `ETag` header is the version to send as `If-Match` on reference writes.',
       protect: true,
+      responseHeaders: ZTripEtagHeader,
     },
     scopes: ['trip:read'],
   })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DATE_TIME_PATTERNS } from '../shared/datetime.js';
 import { STOP_DATE_TIME_MESSAGE, parseStopDateTime } from '../shared/local-datetime.js';
 import { ZPathId, input } from '../shared/schemas.js';
 
@@ -13,6 +14,7 @@ export const ZStopDateTimeIn = z
     description:
       "yyyy-MM-dd, optionally THH:mm, THH:mm:ss or with 1 to 7 fraction digits, optionally Z or ±hh:mm (within ±14:00). Without an offset it is the stop's local time.",
     example: '2026-11-22T08:30:00-06:00',
+    pattern: DATE_TIME_PATTERNS.offsetOptional,
   });
 
 const stopPath = { tripId: ZPathId, stopId: ZPathId };

@@ -1,6 +1,6 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import { z } from 'zod';
-import { parseDateTimeParts, toStoredDateTime } from '../shared/datetime.js';
+import { DATE_TIME_PATTERNS, parseDateTimeParts, toStoredDateTime } from '../shared/datetime.js';
 import { bodyEnumList, queryEnumList } from '../shared/enum-lists.js';
 import { TRIP_STATUSES } from '../shared/statuses.js';
 
@@ -18,7 +18,11 @@ export const ZDateFilter = z
     const parts = parseDateTimeParts(text);
     return parts !== null && (!parts.hasTime || parts.offsetMinutes !== null);
   }, DATE_FILTER_MESSAGE)
-  .meta({ description: 'yyyy-MM-dd (a whole UTC day) or an ISO 8601 date-time with an offset.', example: '2026-11-21T00:00:00Z' });
+  .meta({
+    description: 'yyyy-MM-dd (a whole UTC day) or an ISO 8601 date-time with an offset.',
+    example: '2026-11-21T00:00:00Z',
+    pattern: DATE_TIME_PATTERNS.dateOrOffset,
+  });
 
 /** The stored lower bound of a date filter: a bare date starts at its UTC midnight. */
 export function lowerBound(text: string): string {

@@ -22,7 +22,7 @@ export const ZUpdateTripReferenceInput = input({
 });
 
 export const ZIfMatchHeader = z.object({
-  'If-Match': z.string().meta({
+  'If-Match': z.string().min(1).meta({
     description: "The trip's current ETag (from the trip read or a prior write), quoted or bare; `*` matches any version, a weak tag never does.",
     example: '"trp_1001_a.4"',
   }),

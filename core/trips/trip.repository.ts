@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { StopsTable, TripLineItemsTable, TripsTable } from '../../db/tables/loads.js';
 import type { TripReferencesTable } from '../../db/tables/references.js';
+import { locationNames, type LocationName } from '../locations/location.repository.js';
 import { etagOf } from '../shared/etag.js';
 import { countListRows } from '../shared/list-counts.js';
 import { fromMinorUnits, toMoney } from '../shared/money.js';
@@ -80,8 +81,12 @@ function toAddress(row: StopRow): TStop['Address'] {
   };
 }
 
-/** One stop in the API shape; `references` are this stop's own (stop_id = row.id). */
-export function toStop(row: StopRow, references: readonly TripReferenceRow[]): TStop {
+/**
+ * One stop in the API shape; `references` are this stop's own (stop_id = row.id). `location`
+ * is the tenant's location the stop's CompanyId names, if any: the stop shows its
+ * CompanyNumber and name (RESOURCES.md "Locations"), as they are now.
+ */
+export function toStop(row: StopRow, references: readonly TripReferenceRow[], location?: LocationName): TStop {
   return {
     $type: row.stop_kind as StopKind,
     Id: row.id,
@@ -99,8 +104,8 @@ export function toStop(row: StopRow, references: readonly TripReferenceRow[]): T
     ArrivedAt: row.arrived_at,
     DepartedAt: row.departed_at,
     CompanyId: row.company_id,
-    CompanyNumber: row.company_number,
-    CompanyName: row.company_name,
+    CompanyNumber: location ? location.companyNumber : row.company_number,
+    CompanyName: location ? location.name : row.company_name,
     References: references.map(toReference),
     Eta: toEta(row),
   };
@@ -172,6 +177,15 @@ function groupBy<T, K>(rows: readonly T[], key: (row: T) => K): Map<K, T[]> {
   return groups;
 }
 
+/** The tenant's locations named by the stops' CompanyIds (trips are read within one tenant); no query when none has one. */
+function stopLocations(db: Db, tenantId: string, stops: readonly StopRow[]): Promise<Map<string, LocationName>> {
+  return locationNames(
+    db,
+    tenantId,
+    stops.flatMap((stop) => (stop.company_id === null ? [] : [stop.company_id])),
+  );
+}
+
 /**
  * The full records of already-scoped trip rows, in the order given, with four queries in
  * all however many trips there are (lists and loads read many at once).
@@ -203,9 +217,12 @@ export async function assembleTrips(db: Db, rows: readonly TripRow[]): Promise<T
   );
   const itemsByTrip = groupBy(lineItems, (item) => item.trip_id);
   const loadNumbers = new Map(loads.map((load) => [load.id, load.load_number]));
+  const locations = await stopLocations(db, rows[0]!.tenant_id, stops);
   return rows.map((row) => {
     const loadNumber = loadNumbers.get(row.load_id) ?? '';
-    const tripStops = (stopsByTrip.get(row.id) ?? []).map((stop) => toStop(stop, stopRefs.get(stop.id) ?? []));
+    const tripStops = (stopsByTrip.get(row.id) ?? []).map((stop) =>
+      toStop(stop, stopRefs.get(stop.id) ?? [], stop.company_id === null ? undefined : locations.get(stop.company_id)),
+    );
     return {
       trip: toTrip(row, loadNumber, tripStops, tripRefs.get(row.id) ?? [], itemsByTrip.get(row.id) ?? []),
       meta: toMeta(row, loadNumber),
@@ -250,7 +267,8 @@ export async function getStopRecord(db: Db, scope: Scope, tripId: string, stopId
       .executeTakeFirst(),
   ]);
   if (!row) return undefined;
-  return { stop: toStop(row, references), row, trip: toMeta(trip, load.load_number), isFinal: last?.id === row.id };
+  const location = row.company_id === null ? undefined : (await stopLocations(db, trip.tenant_id, [row])).get(row.company_id);
+  return { stop: toStop(row, references, location), row, trip: toMeta(trip, load.load_number), isFinal: last?.id === row.id };
 }
 
 /** The trip list's order: creation, the id breaking ties. */
@@ -295,5 +313,10 @@ export async function findTripStops(db: Db, scope: Scope, tripId: string, page: 
           .orderBy('id')
           .execute();
   const byStop = groupBy(references, (ref) => ref.stop_id as string);
-  return { items: rows.map((row) => toStop(row, byStop.get(row.id) ?? [])), total, nextCursor };
+  const locations = await stopLocations(db, trip.tenant_id, rows);
+  return {
+    items: rows.map((row) => toStop(row, byStop.get(row.id) ?? [], row.company_id === null ? undefined : locations.get(row.company_id))),
+    total,
+    nextCursor,
+  };
 }

@@ -1,13 +1,15 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf } from '../shared/search-page.js';
-import { emptyPage, selectPage, thenById } from '../shared/select-page.js';
+import { checkCursor, emptyPage, selectPage, thenById, type ListOrder } from '../shared/select-page.js';
 import type { AssetKind } from './position-asset.js';
 import { formatAddress } from './reverse-geocode.js';
 import type { EventFilter } from './asset-events.schemas.js';
 
 const TABLES = { driver: 'drivers', truck: 'trucks', trailer: 'trailers' } as const;
+/** A position's asset_type is its asset's kind (position-asset.ts): a tenant's readings of one kind are one index range. */
+const ASSET_TYPES = { driver: 'Driver', truck: 'Truck', trailer: 'Trailer' } as const;
 const TRIP_COLUMNS = { driver: 'trips.driver_id', truck: 'trips.truck_id', trailer: 'trips.trailer_id' } as const;
 
 export interface AssetEventRow {
@@ -30,13 +32,41 @@ export interface AssetEventRow {
 /** Newest OccurredAt first, the event id breaking ties; each asset kind's events are a list of their own. */
 const eventOrder = (kind: AssetKind) => thenById(`${kind}-events`, { column: 'occurred_at', desc: true, type: 'text' });
 
+/** The columns of one branch of the event stream, in the shape of AssetEventRow. */
+type EventColumns = Record<keyof AssetEventRow, RawBuilder<unknown>>;
+
+/**
+ * One kind of event (arrivals, departures or positions) as a list of its own: its rows, already
+ * scoped and filtered, and the two columns it is ordered by. `id` is the row's own key; the
+ * event's Id is `prefix` followed by it, so ordering by the key orders by the Id.
+ */
+interface EventBranch {
+  type: 'Arrival' | 'Departure' | 'Position';
+  from: SelectQueryBuilder<any, any, {}>;
+  occurredAt: string;
+  id: string;
+  prefix: string;
+  columns: EventColumns;
+}
+
 /**
  * Arrivals and departures at the stops of the asset's trips (the trip's assigned asset) and
  * the asset's accepted positions, as one stream ordered by OccurredAt, newest first. Assets
  * outside the caller's scope contribute nothing.
+ *
+ * The stream is a UNION ALL of the three kinds, but no kind is read whole: each is a list of
+ * its own, read in the stream's order over an index on (tenant_id, [asset type,] its time desc,
+ * its id, the column naming its asset) (migration 2026-11-23T0073), or for named assets each
+ * asset's own list of each kind over the asset's indexes, and cut after as many rows as the page
+ * can need, so the union that is merged and sorted holds at most three pages' worth of rows per
+ * list (see `branchLimits`). The Total is the sum of the kinds' own counts, from counters unless
+ * a time range is given (`countEvents`); the union is never counted. Scope: the asset must be one of the caller's
+ * (`assetsInScope`, the one scope helper), and each branch is bounded by the caller's tenant,
+ * which every stop and position shares with its asset, so its index is read within one tenant.
  */
 export async function searchAssetEvents(db: Db, scope: Scope, kind: AssetKind, filter: EventFilter): Promise<PageOf<AssetEventRow>> {
-  const none = () => emptyPage<AssetEventRow>(eventOrder(kind), filter);
+  const order = eventOrder(kind);
+  const none = () => emptyPage<AssetEventRow>(order, filter);
   if (filter.assetIds && filter.assetIds.length === 0) return none();
   if (filter.EventTypes && filter.EventTypes.length === 0) return none();
   const table: string = TABLES[kind];
@@ -44,70 +74,209 @@ export async function searchAssetEvents(db: Db, scope: Scope, kind: AssetKind, f
   // columns used exist on all three tables and the result is typed as AssetEventRow below.
   const anyDb = db as unknown as Kysely<any>;
   const wanted = new Set(filter.EventTypes ?? ['Arrival', 'Departure', 'Position']);
+  const assetsInScope = anyDb.selectFrom(table).select(`${table}.id`).where(inScope(table, scope));
 
-  const stopEvents = (type: 'Arrival' | 'Departure', column: 'stops.arrived_at' | 'stops.departed_at') => {
-    let query = anyDb
-      .selectFrom('stops')
-      .innerJoin('trips', 'trips.id', 'stops.trip_id')
-      .innerJoin(table, `${table}.id`, TRIP_COLUMNS[kind])
-      .where(inScope(table, scope))
-      .where(column, 'is not', null);
-    if (filter.assetIds) query = query.where(`${table}.id`, 'in', [...filter.assetIds]);
-    return query.select([
-      sql<string>`${sql.lit(`${type.toLowerCase()}:`)} || stops.id`.as('id'),
-      sql<string>`${sql.lit(type)}`.as('event_type'),
-      sql<string>`${sql.ref(`${table}.id`)}`.as('asset_id'),
-      sql<string>`${sql.ref(column)}`.as('occurred_at'),
-      sql<string | null>`trips.id`.as('trip_id'),
-      sql<string | null>`trips.trip_number`.as('trip_number'),
-      sql<string | null>`stops.id`.as('stop_id'),
-      sql<string | null>`stops.latitude`.as('latitude'),
-      sql<string | null>`stops.longitude`.as('longitude'),
-      sql<string | null>`stops.address_street`.as('street'),
-      sql<string | null>`stops.address_city`.as('city'),
-      sql<string | null>`stops.address_state`.as('state'),
-      sql<string | null>`stops.address_zip_code`.as('zip_code'),
-      sql<string | null>`stops.address_country`.as('country'),
-    ]);
+  // Named assets: the ones in the caller's scope, looked up first, so each branch of each asset
+  // is read over that asset's own indexes with its id as a constant (given as a set, a planner
+  // may walk the tenant's events in time order to find theirs: 1.5 s). Every asset in scope: each
+  // branch is walked in time order over its own index and the asset checked per row, a term no
+  // planner drives the loop from (a join or an `in` on the asset column lets SQLite start from
+  // the assets and sort all their events).
+  const named = filter.assetIds !== null && filter.assetIds !== undefined;
+  const ids = named
+    ? (await assetsInScope.where(`${table}.id`, 'in', [...filter.assetIds!]).execute()).map((row) => (row as { id: string }).id)
+    : undefined;
+  if (ids && ids.length === 0) return none();
+  const assetColumn = TRIP_COLUMNS[kind].slice('trips.'.length);
+
+  /** The event kinds wanted, over the given assets or (undefined) every asset in scope. */
+  const branchesOf = (assets: readonly string[] | undefined): EventBranch[] =>
+    [
+      ...(wanted.has('Arrival') ? [stopEvents('Arrival', 'arrived_at', assets)] : []),
+      ...(wanted.has('Departure') ? [stopEvents('Departure', 'departed_at', assets)] : []),
+      ...(wanted.has('Position') ? [positionEvents(assets)] : []),
+    ].map((branch) => ({ ...branch, from: inRange(branch, filter) }));
+
+  const stopEvents = (type: 'Arrival' | 'Departure', column: 'arrived_at' | 'departed_at', assets: readonly string[] | undefined): EventBranch => {
+    const tripColumn = (name: string) =>
+      assets ? sql`${sql.ref(`trips.${name}`)}` : sql`(select ${sql.ref(`trips.${name}`)} from trips where trips.id = stops.trip_id)`;
+    return {
+      type,
+      from: anyDb
+        .selectFrom('stops')
+        // Named assets are bounded by their trips' tenant, not the stops': with the stops' tenant
+        // bound, the arrival (departure) index serves the cut's order, and Postgres walks the
+        // tenant's events in time order looking for the asset's (0.2 s) instead of sorting its few.
+        .$if(assets !== undefined, (q) => q.innerJoin('trips', 'trips.id', 'stops.trip_id').where('trips.tenant_id', '=', scope.tenantId))
+        .$if(assets === undefined, (q) => q.where('stops.tenant_id', '=', scope.tenantId))
+        .where(`stops.${column}`, 'is not', null)
+        .where((eb) => (assets ? ofAssets(eb, `trips.${assetColumn}`, assets) : eb(tripColumn(assetColumn), 'in', assetsInScope))),
+      occurredAt: `stops.${column}`,
+      id: 'stops.id',
+      prefix: `${type.toLowerCase()}:`,
+      columns: {
+        id: sql`${sql.lit(`${type.toLowerCase()}:`)} || stops.id`,
+        event_type: sql`${sql.lit(type)}`,
+        asset_id: tripColumn(assetColumn),
+        occurred_at: sql`${sql.ref(`stops.${column}`)}`,
+        trip_id: sql`stops.trip_id`,
+        trip_number: tripColumn('trip_number'),
+        stop_id: sql`stops.id`,
+        latitude: sql`stops.latitude`,
+        longitude: sql`stops.longitude`,
+        street: sql`stops.address_street`,
+        city: sql`stops.address_city`,
+        state: sql`stops.address_state`,
+        zip_code: sql`stops.address_zip_code`,
+        country: sql`stops.address_country`,
+      },
+    };
   };
 
-  const positionEvents = () => {
-    let query = anyDb
+  const positionEvents = (assets: readonly string[] | undefined): EventBranch => ({
+    type: 'Position',
+    from: anyDb
       .selectFrom('asset_positions')
-      .innerJoin(table, `${table}.id`, 'asset_positions.asset_id')
-      .where(inScope(table, scope));
-    if (filter.assetIds) query = query.where('asset_positions.asset_id', 'in', [...filter.assetIds]);
-    return query.select([
-      sql<string>`${sql.lit('position:')} || asset_positions.id`.as('id'),
-      sql<string>`${sql.lit('Position')}`.as('event_type'),
-      sql<string>`asset_positions.asset_id`.as('asset_id'),
-      sql<string>`asset_positions.recorded_at`.as('occurred_at'),
-      sql<string | null>`asset_positions.trip_id`.as('trip_id'),
-      sql<string | null>`asset_positions.trip_number`.as('trip_number'),
-      sql<string | null>`${sql.lit(null)}`.as('stop_id'),
-      sql<string | null>`asset_positions.latitude`.as('latitude'),
-      sql<string | null>`asset_positions.longitude`.as('longitude'),
-      sql<string | null>`asset_positions.street`.as('street'),
-      sql<string | null>`asset_positions.city`.as('city'),
-      sql<string | null>`asset_positions.state`.as('state'),
-      sql<string | null>`asset_positions.zip_code`.as('zip_code'),
-      sql<string | null>`asset_positions.country`.as('country'),
-    ]);
-  };
+      .where('asset_positions.tenant_id', '=', scope.tenantId)
+      // Over every asset, the kind's readings are one range of the events index; a named asset's
+      // readings are read over its own history index, which holds no asset type.
+      .$if(!assets, (q) => q.where('asset_positions.asset_type', '=', ASSET_TYPES[kind]))
+      .where((eb) =>
+        assets
+          ? ofAssets(eb, 'asset_positions.asset_id', assets)
+          : eb.exists(
+              anyDb
+                .selectFrom(table)
+                .select(sql.lit(1).as('one'))
+                .whereRef(`${table}.id`, '=', 'asset_positions.asset_id')
+                .where(inScope(table, scope)),
+            ),
+      ),
+    occurredAt: 'asset_positions.recorded_at',
+    id: 'asset_positions.id',
+    prefix: 'position:',
+    columns: {
+      id: sql`${sql.lit('position:')} || asset_positions.id`,
+      event_type: sql`${sql.lit('Position')}`,
+      asset_id: sql`asset_positions.asset_id`,
+      occurred_at: sql`asset_positions.recorded_at`,
+      trip_id: sql`asset_positions.trip_id`,
+      trip_number: sql`asset_positions.trip_number`,
+      stop_id: sql`${sql.lit(null)}`,
+      latitude: sql`asset_positions.latitude`,
+      longitude: sql`asset_positions.longitude`,
+      street: sql`asset_positions.street`,
+      city: sql`asset_positions.city`,
+      state: sql`asset_positions.state`,
+      zip_code: sql`asset_positions.zip_code`,
+      country: sql`asset_positions.country`,
+    },
+  });
 
-  const parts = [
-    ...(wanted.has('Arrival') ? [stopEvents('Arrival', 'stops.arrived_at')] : []),
-    ...(wanted.has('Departure') ? [stopEvents('Departure', 'stops.departed_at')] : []),
-    ...(wanted.has('Position') ? [positionEvents()] : []),
-  ];
-  const [first, ...rest] = parts;
-  if (!first) return none();
-  const union = rest.reduce((all, part) => all.unionAll(part), first);
+  const branches = branchesOf(ids);
+  if (branches.length === 0) return none();
 
-  let events = anyDb.selectFrom(union.as('events'));
-  if (filter.From) events = events.where('events.occurred_at', '>=', filter.From);
-  if (filter.To) events = events.where('events.occurred_at', '<=', filter.To);
-  return selectPage<AssetEventRow>(db, events, { derived: 'events', order: eventOrder(kind), page: filter });
+  const after = cursorValues(order, filter);
+  const counted = countEvents(db, branches, ids ?? assetsInScope, filter);
+  const limits = branchLimits(filter, filter.Page > 0 ? await counted : undefined);
+  // Each named asset's branches are lists of their own, cut the same way: a row of the page is
+  // among the first (last) rows of its asset's own list as much as of its kind's.
+  const lists = ids ? ids.flatMap((id) => branchesOf([id])) : branches;
+  const [first, ...rest] = lists.map((branch) => limitedBranch(anyDb, branch, limits, after));
+  const union = rest.reduce((all, part) => all.unionAll(part), first!);
+  return selectPage<AssetEventRow>(db, anyDb.selectFrom(union.as('events')), { derived: 'events', order, page: filter, count: () => counted });
+}
+
+/** The rows of the given assets: one asset is an equality, which the asset's own indexes serve in their order. */
+function ofAssets(eb: ExpressionBuilder<any, any>, column: string, assets: readonly string[]) {
+  return assets.length === 1 ? eb(column, '=', assets[0]!) : eb(column, 'in', [...assets]);
+}
+
+/** The branch's rows within the search's OccurredAt range (From and To inclusive), on its own time column. */
+function inRange(branch: EventBranch, filter: EventFilter): EventBranch['from'] {
+  let from = branch.from;
+  if (filter.From) from = from.where(branch.occurredAt, '>=', filter.From);
+  if (filter.To) from = from.where(branch.occurredAt, '<=', filter.To);
+  return from;
+}
+
+/**
+ * The Total: the sum of the branches' own counts, never a count of their union. Without a time
+ * range, the counters (`asset_event_counts`, kept by triggers: migrations 2026-11-23T0073 and
+ * T0074) give them per asset, and the asset table says which assets are the caller's (or the
+ * named assets in scope are given), so the sum reads a few rows per asset instead of every event.
+ * A time range is counted over each branch's own index.
+ */
+async function countEvents(
+  db: Db,
+  branches: EventBranch[],
+  assets: SelectQueryBuilder<any, any, {}> | readonly string[],
+  filter: EventFilter,
+): Promise<number> {
+  if (filter.From || filter.To) {
+    const counts = await Promise.all(branches.map((branch) => countBranch(branch)));
+    return counts.reduce((sum, n) => sum + n, 0);
+  }
+  const row = (await (db as unknown as Kysely<any>)
+    .selectFrom('asset_event_counts')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('n'), eb.lit(0)).as('n'))
+    .where('event_type', 'in', branches.map((branch) => branch.type))
+    .where('asset_id', 'in', Array.isArray(assets) ? [...assets] : (assets as SelectQueryBuilder<any, any, {}>))
+    .executeTakeFirstOrThrow()) as { n: number | string };
+  return Number(row.n);
+}
+
+async function countBranch(branch: EventBranch): Promise<number> {
+  const row = (await branch.from.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()) as { n: number | string };
+  return Number(row.n);
+}
+
+/**
+ * How many rows of each branch, from its start (`head`) or from its end (`tail`), the page can
+ * need. selectPage reads `size + 1` rows from the start for the first page and for a cursor
+ * page; for a numbered page it reads the rows up to the page's end from the start when the page
+ * starts in the first half of the list, and otherwise the rows from the page's start to the end
+ * of the list, in reverse (select-page.ts, "Deep pages read from the far end"). Whichever it
+ * reads, each of those rows is among that many rows of its own branch at the same end, so the
+ * union of the branches cut there holds every row of the page, in the same places.
+ */
+function branchLimits(page: EventFilter, total: number | undefined): { head: number; tail: number } {
+  const size = page.PageSize;
+  const start = page.Page * size;
+  if (total === undefined) return { head: size + 1, tail: 0 };
+  if (start >= total) return { head: 0, tail: 0 };
+  return start * 2 <= total ? { head: start + size + 1, tail: 0 } : { head: 0, tail: total - start };
+}
+
+/**
+ * A branch after the cursor's position when there is one, and with `limits`, cut to its first
+ * `head` (or last `tail`) rows in the stream's order: ordered by its own columns, which its
+ * index holds in that order, so the cut reads only those index entries.
+ */
+function limitedBranch(anyDb: Kysely<any>, branch: EventBranch, limits: { head: number; tail: number } | undefined, after: [string, string] | undefined) {
+  let rows = branch.from;
+  if (after) {
+    const [occurredAt, id] = after;
+    const key = sql`${sql.lit(branch.prefix)} || ${sql.ref(branch.id)}`;
+    rows = rows
+      .where(branch.occurredAt, '<=', occurredAt)
+      .where(sql<SqlBool>`(${sql.ref(branch.occurredAt)} < ${occurredAt} or ${key} > ${id})`);
+  }
+  const selected = rows.select(Object.entries(branch.columns).map(([name, value]) => value.as(name)));
+  if (!limits) return selected;
+  const reversed = limits.head === 0;
+  const cut = selected
+    .orderBy(branch.occurredAt, reversed ? 'asc' : 'desc')
+    .orderBy(branch.id, reversed ? 'desc' : 'asc')
+    .limit(reversed ? limits.tail : limits.head);
+  return anyDb.selectFrom(cut.as('cut')).selectAll();
+}
+
+/** The OccurredAt and Id a request's cursor continues after (selectPage refuses a cursor that is not this list's). */
+function cursorValues(order: ListOrder, page: EventFilter): [string, string] | undefined {
+  checkCursor(order, page);
+  if (!page.Cursor) return undefined;
+  return (JSON.parse(Buffer.from(page.Cursor, 'base64url').toString('utf8')) as { after: [string, string] }).after;
 }
 
 export interface AssetEventBase {

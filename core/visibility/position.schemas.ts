@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZDateTimeInput } from '../shared/money-input.js';
-import { ZPathId, input } from '../shared/schemas.js';
+import { ZPathId, caseInsensitivePattern, input } from '../shared/schemas.js';
 import { ZQueryPage, pageOf } from '../shared/search-page.js';
 
 const DECIMAL = /^-?\d{1,3}(\.\d+)?$/;
@@ -9,11 +9,19 @@ const ZCoordinateText = z
   .string()
   .regex(DECIMAL, 'must be a decimal number as a string, such as "39.0997"');
 
+/*
+ * The range checks below as patterns, for the document: decimal text of at most 90 (180) in
+ * absolute value, without the leading zeros DECIMAL allows. A zero is any `-0`, `0.000`, ….
+ */
+const LATITUDE_PATTERN = '^-?(?:90(?:\\.0+)?|[1-8]?\\d(?:\\.\\d+)?)$';
+const LONGITUDE_PATTERN = '^-?(?:180(?:\\.0+)?|(?:1[0-7]\\d|[1-9]?\\d)(?:\\.\\d+)?)$';
+const ZERO_PATTERN = '^-?0+(?:\\.0+)?$';
+
 /** Coordinates as decimal strings within range; (0, 0) is a device without a fix, not a place. */
 export const ZCoordinatesInput = z
   .strictObject({
-    Latitude: ZCoordinateText.meta({ example: '39.0997' }),
-    Longitude: ZCoordinateText.meta({ example: '-94.5786' }),
+    Latitude: ZCoordinateText.meta({ example: '39.0997', override: { pattern: LATITUDE_PATTERN } }),
+    Longitude: ZCoordinateText.meta({ example: '-94.5786', override: { pattern: LONGITUDE_PATTERN } }),
   })
   .superRefine((value, ctx) => {
     const latitude = Number(value.Latitude);
@@ -24,6 +32,9 @@ export const ZCoordinatesInput = z
       ctx.addIssue({ code: 'custom', path: ['Latitude'], message: '(0, 0) is not a position' });
       ctx.addIssue({ code: 'custom', path: ['Longitude'], message: '(0, 0) is not a position' });
     }
+  })
+  .meta({
+    not: { required: ['Latitude', 'Longitude'], properties: { Latitude: { pattern: ZERO_PATTERN }, Longitude: { pattern: ZERO_PATTERN } } },
   });
 
 const ZAddressText = z.string().max(200).nullish();
@@ -48,12 +59,17 @@ const positionBody = {
 export const ZRecordLocationInput = input({ assetId: ZPathId, ...positionBody });
 export type TRecordLocationInput = z.infer<typeof ZRecordLocationInput>;
 
+const ASSET_TYPES = ['driver', 'truck', 'trailer'] as const;
+
+/** `{assetType}` of the visibility paths; the pattern is the enum, case-insensitive, for the document. */
+export const ZAssetTypePath = z
+  .string()
+  .transform((value) => value.toLowerCase())
+  .pipe(z.enum(ASSET_TYPES))
+  .meta({ description: 'driver, truck or trailer, case-insensitive.', pattern: caseInsensitivePattern(ASSET_TYPES) });
+
 export const ZRecordTypedLocationInput = input({
-  assetType: z
-    .string()
-    .transform((value) => value.toLowerCase())
-    .pipe(z.enum(['driver', 'truck', 'trailer']))
-    .meta({ description: 'driver, truck or trailer, case-insensitive.' }),
+  assetType: ZAssetTypePath,
   assetId: ZPathId,
   ...positionBody,
 });
@@ -88,12 +104,6 @@ export const ZAssetLocation = z
   })
   .meta({ id: 'AssetLocation' });
 export type TAssetLocation = z.infer<typeof ZAssetLocation>;
-
-export const ZAssetTypePath = z
-  .string()
-  .transform((value) => value.toLowerCase())
-  .pipe(z.enum(['driver', 'truck', 'trailer']))
-  .meta({ description: 'driver, truck or trailer, case-insensitive.' });
 
 export const ZLatestLocationInput = input({ assetId: ZPathId });
 export const ZTypedLatestLocationInput = input({ assetType: ZAssetTypePath, assetId: ZPathId });

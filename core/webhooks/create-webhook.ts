@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { validationError } from '../errors.js';
+import { notFound, validationError } from '../errors.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
@@ -7,7 +7,7 @@ import { generateWebhookSecret, sealSecret } from './signing.js';
 import { assertTarget } from './validate-target.js';
 import { insertWebhook, subsidiaryInScope, toWebhook, type WebhookRow } from './webhook.repository.js';
 import { webhookLocation } from './webhook-location.js';
-import { ZCreateWebhookInput, ZWebhookWithSecret } from './webhook.schemas.js';
+import { ZCreateWebhookInput, ZWebhookCreatedHeaders, ZWebhookWithSecret } from './webhook.schemas.js';
 
 export const createWebhook = authedProcedure
   .meta({
@@ -20,6 +20,7 @@ export const createWebhook = authedProcedure
         'The answer carries the signing secret (`whsec_…`) once; read it again with reveal-secret. New subscriptions are `Pending` ' +
         'and receive events after `POST /webhooks/{id}/verify` succeeds.',
       protect: true,
+      responseHeaders: ZWebhookCreatedHeaders,
     },
     scopes: ['webhook:manage'],
     successStatus: 201,
@@ -31,9 +32,9 @@ export const createWebhook = authedProcedure
     const subsidiaryId = input.SubsidiaryId ?? ctx.principal.SubsidiaryId;
     if (!subsidiaryId) throw validationError('SubsidiaryId', 'The field is required: a subscription belongs to one subsidiary.');
     await assertTarget(ctx.config, input.Url);
-    if (!(await subsidiaryInScope(ctx.db, scope, subsidiaryId))) {
-      throw validationError('SubsidiaryId', 'No such subsidiary.');
-    }
+    // Like any other record a body names: unknown, another tenant's or (for a bound client)
+    // another subsidiary's is the 404 of a missing record.
+    if (!(await subsidiaryInScope(ctx.db, scope, subsidiaryId))) throw notFound('Subsidiary');
     const secret = generateWebhookSecret();
     const now = formatStoredDateTime(ctx.clock.now());
     const row: WebhookRow = {

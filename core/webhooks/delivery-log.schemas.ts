@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { dateTimeProblem } from '../shared/datetime.js';
+import { DATE_TIME_PATTERNS, dateTimeProblem } from '../shared/datetime.js';
 import { ZPathId, input } from '../shared/schemas.js';
 import { ZQueryPage, ZQueryPaging, pageOf } from '../shared/search-page.js';
+import { ZQueryInteger } from '../shared/text-integer.js';
 
 export const ATTEMPT_STATUSES = ['success', 'failure', 'timeout', 'skipped'] as const;
 export const HEALTH_STATUSES = ['Disabled', 'NoTraffic', 'Failing', 'Degraded', 'Healthy'] as const;
@@ -12,7 +13,7 @@ const ZQueryDateTime = z
     const problem = dateTimeProblem(value, { assumeUtc: true });
     if (problem) ctx.addIssue({ code: 'custom', message: `The value ${problem}.` });
   })
-  .meta({ description: 'ISO 8601; without an offset, UTC.', example: '2026-11-21T00:00:00Z' });
+  .meta({ description: 'ISO 8601; without an offset, UTC.', example: '2026-11-21T00:00:00Z', pattern: DATE_TIME_PATTERNS.offsetOptional });
 
 /** The filters of the delivery-log list, shared by its export (spec 4.12). */
 export const ZDeliveryLogFilters = {
@@ -54,12 +55,9 @@ export const ZExportDeliveryLogsInput = input({
 
 export const ZWebhookHealthInput = input({
   webhookId: ZPathId,
-  Days: z.coerce
-    .number()
-    .int()
-    .refine((days) => days === 1 || days === 7 || days === 30, 'Days must be 1, 7 or 30.')
-    .default(7)
-    .meta({ description: 'The period: the last 1, 7 or 30 days (7 by default).' }),
+  Days: ZQueryInteger({ min: 1, max: 30, values: [1, 7, 30] }, 7).meta({
+    description: 'The period: the last 1, 7 or 30 days (7 by default).',
+  }),
 });
 
 export const ZWebhookHealth = z

@@ -11,6 +11,9 @@ export const EVENT_TYPES = [
   { Type: 'document.updated', Description: "A load or trip document changed (for example its AttachmentType)." },
   { Type: 'carrier.document.created', Description: "A carrier's document was added; sent to every subscription of the tenant." },
   { Type: 'carrier.document.updated', Description: "A carrier's document changed; sent to every subscription of the tenant." },
+  { Type: 'customer.created', Description: 'A customer was created; data is the customer. Routed by its subsidiary, to every subscription when it has none.' },
+  { Type: 'customer.updated', Description: 'A customer changed; data is the customer with data.diff.changes. Routed like customer.created.' },
+  { Type: 'customer.deleted', Description: 'A customer was deleted; data is its last state. Routed like customer.created.' },
   { Type: 'webhook.test', Description: 'Sent only by POST /webhooks/{id}/test, to that subscription.' },
 ] as const;
 

@@ -1,10 +1,22 @@
 import { z } from 'zod';
 import { ZPathId, input } from '../shared/schemas.js';
 import { ZQueryPage, pageOf } from '../shared/search-page.js';
-import { eventTypeProblem } from './event-types.js';
+import { EVENT_TYPES, eventTypeProblem } from './event-types.js';
 import { urlSyntaxProblem } from './target-url.js';
 
 export const WEBHOOK_STATUSES = ['Pending', 'Active'] as const;
+
+/** What `eventTypeProblem` accepts, listed for the document: each type, and `<prefix>.*` for each prefix ending at a dot. */
+const SUBSCRIBABLE_EVENT_TYPES = [
+  ...new Set(
+    EVENT_TYPES.flatMap(({ Type }) => [
+      Type,
+      ...Type.split('.')
+        .slice(0, -1)
+        .map((_, i, parts) => `${parts.slice(0, i + 1).join('.')}.*`),
+    ]),
+  ),
+];
 
 const ZEventTypeName = z
   .string()
@@ -12,7 +24,21 @@ const ZEventTypeName = z
   .superRefine((value, ctx) => {
     const problem = eventTypeProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', message: `"${value}" ${problem}` });
-  });
+  })
+  .meta({ enum: SUBSCRIBABLE_EVENT_TYPES });
+
+/*
+ * A part of what `urlSyntaxProblem` accepts, for the document: an http(s) URL of RFC 3986
+ * characters with a DNS name (no punycode label, which the URL parser may refuse) or an IPv4
+ * address, a port of at most 4 digits, and no credentials. The server takes more (IPv6
+ * literals, characters it percent-encodes); a client that keeps to this is never refused.
+ */
+const URL_CHAR = "(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9._~!$&'()*+,;=:@/-])";
+const URL_HOST =
+  '(?:(?:(?![Xx][Nn]--)[A-Za-z0-9-]+\\.)*(?![Xx][Nn]--)[A-Za-z][A-Za-z0-9-]*' +
+  '|(?:(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d))';
+export const WEBHOOK_URL_PATTERN =
+  `^[Hh][Tt][Tt][Pp][Ss]?://${URL_HOST}(?::\\d{1,4})?(?:/${URL_CHAR}*)?(?:\\?(?:${URL_CHAR}|\\?)*)?(?:#(?:${URL_CHAR}|\\?)*)?$`;
 
 const ZWebhookUrl = z
   .string()
@@ -21,7 +47,12 @@ const ZWebhookUrl = z
     const problem = urlSyntaxProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', message: `The URL ${problem}.` });
   })
-  .meta({ description: 'http or https; in production private, loopback and link-local targets are refused.', example: 'https://example.com/hooks/waybill' });
+  .meta({
+    description: 'http or https; in production private, loopback and link-local targets are refused.',
+    example: 'https://example.com/hooks/waybill',
+    format: 'uri',
+    pattern: WEBHOOK_URL_PATTERN,
+  });
 
 export const ZWebhook = z
   .object({
@@ -50,7 +81,7 @@ export const ZWebhookWithSecret = ZWebhook.extend({
 export const ZWebhookPage = pageOf(ZWebhook).meta({ id: 'WebhookPage' });
 
 const fields = {
-  Name: z.string().trim().min(1).max(200),
+  Name: z.string().trim().min(1).max(200).meta({ pattern: '\\S', description: 'Trimmed; not blank.' }),
   Url: ZWebhookUrl,
   EventTypes: z.array(ZEventTypeName).min(1).max(50).meta({ description: 'Event types or <prefix>.* patterns.' }),
   Enabled: z.boolean().optional().meta({ description: 'true when absent on create; unchanged when absent on update.' }),
@@ -69,6 +100,8 @@ export const ZEventTypesInput = input({});
 
 export const ZEventTypeInfo = z.object({ Type: z.string(), Description: z.string() }).meta({ id: 'WebhookEventType' });
 export const ZEventTypeList = z.array(ZEventTypeInfo);
+
+export const ZWebhookCreatedHeaders = z.object({ Location: z.string().meta({ description: 'URL of the new subscription.' }) });
 
 export const ZWebhookSecret = z.object({ Secret: z.string() }).meta({ id: 'WebhookSecret' });
 

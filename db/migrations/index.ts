@@ -12,6 +12,11 @@ import * as positionPartitions from './2026-11-22T0062-position-partitions.js';
 import * as listIndexes from './2026-11-23T0070-list-indexes.js';
 import * as listCounts from './2026-11-23T0071-list-counts.js';
 import * as positionListIndex from './2026-11-23T0072-position-list-index.js';
+import * as assetEventIndexes from './2026-11-23T0073-asset-event-indexes.js';
+import * as positionEventCounts from './2026-11-23T0074-position-event-counts.js';
+import * as masterData from './2026-11-23T0080-master-data.js';
+import * as customers from './2026-11-23T0081-customers.js';
+import * as dispatchPreferences from './2026-11-23T0082-dispatch-preferences.js';
 
 /**
  * Every migration, by name, in order. Listed statically (not read from the folder) so the
@@ -31,4 +36,9 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T0070-list-indexes': listIndexes,
   '2026-11-23T0071-list-counts': listCounts,
   '2026-11-23T0072-position-list-index': positionListIndex,
+  '2026-11-23T0073-asset-event-indexes': assetEventIndexes,
+  '2026-11-23T0074-position-event-counts': positionEventCounts,
+  '2026-11-23T0080-master-data': masterData,
+  '2026-11-23T0081-customers': customers,
+  '2026-11-23T0082-dispatch-preferences': dispatchPreferences,
 };
