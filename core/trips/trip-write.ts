@@ -136,7 +136,7 @@ async function emitTripEvents(
   }
 }
 
-type StopPatch = Partial<Omit<StopsTable, 'id' | 'tenant_id' | 'trip_id' | 'created_at' | 'updated_at'>>;
+type StopPatch = Partial<Omit<StopsTable, 'id' | 'tenant_id' | 'trip_id' | 'created_at' | 'updated_at' | 'driver_id' | 'truck_id' | 'trailer_id'>>;
 type TripPatch = Partial<Pick<TripsTable, 'status' | 'driver_id' | 'truck_id' | 'trailer_id' | 'carrier_id'>>;
 
 function differing<T extends object>(current: T, patch: Partial<T>): Partial<T> {

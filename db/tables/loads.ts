@@ -1,4 +1,8 @@
 /** Loads, their trips, the trips' stops (in route order) and the trips' pay line items. */
+import type { ColumnType } from 'kysely';
+
+/** A copy the database keeps (by trigger): read, never written by the application. */
+type TriggerCopy<T> = ColumnType<T, never, never>;
 
 export interface LoadsTable {
   id: string;
@@ -76,6 +80,10 @@ export interface StopsTable {
   eta_manual: string | null;
   created_at: string;
   updated_at: string;
+  /** The trip's driver, truck and trailer (migration 2026-11-23T0083): an asset's stop events are one index range. */
+  driver_id: TriggerCopy<string | null>;
+  truck_id: TriggerCopy<string | null>;
+  trailer_id: TriggerCopy<string | null>;
 }
 
 export interface TripLineItemsTable {
