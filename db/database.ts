@@ -18,7 +18,7 @@ import type {
 import type { ApiClientsTable, SigningKeysTable, SubsidiariesTable, TenantsTable } from './tables/tenancy.js';
 import type { WebhooksTable } from './tables/webhooks.js';
 import type { OutboxTable } from './tables/outbox.js';
-import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './tables/webhook-deliveries.js';
+import type { DeliveryAttemptCountsTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './tables/webhook-deliveries.js';
 import type { AccessorialsTable, IdempotencyKeysTable, MaintenanceRecordsTable } from './tables/money.js';
 import type { RateLimitsTable } from './tables/rate-limits.js';
 import type { ListCountsTable } from './tables/list-counts.js';
@@ -81,6 +81,7 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+  delivery_attempt_counts: DeliveryAttemptCountsTable;
 
   outbox: OutboxTable;
 

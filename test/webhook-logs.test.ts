@@ -179,6 +179,33 @@ describe('GET /webhooks/{webhookId}/delivery-logs', () => {
     expect(response.body.Items.map((i: any) => i.Status)).toEqual(['timeout', 'skipped']);
   });
 
+  it('keeps Total exact from its counters as attempts arrive in batches, change status and go', async () => {
+    await hook('wh_counts');
+    const totals = async () => {
+      const read = async (query: string) => (await t.api(`${base}/wh_counts/delivery-logs?PageSize=1${query}`, { as: 'tn_prairie-all' })).body.Total;
+      return { all: await read(''), failures: await read('&Status=failure'), successes: await read('&Status=success') };
+    };
+    const counted = async () => {
+      const rows = await t.db.selectFrom('webhook_delivery_attempts').select(['status']).where('webhook_id', '=', 'wh_counts').execute();
+      const of = (status: string) => rows.filter((row) => row.status === status).length;
+      return { all: rows.length, failures: of('failure'), successes: of('success') };
+    };
+    expect(await totals()).toEqual({ all: 0, failures: 0, successes: 0 });
+    // 1,200 attempts in statements of 500, as the attempt log writes them.
+    await attempts('wh_counts', Array.from({ length: 1200 }, (_, k) => ({ status: k % 3 === 0 ? 'failure' : 'success', ago: k * MINUTE })));
+    expect(await totals()).toEqual(await counted());
+    expect((await totals()).all).toBe(1200);
+    await t.db.updateTable('webhook_delivery_attempts').set({ status: 'timeout' }).where('webhook_id', '=', 'wh_counts').where('status', '=', 'failure').where('attempted_at', '<', new Date(NOW - 600 * MINUTE).toISOString()).execute();
+    await t.db.updateTable('webhook_delivery_attempts').set({ webhook_id: 'wh_logs' }).where('id', '=', (await t.db.selectFrom('webhook_delivery_attempts').select('id').where('webhook_id', '=', 'wh_counts').orderBy('id').limit(1).executeTakeFirstOrThrow()).id).execute();
+    expect(await totals()).toEqual(await counted());
+    await t.db.deleteFrom('webhook_delivery_attempts').where('webhook_id', '=', 'wh_counts').where('status', '=', 'success').where('attempted_at', '<', new Date(NOW - 300 * MINUTE).toISOString()).execute();
+    expect(await totals()).toEqual(await counted());
+    expect((await totals()).all).toBeLessThan(1200);
+    // The attempt moved to wh_logs counts there; put it back so the other tests see their five.
+    await t.db.deleteFrom('webhook_delivery_attempts').where('webhook_id', '=', 'wh_logs').where('delivery_id', 'like', 'msg_wh_counts_%').execute();
+    expect((await t.api(`${base}/wh_logs/delivery-logs`, { as: 'tn_prairie-all' })).body.Total).toBe(5);
+  });
+
   it.each([
     ['Status=failed', 'Status'],
     ['From=yesterday', 'From'],

@@ -39,8 +39,12 @@ export function toDeliveryLog(row: AttemptRow): TDeliveryLog {
  * The attempts of one subscription in the caller's scope, filtered. Attempts have no subsidiary
  * column: they are their subscription's, so the scope is applied to it (a primary-key lookup).
  */
+/** The subscription, when the caller may see it: a primary-key lookup bounded by the scope. */
+const subscriptionInScope = (db: Db, filter: DeliveryLogFilter) =>
+  db.selectFrom('webhooks').select('id').where(inScope('webhooks', filter.scope)).where('id', '=', filter.webhookId);
+
 function attempts(db: Db, filter: DeliveryLogFilter) {
-  const subscription = db.selectFrom('webhooks').select('id').where(inScope('webhooks', filter.scope)).where('id', '=', filter.webhookId);
+  const subscription = subscriptionInScope(db, filter);
   let query = db
     .selectFrom('webhook_delivery_attempts')
     .where(inScope('webhook_delivery_attempts', filter.scope, { subsidiaryColumn: null }))
@@ -64,8 +68,29 @@ export const DELIVERY_LOG_ORDER: ListOrder = {
   ],
 };
 
+/**
+ * The log's Total from the counters (migration 2026-11-23T0084) when only the subscription and
+ * Status filter it: a sum over at most four rows, not a count of every attempt. A subscription
+ * the caller cannot see sums nothing, as its log shows nothing.
+ */
+async function countedAttempts(db: Db, filter: DeliveryLogFilter): Promise<number> {
+  const row = await db
+    .selectFrom('delivery_attempt_counts')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('n'), eb.lit(0)).as('n'))
+    .where('webhook_id', '=', subscriptionInScope(db, filter))
+    .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status!))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function findDeliveryLogs(db: Db, filter: DeliveryLogFilter, request: TPageRequest): Promise<PageOf<TDeliveryLog>> {
-  const page = await selectPage(db, attempts(db, filter), { table: 'webhook_delivery_attempts', order: DELIVERY_LOG_ORDER, page: request });
+  const counted = !filter.eventType && !filter.from && !filter.to;
+  const page = await selectPage(db, attempts(db, filter), {
+    table: 'webhook_delivery_attempts',
+    order: DELIVERY_LOG_ORDER,
+    page: request,
+    ...(counted ? { count: () => countedAttempts(db, filter) } : {}),
+  });
   return { ...page, items: page.items.map(toDeliveryLog) };
 }
 

@@ -18,6 +18,7 @@ import * as masterData from './2026-11-23T0080-master-data.js';
 import * as customers from './2026-11-23T0081-customers.js';
 import * as dispatchPreferences from './2026-11-23T0082-dispatch-preferences.js';
 import * as stopAssets from './2026-11-23T0083-stop-assets.js';
+import * as deliveryAttemptCounts from './2026-11-23T0084-delivery-attempt-counts.js';
 
 /**
  * Every migration, by name, in order. Listed statically (not read from the folder) so the
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T0081-customers': customers,
   '2026-11-23T0082-dispatch-preferences': dispatchPreferences,
   '2026-11-23T0083-stop-assets': stopAssets,
+  '2026-11-23T0084-delivery-attempt-counts': deliveryAttemptCounts,
 };

@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+
 /**
  * One outbox entry on its way to one receiver: a webhook subscription (`webhook_id`) or a
  * customer's visibility integration (`customer_id`). `id` is the `webhook-id` header of every
@@ -43,4 +45,16 @@ export interface WebhookDeliveryAttemptsTable {
   /** The start of the receiver's answer, cut at a small cap. */
   response_body: string | null;
   attempted_at: string;
+}
+
+/**
+ * How many attempts a subscription's delivery log holds per attempt status, kept exact by
+ * database triggers (migration 2026-11-23T0084): the log's Total without a time or event-type
+ * filter. Read-only for the app.
+ */
+export interface DeliveryAttemptCountsTable {
+  webhook_id: string;
+  status: string;
+  /** bigint on Postgres (the driver returns text), integer on SQLite. */
+  n: ColumnType<number | string, never, never>;
 }
