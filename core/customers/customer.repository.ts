@@ -54,9 +54,7 @@ export const customerEtag = (row: Pick<CustomerRow, 'id' | 'version'>) => etagOf
  * (RESOURCES.md: every client of the tenant sees a customer without one).
  */
 export function customerInScope(scope: Scope): Expression<SqlBool> {
-  const tenant = sql<SqlBool>`${inScope('customers', scope, { subsidiaryColumn: null })} and ${sql.ref('customers.deleted_at')} is null`;
-  if (scope.subsidiaryId === null) return tenant;
-  return sql<SqlBool>`${tenant} and (${sql.ref('customers.subsidiary_id')} = ${scope.subsidiaryId} or ${sql.ref('customers.subsidiary_id')} is null)`;
+  return sql<SqlBool>`${inScope('customers', scope, { orNoSubsidiary: true })} and ${sql.ref('customers.deleted_at')} is null`;
 }
 
 export async function getCustomerRow(db: Db, scope: Scope, id: string): Promise<CustomerRow | undefined> {

@@ -15,17 +15,21 @@ export function scopeOf(principal: Principal): Scope {
 /**
  * The one scope filter: rows of the caller's tenant and, for a subsidiary-bound caller, of
  * its subsidiary. `subsidiaryColumn: null` is for tenant-wide records (carriers, reference
- * definitions, accessorial types). Records outside the scope are simply not found.
+ * definitions, accessorial types). `orNoSubsidiary` is for records a subsidiary may or may not
+ * own (customers, users: RESOURCES.md), which every client of the tenant sees when none does.
+ * Records outside the scope are simply not found.
  */
 export function inScope(
   table: string,
   scope: Scope,
-  options: { subsidiaryColumn?: string | null } = {},
+  options: { subsidiaryColumn?: string | null; orNoSubsidiary?: boolean } = {},
 ): Expression<SqlBool> {
   const tenant = sql<SqlBool>`${sql.ref(`${table}.tenant_id`)} = ${scope.tenantId}`;
   const column = options.subsidiaryColumn === undefined ? 'subsidiary_id' : options.subsidiaryColumn;
   if (scope.subsidiaryId === null || column === null) return tenant;
-  return sql<SqlBool>`${tenant} and ${sql.ref(`${table}.${column}`)} = ${scope.subsidiaryId}`;
+  const subsidiary = sql.ref(`${table}.${column}`);
+  if (options.orNoSubsidiary) return sql<SqlBool>`${tenant} and (${subsidiary} = ${scope.subsidiaryId} or ${subsidiary} is null)`;
+  return sql<SqlBool>`${tenant} and ${subsidiary} = ${scope.subsidiaryId}`;
 }
 
 /**

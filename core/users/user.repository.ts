@@ -23,14 +23,12 @@ export function toUser(row: Selectable<UsersTable>): TUser {
 }
 
 /**
- * The scope filter of users: the tenant's, through the one helper, and for a subsidiary-bound
+ * The scope filter of users: the tenant's and, for a subsidiary-bound
  * caller its own subsidiary's users and those of no subsidiary (RESOURCES.md: every client of
  * the tenant sees a user without one).
  */
 export function userInScope(scope: Scope): Expression<SqlBool> {
-  const tenant = inScope('users', scope, { subsidiaryColumn: null });
-  if (scope.subsidiaryId === null) return tenant;
-  return sql<SqlBool>`${tenant} and (${sql.ref('users.subsidiary_id')} = ${scope.subsidiaryId} or ${sql.ref('users.subsidiary_id')} is null)`;
+  return inScope('users', scope, { orNoSubsidiary: true });
 }
 
 export async function getUser(db: Db, scope: Scope, id: string): Promise<TUser | undefined> {
