@@ -22,7 +22,7 @@ import type { DeliveryAttemptCountsTable, WebhookDeliveriesTable, WebhookDeliver
 import type { AccessorialsTable, IdempotencyKeysTable, MaintenanceRecordsTable } from './tables/money.js';
 import type { RateLimitsTable } from './tables/rate-limits.js';
 import type { ListCountsTable } from './tables/list-counts.js';
-import type { AssetEventCountsTable } from './tables/asset-event-counts.js';
+import type { AssetEventCountsTable, AssetPositionCountsTable } from './tables/asset-event-counts.js';
 import type { CarrierInsuranceTable, CarrierProfileColumns, LocationsTable, UsersTable } from './tables/master-data.js';
 import type { DispatchPreferenceDriversTable, DispatchPreferencesTable } from './tables/dispatch-preferences.js';
 
@@ -89,4 +89,5 @@ export interface Database {
 
   list_counts: ListCountsTable;
   asset_event_counts: AssetEventCountsTable;
+  asset_position_counts: AssetPositionCountsTable;
 }

@@ -72,6 +72,18 @@ describe('position history', () => {
     expect(next.body.Items.map((item: { RecordedAt: string }) => item.RecordedAt)).toEqual([at(10)]);
   });
 
+  it("shows a subsidiary-bound client the readings taken under its subsidiary, Total included", async () => {
+    // The truck was sub_dal's when its oldest reading came in.
+    await t.db.updateTable('asset_positions').set({ subsidiary_id: 'sub_dal' }).where('asset_id', '=', 'trk_101').where('recorded_at', '=', at(10)).execute();
+    const bound = await t.api(`${base}/assets/trk_101/locations?PageSize=1`, { as: 'sub_kc-all' });
+    expect(bound.body).toMatchObject({ Total: 2 });
+    expect(bound.body.Items.map((item: { RecordedAt: string }) => item.RecordedAt)).toEqual([at(30)]);
+    expect((await t.api(`${base}/assets/trk_101/locations?PageSize=1&Page=1`, { as: 'sub_kc-all' })).body.Items.map((item: { RecordedAt: string }) => item.RecordedAt)).toEqual([at(20)]);
+    expect((await t.api(`${base}/assets/trk_101/locations?PageSize=1`, { as: 'tn_prairie-all' })).body.Total).toBe(3);
+    await t.db.updateTable('asset_positions').set({ subsidiary_id: 'sub_kc' }).where('asset_id', '=', 'trk_101').where('recorded_at', '=', at(10)).execute();
+    expect((await t.api(`${base}/assets/trk_101/locations?PageSize=1`, { as: 'sub_kc-all' })).body.Total).toBe(3);
+  });
+
   it('filters by an inclusive RecordedAt range (offset-less is UTC)', async () => {
     const response = await t.api(`${base}/visibility/assets/truck/trk_101/locations?From=2026-11-22T11:10:00&To=${encodeURIComponent('2026-11-22T05:20:00-06:00')}`, {
       as: 'tn_prairie-all',

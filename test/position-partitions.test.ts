@@ -107,6 +107,22 @@ async function expectPositionCountsExact(): Promise<void> {
   const counted = rows.find((row) => row.asset_id === 'trk_101');
   expect(await total({})).toBe(Number(counted?.n ?? 0));
   expect(await total({ From: '2000-01-01T00:00:00Z' })).toBe(Number(counted?.n ?? 0));
+
+  // Per subsidiary (0085), and the history's Total from them for each kind of caller.
+  const bySubsidiary = await t.db.selectFrom('asset_position_counts').select(['asset_id', 'subsidiary_id', 'n']).where('n', '<>', 0).orderBy('asset_id').orderBy('subsidiary_id').execute();
+  const subsidiaryRows = await t.db
+    .selectFrom('asset_positions')
+    .select((eb) => ['asset_id', 'subsidiary_id', eb.fn.countAll<number | string>().as('n')])
+    .groupBy(['asset_id', 'subsidiary_id'])
+    .orderBy('asset_id')
+    .orderBy('subsidiary_id')
+    .execute();
+  expect(bySubsidiary.map((row) => [row.asset_id, row.subsidiary_id, Number(row.n)])).toEqual(
+    subsidiaryRows.map((row) => [row.asset_id, row.subsidiary_id ?? '', Number(row.n)]),
+  );
+  const historyTotal = async (client: string) => (await t.api(`${base}/assets/trk_101/locations?PageSize=1`, { as: client })).body.Total;
+  expect(await historyTotal(as)).toBe(Number(counted?.n ?? 0));
+  expect(await historyTotal('sub_kc-all')).toBe(subsidiaryRows.filter((row) => row.asset_id === 'trk_101' && row.subsidiary_id === 'sub_kc').reduce((n, row) => n + Number(row.n), 0));
 }
 
 async function postHistory(): Promise<void> {
@@ -312,6 +328,9 @@ describe.skipIf(onSqlite)('daily partitions on Postgres', () => {
     const totalOf = async (plural: string, body: object = {}) =>
       (await t.api(`${base}/${plural}/events/search`, { method: 'POST', as, body: { EventTypes: ['Position'], ...body } })).body.Total;
     expect([await totalOf('trucks'), await totalOf('drivers')]).toEqual([10, 4]);
+    // A reading taken while the truck was another subsidiary's counts under that one.
+    const moved = await t.db.updateTable('asset_positions').set({ subsidiary_id: 'sub_dal' }).where('asset_id', '=', 'trk_101').where('recorded_at', '=', '2026-11-21T09:00:00.000Z').executeTakeFirst();
+    expect(Number(moved.numUpdatedRows)).toBe(1);
     await expectPositionCountsExact();
 
     // Three days kept: the 21st and 22nd go as whole partitions (with the empty 23rd and 24th), the 27th (in DEFAULT) stays.

@@ -149,27 +149,28 @@ export async function positionHistory(
   let query = db.selectFrom('asset_positions').where(inScope('asset_positions', scope)).where('asset_id', '=', assetId);
   if (filter.From !== undefined) query = query.where('recorded_at', '>=', filter.From);
   if (filter.To !== undefined) query = query.where('recorded_at', '<=', filter.To);
-  // A tenant-wide caller sees every reading of the asset: without a range its Total is the
-  // asset's Position counter (asset_event_counts), not a count of a busy truck's 100,000
-  // readings. A subsidiary-bound caller sees only the readings taken while the asset was in its
-  // subsidiary, which no counter holds, so those are counted.
-  const counted = scope.subsidiaryId === null && filter.From === undefined && filter.To === undefined;
+  // Without a range the Total is a counter, not a count of a busy truck's 50,000 readings.
+  const counted = filter.From === undefined && filter.To === undefined;
   const page = await selectPage(db, query, {
     table: 'asset_positions',
     order: POSITION_ORDER,
     page: filter,
-    ...(counted ? { count: () => positionCount(db, assetId) } : {}),
+    ...(counted ? { count: () => positionCount(db, scope, assetId) } : {}),
   });
   return { ...page, items: page.items.map(toAssetLocation) };
 }
 
-/** The asset's readings, from its Position counter (kept by triggers and the partition retention). */
-async function positionCount(db: Db, assetId: string): Promise<number> {
-  const row = await db
-    .selectFrom('asset_event_counts')
-    .select('n')
-    .where('asset_id', '=', assetId)
-    .where('event_type', '=', 'Position')
-    .executeTakeFirst();
+/**
+ * The asset's readings the caller sees, from counters kept by triggers and the partition
+ * retention: a tenant-wide caller all of them (the asset's Position counter), a subsidiary-bound
+ * one those taken while the asset was its subsidiary's (a reading keeps the subsidiary it was
+ * recorded under). The route has found the asset in the caller's scope, so its readings are the
+ * caller's tenant's.
+ */
+async function positionCount(db: Db, scope: Scope, assetId: string): Promise<number> {
+  const row =
+    scope.subsidiaryId === null
+      ? await db.selectFrom('asset_event_counts').select('n').where('asset_id', '=', assetId).where('event_type', '=', 'Position').executeTakeFirst()
+      : await db.selectFrom('asset_position_counts').select('n').where('asset_id', '=', assetId).where('subsidiary_id', '=', scope.subsidiaryId).executeTakeFirst();
   return Number(row?.n ?? 0);
 }

@@ -19,6 +19,7 @@ import * as customers from './2026-11-23T0081-customers.js';
 import * as dispatchPreferences from './2026-11-23T0082-dispatch-preferences.js';
 import * as stopAssets from './2026-11-23T0083-stop-assets.js';
 import * as deliveryAttemptCounts from './2026-11-23T0084-delivery-attempt-counts.js';
+import * as positionSubsidiaryCounts from './2026-11-23T0085-position-subsidiary-counts.js';
 
 /**
  * Every migration, by name, in order. Listed statically (not read from the folder) so the
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T0082-dispatch-preferences': dispatchPreferences,
   '2026-11-23T0083-stop-assets': stopAssets,
   '2026-11-23T0084-delivery-attempt-counts': deliveryAttemptCounts,
+  '2026-11-23T0085-position-subsidiary-counts': positionSubsidiaryCounts,
 };

@@ -12,3 +12,15 @@ export interface AssetEventCountsTable {
   /** bigint on Postgres (the driver returns text), integer on SQLite. */
   n: ColumnType<number | string, never, never>;
 }
+
+/**
+ * How many readings of an asset's history were taken under each subsidiary ('' for none); kept
+ * exact by triggers (migration 2026-11-23T0085) and, on Postgres, by the partition retention.
+ * The history's Total for a subsidiary-bound caller. Read-only for the app.
+ */
+export interface AssetPositionCountsTable {
+  asset_id: string;
+  subsidiary_id: string;
+  /** bigint on Postgres (the driver returns text), integer on SQLite. */
+  n: ColumnType<number | string, never, never>;
+}
