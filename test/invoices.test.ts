@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, testFixture, type ApiResponse, type TestApp } from './harness.js';
+import { loadFixture } from '../core/fixtures/load-fixture.js';
+import { SECRET_KEY, startTestApp, testFixture, type ApiResponse, type TestApp } from './harness.js';
 import { describeAuthCases } from './support/auth-cases.js';
+import { createTestDatabase } from './support/database.js';
+import { bareTenant, problemsOf } from './support/master-data-fixture.js';
+import { createSchemaValidator, type OpenApiDocument } from './support/openapi-validator.js';
 
 const base = '/api/p/v1.0';
 const ALL = 'tn_prairie-all';
@@ -423,5 +427,124 @@ describe('POST /invoices/{id}/payments with an ExternalId', () => {
     expect(responses.filter((response) => response.headers.get('idempotent-replayed') === 'true')).toHaveLength(5);
     expect(new Set(responses.map((response) => JSON.stringify(response.body))).size).toBe(1);
     expect((await get('inv_t_idem')).body.AmountPaid).toEqual(usd(175));
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('states the payment rules JSON Schema can express', async () => {
+    const doc = (await (await fetch(`${t.apiUrl}/openapi.json`)).json()) as OpenApiDocument & Record<string, any>;
+    const path = (template: string) => doc.paths[`/api/p/v{version}${template}`]!;
+    const operation = path('/invoices/{id}/payments').post;
+    const body = operation.requestBody.content['application/json'].schema;
+    expect(body).toMatchObject({ additionalProperties: false, required: expect.arrayContaining(['Amount', 'PaymentDate', 'Method']) });
+    expect(body.properties.Amount).toMatchObject({ exclusiveMinimum: 0, multipleOf: 0.01, maximum: 1_000_000 });
+    expect(body.properties.Method.enum).toEqual(['Check', 'ACH', 'Wire', 'Card', 'Other']);
+    expect(body.properties.PaymentDate.pattern).toBeTruthy();
+    expect(operation.responses['201'].headers).toMatchObject({ ETag: expect.anything(), Location: expect.anything(), 'Idempotent-Replayed': expect.anything() });
+    expect(operation.responses['409']).toBeDefined();
+    expect(operation.security).toEqual([{ oauth2: ['invoice:update'] }]);
+    const validator = createSchemaValidator(doc);
+    for (const ok of [0.01, 10, 1250.5, 1_000_000]) expect(validator.isValid(body, { Amount: ok, PaymentDate: '2026-11-21T10:00:00Z', Method: 'ACH' }), String(ok)).toBe(true);
+    for (const bad of [0, -1, 0.005, 1_000_000.01]) expect(validator.isValid(body, { Amount: bad, PaymentDate: '2026-11-21T10:00:00Z', Method: 'ACH' }), String(bad)).toBe(false);
+    expect(validator.isValid(body, { Amount: 1, PaymentDate: 'yesterday', Method: 'ACH' })).toBe(false);
+    expect(validator.isValid(body, { Amount: 1, PaymentDate: '2026-11-21T10:00:00Z', Method: 'Cash' })).toBe(false);
+
+    const search = path('/invoices/search').post.requestBody.content['application/json'].schema;
+    expect(search.additionalProperties).toBe(false);
+    expect(validator.isValid(search, { Statuses: [] })).toBe(false);
+    expect(validator.isValid(search, { CustomerIds: [] })).toBe(false);
+    expect(path('/invoices/{id}').get.responses['200'].headers).toHaveProperty('ETag');
+  });
+});
+
+describe('fixtures', () => {
+  const invoice = (extra: Record<string, unknown> = {}) => ({
+    Id: 'inv_fix_1',
+    Number: 'F-1',
+    CustomerId: 'cus_fix',
+    InvoicedDate: '2026-11-01T00:00:00Z',
+    Total: { Amount: 100, Currency: 840 },
+    ...extra,
+  });
+  const tenant = (id: string, invoices: unknown[]) =>
+    bareTenant(id, {
+      Customers: [{ Id: `cus_fix_${id}`, Name: 'Fixture Customer', SubsidiaryId: `${id}_sub`, InvoicingInformation: { InvoicingName: 'AP', PaymentTermsDays: 15 } }],
+      Loads: [{ Id: `load_${id}`, LoadNumber: 'FL-1', Trips: [] }],
+      Invoices: invoices,
+    });
+
+  it('refuses unknown fields, dangling references, duplicates and amounts that disagree, with their paths', async () => {
+    const cus = 'cus_fix_tn_fix_invoices';
+    const problems = (
+      await problemsOf(t, {
+        Tenants: [
+          tenant('tn_fix_invoices', [
+            invoice({ CustomerId: cus, Colour: 'red' }),
+            invoice({ Id: 'inv_fix_2', CustomerId: 'cus_heartland', LoadNumbers: ['FL-1', 'L-1001'], SubsidiaryId: 'sub_kc' }),
+            invoice({ Id: 'inv_fix_3', Number: 'F-1', CustomerId: cus, LineItems: [{ Description: 'x', Type: 'LineHaul', Rate: { Amount: 1 }, Amount: { Amount: 1 }, LoadNumber: 'NOPE' }] }),
+            invoice({ Id: 'inv_fix_4', Number: 'F-4', CustomerId: cus, AmountPaid: { Amount: 60 }, Payments: [{ Id: 'ipm_fix_1', PaymentDate: '2026-11-02T00:00:00Z', Amount: { Amount: 50 }, ExternalId: 'K' }] }),
+            invoice({ Id: 'inv_fix_5', Number: 'F-5', CustomerId: cus, Status: 'Paid', Payments: [{ Id: 'ipm_fix_2', PaymentDate: '2026-11-02T00:00:00Z', Amount: { Amount: 50 }, ExternalId: 'K' }] }),
+            invoice({ Id: 'inv_fix_6', Number: 'F-6', CustomerId: cus, AmountPaid: { Amount: 100.01 } }),
+            invoice({ Id: 'inv_fix_7', Number: 'F-7', CustomerId: cus, Status: 'Open', PaidDate: '2026-11-02T00:00:00Z', Payments: [{ Id: 'ipm_fix_1', PaymentDate: '2026-11-02T00:00:00Z', Amount: { Amount: 0 } }] }),
+            invoice({ Id: 'inv_1001', Number: 'F-8', CustomerId: cus, Total: { Amount: 5, Currency: 978 }, AmountPaid: { Amount: 5, Currency: 840 } }),
+          ]),
+        ],
+      })
+    ).join('\n');
+    for (const path of [
+      /Invoices\[0\]\.Colour/,
+      /Invoices\[1\]\.CustomerId: "cus_heartland" is not a customer/,
+      /Invoices\[1\]\.LoadNumbers\[1\]: "L-1001" is not a load number/,
+      /Invoices\[1\]\.SubsidiaryId/,
+      /Invoices\[2\]\.Number: "F-1" is used twice/,
+      /Invoices\[2\]\.LineItems\[0\]\.LoadNumber/,
+      /Invoices\[3\]\.AmountPaid: must be the sum of the Payments/,
+      /Invoices\[4\]\.Payments\[0\]\.ExternalId: "K" is used twice/,
+      /Invoices\[4\]\.Status: Paid needs AmountPaid equal to the Total/,
+      /Invoices\[5\]\.AmountPaid: must not come to more than the Total/,
+      /Invoices\[6\]\.PaidDate/,
+      /Invoices\[6\]\.Payments\[0\]\.Amount/,
+      /Invoices\[6\]\.Payments\[0\]\.Id: "ipm_fix_1" is used twice/,
+      /Invoices\[7\]\.Id: "inv_1001" already exists/,
+      /Invoices\[7\]\.AmountPaid\.Currency/,
+    ]) {
+      expect(problems).toMatch(path);
+    }
+  });
+
+  it('derives what a fixture invoice leaves out', async () => {
+    const database = await createTestDatabase();
+    try {
+      const id = 'tn_fix_derive';
+      await loadFixture(
+        database.db,
+        {
+          Tenants: [
+            tenant(id, [
+              invoice({ Id: 'inv_d_1', CustomerId: `cus_fix_${id}`, LineItems: [{ Description: 'x', Type: 'LineHaul', Rate: { Amount: 100 }, Amount: { Amount: 100 }, LoadNumber: 'FL-1' }] }),
+              invoice({
+                Id: 'inv_d_2',
+                Number: 'F-2',
+                CustomerId: `cus_fix_${id}`,
+                Payments: [
+                  { Id: 'ipm_d_1', PaymentDate: '2026-11-03T00:00:00Z', Amount: { Amount: 40 } },
+                  { Id: 'ipm_d_2', PaymentDate: '2026-11-05T00:00:00Z', Amount: { Amount: 60 } },
+                ],
+              }),
+            ]),
+          ],
+        },
+        { clock: t.clock, secretKey: SECRET_KEY },
+      );
+      const rows = await database.db.selectFrom('invoices').selectAll().orderBy('id').execute();
+      expect(rows.map(({ id: rowId, type, status, subsidiary_id, due_date, paid_date, amount_paid, payment_count }) => ({ rowId, type, status, subsidiary_id, due_date, paid_date, amount_paid, payment_count }))).toEqual([
+        { rowId: 'inv_d_1', type: 'Standard', status: 'Open', subsidiary_id: `${id}_sub`, due_date: '2026-11-16T00:00:00.000Z', paid_date: null, amount_paid: 0, payment_count: 0 },
+        { rowId: 'inv_d_2', type: 'Standard', status: 'Paid', subsidiary_id: `${id}_sub`, due_date: '2026-11-16T00:00:00.000Z', paid_date: '2026-11-05T00:00:00.000Z', amount_paid: 10000, payment_count: 2 },
+      ]);
+      expect(await database.db.selectFrom('invoice_loads').select(['invoice_id', 'load_number']).execute()).toEqual([{ invoice_id: 'inv_d_1', load_number: 'FL-1' }]);
+      expect((await database.db.selectFrom('invoice_payments').select('method').execute()).map((row) => row.method)).toEqual(['Other', 'Other']);
+    } finally {
+      await database.dispose();
+    }
   });
 });
