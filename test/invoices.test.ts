@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFixture } from '../core/fixtures/load-fixture.js';
+import { addPayment, findInvoices, getInvoiceRow, getPaymentRow } from '../core/invoices/invoice.repository.js';
 import { SECRET_KEY, startTestApp, testFixture, type ApiResponse, type TestApp } from './harness.js';
 import { describeAuthCases } from './support/auth-cases.js';
 import { createTestDatabase } from './support/database.js';
@@ -546,5 +547,24 @@ describe('fixtures', () => {
     } finally {
       await database.dispose();
     }
+  });
+});
+
+describe('the invoice repository', () => {
+  // Called directly, with no lookup first, another tenant's or subsidiary's invoice is still not found.
+  const sibling = { tenantId: 'tn_prairie', subsidiaryId: 'sub_kc' };
+  const otherTenant = { tenantId: 'tn_harbor', subsidiaryId: null };
+
+  it('applies the scope to reads and to the payment write itself', async () => {
+    expect(await getInvoiceRow(t.db, sibling, 'inv_1990')).toBeUndefined();
+    expect(await getInvoiceRow(t.db, otherTenant, 'inv_1990')).toBeUndefined();
+    expect(await getPaymentRow(t.db, otherTenant, 'ipm_1990_1')).toBeUndefined();
+    const page = await findInvoices(t.db, otherTenant, { Page: 0, PageSize: 10, Numbers: ['INV-1990'] } as never);
+    expect(page.total).toBe(0);
+    const payment = { amount: 100, paymentDate: '2026-11-21T10:00:00.000Z', now: '2026-11-22T12:00:00.000Z' };
+    expect(await addPayment(t.db, sibling, 'inv_1990', payment)).toBeUndefined();
+    expect(await addPayment(t.db, otherTenant, 'inv_1990', payment)).toBeUndefined();
+    const row = await t.db.selectFrom('invoices').select(['amount_paid', 'version']).where('id', '=', 'inv_1990').executeTakeFirstOrThrow();
+    expect(row).toEqual({ amount_paid: 120010, version: 1 });
   });
 });
