@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/create-db.js';
 import { notFound } from '../errors.js';
 import { createOnce } from '../idempotency/create-once.js';
 import type { Fingerprint } from '../idempotency/idempotency.repository.js';
@@ -23,7 +24,6 @@ import {
 } from './invoice.repository.js';
 import { ZInvoice, ZRecordPaymentInput, type TInvoice } from './invoice.schemas.js';
 import { paymentRefusal } from './payment-refusals.js';
-import type { Db } from '../../db/create-db.js';
 
 /** Idempotency keys of payments are unique per tenant within this family (DECISIONS). */
 const PAYMENT_FAMILY = 'invoices/payments';
