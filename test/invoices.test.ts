@@ -568,3 +568,25 @@ describe('the invoice repository', () => {
     expect(row).toEqual({ amount_paid: 120010, version: 1 });
   });
 });
+
+describe('list totals', () => {
+  it('come from counters that the payments kept exact, per subsidiary and status', async () => {
+    const counted = async (subsidiaryId: string | null, statuses: string[] | null) => {
+      let query = t.db.selectFrom('invoices').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', 'tn_prairie');
+      if (subsidiaryId) query = query.where('subsidiary_id', '=', subsidiaryId);
+      if (statuses) query = query.where('status', 'in', statuses);
+      return Number((await query.executeTakeFirstOrThrow()).n);
+    };
+    for (const [as, subsidiaryId] of [
+      [ALL, null],
+      ['sub_kc-all', 'sub_kc'],
+      ['sub_dal-all', 'sub_dal'],
+    ] as const) {
+      for (const statuses of [null, ['Open'], ['PartiallyPaid'], ['Paid'], ['Open', 'Paid', 'Void']]) {
+        const response = await list(statuses ? `?Status=${statuses.join(',')}` : '', as);
+        expect(response.body.Total, `${as} ${statuses}`).toBe(await counted(subsidiaryId, statuses));
+      }
+    }
+    expect(await counted(null, ['Paid'])).toBe(4);
+  });
+});

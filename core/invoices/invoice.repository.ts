@@ -3,6 +3,7 @@ import type { Db } from '../../db/create-db.js';
 import type { InvoicePaymentsTable, InvoicesTable } from '../../db/tables/invoices.js';
 import { inDateTimeRange } from '../shared/master-data-filters.js';
 import { etagOf } from '../shared/etag.js';
+import { countListRows } from '../shared/list-counts.js';
 import { toMoney } from '../shared/money.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf } from '../shared/search-page.js';
@@ -101,6 +102,11 @@ const INVOICE_ORDER = thenById('invoices', { column: 'updated_at', type: 'text',
 
 const inList = (column: string, values: readonly string[]) => sql<SqlBool>`${sql.ref(column)} in (${sql.join(values)})`;
 
+function onlyStatusFilter(filter: TInvoiceFilter): boolean {
+  const others = [filter.CustomerIds, filter.Numbers, filter.LoadNumbers, filter.InvoicedDateRange, filter.DueDateRange, filter.PaidDateRange, filter.UpdatedAtRange];
+  return others.every((value) => value === undefined || value === null);
+}
+
 export async function findInvoices(db: Db, scope: Scope, filter: TInvoiceFilter): Promise<PageOf<TInvoice>> {
   const conditions: Expression<SqlBool>[] = [
     invoiceInScope(scope),
@@ -122,7 +128,9 @@ export async function findInvoices(db: Db, scope: Scope, filter: TInvoiceFilter)
     );
   }
   const query = db.selectFrom('invoices').where((eb) => eb.and(conditions));
-  const page = await selectPage(db, query, { table: 'invoices', order: INVOICE_ORDER, page: filter });
+  // Filtered by nothing but the scope and Status, the total is the counters' (migration 0090).
+  const count = onlyStatusFilter(filter) ? () => countListRows(db, 'invoices', scope, filter.Statuses ?? undefined) : undefined;
+  const page = await selectPage(db, query, { table: 'invoices', order: INVOICE_ORDER, page: filter, count });
   return { ...page, items: await toInvoices(db, page.items) };
 }
 

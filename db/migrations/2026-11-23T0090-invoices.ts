@@ -1,5 +1,4 @@
-import type { Kysely, SqlBool } from 'kysely';
-import { sql } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type SqlBool } from 'kysely';
 
 /**
  * Customer invoices and their payments (RESOURCES.md "Invoices"). Types as in 0002: text ids
@@ -26,7 +25,38 @@ import { sql } from 'kysely';
  * the pager's key scan, its skipped rows and the count read only the index. Status has its own
  * pair; CustomerId, an often selective filter, one index ending in the subsidiary so it serves
  * both kinds of caller. Number is unique per tenant.
+ *
+ * Totals. Like trips and loads (0071), the list's Total when only the scope and Status filter it
+ * is a sum over `list_counts` rows instead of a count of every index entry of the tenant: the
+ * same triggers keep one counter per (tenant, subsidiary, status) of invoices. Postgres reuses
+ * 0071's statement-level function `list_counts_bump()`; SQLite gets the row triggers 0071 gives
+ * trips and loads (their text is repeated here: migrations never change once run, and import
+ * nothing). A payment that moves an invoice between statuses holds the two counter rows it
+ * bumps until it commits, so such payments in one tenant and subsidiary wait for one another's
+ * commit; each bumps them in one statement in key order, so they never deadlock.
  */
+
+const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
+
+const sqliteBump = (ref: 'new' | 'old', delta: 1 | -1) => `
+    insert into list_counts (list, tenant_id, subsidiary_id, status, n)
+    values ('invoices', ${ref}.tenant_id, coalesce(${ref}.subsidiary_id, ''), ${ref}.status, ${delta})
+    on conflict (list, tenant_id, subsidiary_id, status) do update set n = n + (${delta});`;
+
+const COUNT_TRIGGERS = {
+  sqlite: [
+    `create trigger invoices_count_insert after insert on invoices begin ${sqliteBump('new', 1)} end`,
+    `create trigger invoices_count_delete after delete on invoices begin ${sqliteBump('old', -1)} end`,
+    `create trigger invoices_count_update after update of tenant_id, subsidiary_id, status on invoices ` +
+      `when old.tenant_id is not new.tenant_id or old.subsidiary_id is not new.subsidiary_id or old.status is not new.status ` +
+      `begin ${sqliteBump('old', -1)} ${sqliteBump('new', 1)} end`,
+  ],
+  postgres: [
+    'create trigger invoices_count_insert after insert on invoices referencing new table as new_rows for each statement execute function list_counts_bump()',
+    'create trigger invoices_count_delete after delete on invoices referencing old table as old_rows for each statement execute function list_counts_bump()',
+    'create trigger invoices_count_update after update on invoices referencing old table as old_rows new table as new_rows for each statement execute function list_counts_bump()',
+  ],
+};
 
 const INDEXES: Array<{ name: string; table: string; columns: string[]; unique?: boolean; where?: ReturnType<typeof sql<SqlBool>> }> = [
   { name: 'invoices_number_key', table: 'invoices', columns: ['tenant_id', 'number'], unique: true },
@@ -119,9 +149,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     if (index.where) builder = builder.where(index.where);
     await builder.execute();
   }
+  for (const trigger of COUNT_TRIGGERS[isPostgres(db) ? 'postgres' : 'sqlite']) await sql.raw(trigger).execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  for (const trigger of ['insert', 'delete', 'update']) {
+    await sql.raw(`drop trigger invoices_count_${trigger}${isPostgres(db) ? ' on invoices' : ''}`).execute(db);
+  }
+  await db.deleteFrom('list_counts').where('list', '=', 'invoices').execute();
   for (const index of [...INDEXES].reverse()) await db.schema.dropIndex(index.name).execute();
   for (const table of ['invoice_payments', 'invoice_line_items', 'invoice_loads', 'invoices']) await db.schema.dropTable(table).execute();
 }
