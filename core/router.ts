@@ -6,6 +6,7 @@ import { customersRouter } from './customers/router.js';
 import { dispatchPreferencesRouter } from './dispatch-preferences/router.js';
 import { deductionsRouter } from './deductions/router.js';
 import { documentsRouter } from './documents/router.js';
+import { invoicesRouter } from './invoices/router.js';
 import { loadsRouter } from './loads/router.js';
 import { locationsRouter } from './locations/router.js';
 import { maintenanceRouter } from './maintenance/router.js';
@@ -41,6 +42,7 @@ export const appRouter = router({
   carriers: carriersRouter,
   customers: customersRouter,
   dispatchPreferences: dispatchPreferencesRouter,
+  invoices: invoicesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -25,6 +25,7 @@ import type { ListCountsTable } from './tables/list-counts.js';
 import type { AssetEventCountsTable, AssetPositionCountsTable } from './tables/asset-event-counts.js';
 import type { CarrierInsuranceTable, CarrierProfileColumns, LocationsTable, UsersTable } from './tables/master-data.js';
 import type { DispatchPreferenceDriversTable, DispatchPreferencesTable } from './tables/dispatch-preferences.js';
+import type { InvoiceLineItemsTable, InvoiceLoadsTable, InvoicePaymentsTable, InvoicesTable } from './tables/invoices.js';
 
 /**
  * Every table of the database, by name. Column types are chosen so that SQLite and Postgres
@@ -77,6 +78,11 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   accessorials: AccessorialsTable;
   maintenance_records: MaintenanceRecordsTable;
+
+  invoices: InvoicesTable;
+  invoice_loads: InvoiceLoadsTable;
+  invoice_line_items: InvoiceLineItemsTable;
+  invoice_payments: InvoicePaymentsTable;
 
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -56,8 +56,8 @@ export class FreightApi {
     return body.access_token;
   }
 
-  /** One API call; answers the parsed body and the ETag, throws ApiProblem on 4xx/5xx. */
-  async call<T>(method: string, path: string, options: { body?: unknown; ifMatch?: string } = {}): Promise<{ body: T; etag: string | null }> {
+  /** One API call; answers the parsed body, the ETag and the headers, throws ApiProblem on 4xx/5xx. */
+  async call<T>(method: string, path: string, options: { body?: unknown; ifMatch?: string } = {}): Promise<{ body: T; etag: string | null; headers: Headers }> {
     const headers: Record<string, string> = { authorization: `Bearer ${await this.accessToken()}`, 'api-version': '1.0' };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     if (options.ifMatch) headers['if-match'] = options.ifMatch;
@@ -69,7 +69,7 @@ export class FreightApi {
     const text = await response.text();
     const body = text ? JSON.parse(text) : undefined;
     if (!response.ok) throw new ApiProblem(response.status, body ?? {});
-    return { body: body as T, etag: response.headers.get('etag') };
+    return { body: body as T, etag: response.headers.get('etag'), headers: response.headers };
   }
 }
 

@@ -101,6 +101,7 @@ const DEMO_SUMMARY: FixtureSummary = {
   carrierSettlementStatements: 1,
   driverSettlementStatements: 1,
   deductions: 3,
+  invoices: 5,
   webhooks: 1,
 };
 

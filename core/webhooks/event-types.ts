@@ -14,6 +14,8 @@ export const EVENT_TYPES = [
   { Type: 'customer.created', Description: 'A customer was created; data is the customer. Routed by its subsidiary, to every subscription when it has none.' },
   { Type: 'customer.updated', Description: 'A customer changed; data is the customer with data.diff.changes. Routed like customer.created.' },
   { Type: 'customer.deleted', Description: 'A customer was deleted; data is its last state. Routed like customer.created.' },
+  { Type: 'invoice.payment.recorded', Description: "A customer's payment was recorded on an invoice; data is the invoice after it, with the payment as data.Payment. Routed by the invoice's subsidiary." },
+  { Type: 'invoice.paid', Description: 'A payment completed an invoice (Status Paid); data is the invoice. Routed like invoice.payment.recorded.' },
   { Type: 'webhook.test', Description: 'Sent only by POST /webhooks/{id}/test, to that subscription.' },
 ] as const;
 

@@ -1,0 +1,20 @@
+import type { Db } from '../../db/create-db.js';
+import type { Clock } from '../clock.js';
+import { appendEvent } from '../events/outbox.js';
+import type { TInvoice, TInvoicePayment } from './invoice.schemas.js';
+
+/**
+ * The events of a recorded payment, in the caller's transaction, routed by the invoice's
+ * subsidiary (every subscription of the tenant when it has none): `invoice.payment.recorded`
+ * with the invoice and the payment, and `invoice.paid` with the invoice when the payment
+ * completed it.
+ */
+export async function appendPaymentEvents(
+  trx: Db,
+  clock: Clock,
+  event: { tenantId: string; invoice: TInvoice; payment: TInvoicePayment },
+): Promise<void> {
+  const route = { tenantId: event.tenantId, subsidiaryId: event.invoice.SubsidiaryId };
+  await appendEvent(trx, clock, { ...route, type: 'invoice.payment.recorded', data: { ...event.invoice, Payment: event.payment } });
+  if (event.invoice.Status === 'Paid') await appendEvent(trx, clock, { ...route, type: 'invoice.paid', data: event.invoice });
+}

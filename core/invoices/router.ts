@@ -1,0 +1,12 @@
+import { router } from '../trpc.js';
+import { findInvoices } from './find-invoices.js';
+import { getInvoice } from './get-invoice.js';
+import { recordPayment } from './record-payment.js';
+import { searchInvoices } from './search-invoices.js';
+
+export const invoicesRouter = router({
+  getInvoice,
+  findInvoices,
+  searchInvoices,
+  recordPayment,
+});
