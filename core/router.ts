@@ -6,12 +6,14 @@ import { customersRouter } from './customers/router.js';
 import { dispatchPreferencesRouter } from './dispatch-preferences/router.js';
 import { deductionsRouter } from './deductions/router.js';
 import { documentsRouter } from './documents/router.js';
+import { fuelRouter } from './fuel/router.js';
 import { loadsRouter } from './loads/router.js';
 import { locationsRouter } from './locations/router.js';
 import { maintenanceRouter } from './maintenance/router.js';
 import { referenceDefinitionsRouter } from './reference-definitions/router.js';
 import { settlementsRouter } from './settlements/router.js';
 import { subsidiariesRouter } from './subsidiaries/router.js';
+import { tollsRouter } from './tolls/router.js';
 import { tripsRouter } from './trips/router.js';
 import { usersRouter } from './users/router.js';
 import { visibilityRouter } from './visibility/router.js';
@@ -41,6 +43,8 @@ export const appRouter = router({
   carriers: carriersRouter,
   customers: customersRouter,
   dispatchPreferences: dispatchPreferencesRouter,
+  fuel: fuelRouter,
+  tolls: tollsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -17,6 +17,7 @@ import * as positionEventCounts from './2026-11-23T0074-position-event-counts.js
 import * as masterData from './2026-11-23T0080-master-data.js';
 import * as customers from './2026-11-23T0081-customers.js';
 import * as dispatchPreferences from './2026-11-23T0082-dispatch-preferences.js';
+import * as fuelAndTolls from './2026-11-23T0091-fuel-and-tolls.js';
 
 /**
  * Every migration, by name, in order. Listed statically (not read from the folder) so the
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T0080-master-data': masterData,
   '2026-11-23T0081-customers': customers,
   '2026-11-23T0082-dispatch-preferences': dispatchPreferences,
+  '2026-11-23T0091-fuel-and-tolls': fuelAndTolls,
 };
