@@ -102,6 +102,8 @@ const DEMO_SUMMARY: FixtureSummary = {
   driverSettlementStatements: 1,
   deductions: 3,
   webhooks: 1,
+  fuelTransactions: 2,
+  tollTransactions: 2,
 };
 
 function pathsOf(error: unknown): string[] {
