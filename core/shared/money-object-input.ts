@@ -22,7 +22,8 @@ export function ZMoneyObjectInput(options: { decimals?: number; description: str
         .meta({
           description: `A decimal amount, not negative, with at most ${decimals} decimals (never rounded).`,
           example: options.example ?? 125.5,
-          multipleOf: 10 ** -decimals,
+          // The literal's double, not 10 ** -4 (0.00009999999999999999): generators read its decimals.
+          multipleOf: Number(`1e-${decimals}`),
           minimum: 0,
           maximum: MAX_AMOUNT,
         }),
