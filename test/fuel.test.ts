@@ -94,6 +94,16 @@ describe('GET /fuel/{id}', () => {
   });
 });
 
+describe('fixture transactions', () => {
+  it('keep only the last 4 digits of a full card number in the fixture', async () => {
+    const response = await get('fuel_h1', 'tn_harbor-all');
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ FuelCardNumber: '************0007', SubsidiaryId: 'sub_harbor_main', DeductionId: null });
+    const row = await t.db.selectFrom('fuel_transactions').select('card_last4').where('id', '=', 'fuel_h1').executeTakeFirstOrThrow();
+    expect(row.card_last4).toBe('0007');
+  });
+});
+
 describe('POST /fuel/search', () => {
   it('lists newest TransactionDate first and filters', async () => {
     const all = await search({ TransactionDateRange: { End: '2026-11-20T00:00:00Z' } });
