@@ -11,6 +11,7 @@ import { startTestApp, type ApiResponse, type TestApp } from './harness.js';
 import { describeAuthCases } from './support/auth-cases.js';
 import { createTestDatabase, testDatabaseKind } from './support/database.js';
 import { transactionFixture } from './support/transaction-fixture.js';
+import { bareTenant, problemsOf } from './support/master-data-fixture.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -101,6 +102,30 @@ describe('fixture transactions', () => {
     expect(response.body).toMatchObject({ FuelCardNumber: '************0007', SubsidiaryId: 'sub_harbor_main', DeductionId: null });
     const row = await t.db.selectFrom('fuel_transactions').select('card_last4').where('id', '=', 'fuel_h1').executeTakeFirstOrThrow();
     expect(row.card_last4).toBe('0007');
+  });
+});
+
+describe('fixture checks', () => {
+  it('refuse transactions naming unknown records, reusing an import key or breaking the Total rule', async () => {
+    const fuel = (id: string, extra: Record<string, unknown>) => ({ ...importBody({ TruckId: null, DriverId: null }), Id: id, TransactionId: 'FX-1', ...extra });
+    const problems = await problemsOf(t, {
+      Tenants: [
+        bareTenant('tn_fx', {
+          Trucks: [{ Id: 'trk_fx', TruckNumber: '1', OwnerOperatorId: 'oo_nowhere' }],
+          FuelTransactions: [fuel('fuel_fx1', { TruckId: 'trk_nowhere' }), fuel('fuel_fx2', { Total: { Amount: 1 } })],
+          TollTransactions: [{ Id: 'toll_fx1', TransactionId: 'T-1', Source: 'PrePass', DriverId: 'drv_x', Amount: { Amount: 1 }, TransactionDate: '2026-11-20T00:00:00Z' }],
+        }),
+      ],
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^Tenants\[0\]\.Trucks\[0\]\.OwnerOperatorId: /),
+        expect.stringMatching(/^Tenants\[0\]\.FuelTransactions\[0\]\.TruckId: "trk_nowhere" is not a truck/),
+        expect.stringMatching(/^Tenants\[0\]\.FuelTransactions\[1\]\.TransactionId: "FX-1" of "Comdata" is used twice/),
+        expect.stringMatching(/^Tenants\[0\]\.FuelTransactions\[1\]\.Total: /),
+        expect.stringMatching(/^Tenants\[0\]\.TollTransactions\[0\]\.DriverId: /),
+      ]),
+    );
   });
 });
 

@@ -3,16 +3,13 @@ import { insertGeneratedDeduction } from '../deductions/generated-deduction.js';
 import { notFound } from '../errors.js';
 import { createOnce } from '../idempotency/create-once.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
-import { findImportDriver, findImportTruck, importSubsidiary } from '../shared/import-parties.js';
+import { findImportDriver, findImportTruck, importKey, importSubsidiary } from '../shared/import-parties.js';
 import { ZIdempotentCreatedHeaders } from '../shared/record-headers.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import { fuelFingerprint, fuelRow } from './fuel-rows.js';
 import { findFuelByKey, fuelEtag, getFuel, insertFuel } from './fuel.repository.js';
 import { ZCreateFuelInput, ZFuelTransaction } from './fuel.schemas.js';
-
-/** Keys of imports are unique per tenant and family; the pair is one unambiguous text. */
-export const importKey = (source: string, transactionId: string) => JSON.stringify([source, transactionId]);
 
 export const createFuel = authedProcedure
   .meta({

@@ -8,6 +8,9 @@ import { inScope, type Scope } from './scope.js';
  * tenant's or (for a subsidiary-bound client) another subsidiary's is the 404 of a missing one.
  */
 
+/** An import's idempotency key, (Source, TransactionId), as one unambiguous text. */
+export const importKey = (source: string, transactionId: string) => JSON.stringify([source, transactionId]);
+
 export interface ImportTruck {
   id: string;
   truckNumber: string;

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { insertGeneratedDeduction } from '../deductions/generated-deduction.js';
 import { notFound } from '../errors.js';
-import { importKey } from '../fuel/create-fuel.js';
 import { createOnce } from '../idempotency/create-once.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
-import { findImportTruck, importSubsidiary } from '../shared/import-parties.js';
+import { findImportTruck, importKey, importSubsidiary } from '../shared/import-parties.js';
 import { ZIdempotentCreatedHeaders } from '../shared/record-headers.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
