@@ -27,6 +27,11 @@ export function createLogger(level: string, destination?: pino.DestinationStream
           '*.access_token',
           'token',
           '*.token',
+          // Card numbers are cut to their last 4 digits on receipt and request loggers never log
+          // bodies; this keeps one passed to a logger by mistake out of the logs all the same.
+          'FuelCardNumber',
+          '*.FuelCardNumber',
+          '*.*.FuelCardNumber',
         ],
         censor: '[redacted]',
       },

@@ -7,12 +7,14 @@ import { dispatchPreferencesRouter } from './dispatch-preferences/router.js';
 import { deductionsRouter } from './deductions/router.js';
 import { documentsRouter } from './documents/router.js';
 import { invoicesRouter } from './invoices/router.js';
+import { fuelRouter } from './fuel/router.js';
 import { loadsRouter } from './loads/router.js';
 import { locationsRouter } from './locations/router.js';
 import { maintenanceRouter } from './maintenance/router.js';
 import { referenceDefinitionsRouter } from './reference-definitions/router.js';
 import { settlementsRouter } from './settlements/router.js';
 import { subsidiariesRouter } from './subsidiaries/router.js';
+import { tollsRouter } from './tolls/router.js';
 import { tripsRouter } from './trips/router.js';
 import { usersRouter } from './users/router.js';
 import { visibilityRouter } from './visibility/router.js';
@@ -43,6 +45,8 @@ export const appRouter = router({
   customers: customersRouter,
   dispatchPreferences: dispatchPreferencesRouter,
   invoices: invoicesRouter,
+  fuel: fuelRouter,
+  tolls: tollsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -26,6 +26,7 @@ import type { AssetEventCountsTable, AssetPositionCountsTable } from './tables/a
 import type { CarrierInsuranceTable, CarrierProfileColumns, LocationsTable, UsersTable } from './tables/master-data.js';
 import type { DispatchPreferenceDriversTable, DispatchPreferencesTable } from './tables/dispatch-preferences.js';
 import type { InvoiceLineItemsTable, InvoiceLoadsTable, InvoicePaymentsTable, InvoicesTable } from './tables/invoices.js';
+import type { DeductionGeneratedFromColumn, FuelTransactionsTable, TollTransactionsTable, TruckOwnerOperatorColumn } from './tables/fuel-tolls.js';
 
 /**
  * Every table of the database, by name. Column types are chosen so that SQLite and Postgres
@@ -50,7 +51,7 @@ export interface Database {
   locations: LocationsTable;
 
   drivers: DriversTable;
-  trucks: TrucksTable;
+  trucks: TrucksTable & TruckOwnerOperatorColumn;
   trailers: TrailersTable;
   dispatch_preferences: DispatchPreferencesTable;
   dispatch_preference_drivers: DispatchPreferenceDriversTable;
@@ -74,10 +75,12 @@ export interface Database {
   carrier_statement_trip_items: CarrierStatementTripItemsTable;
   carrier_statement_payments: CarrierStatementPaymentsTable;
   driver_settlement_statements: DriverSettlementStatementsTable;
-  deductions: DeductionsTable;
+  deductions: DeductionsTable & DeductionGeneratedFromColumn;
   idempotency_keys: IdempotencyKeysTable;
   accessorials: AccessorialsTable;
   maintenance_records: MaintenanceRecordsTable;
+  fuel_transactions: FuelTransactionsTable;
+  toll_transactions: TollTransactionsTable;
 
   invoices: InvoicesTable;
   invoice_loads: InvoiceLoadsTable;

@@ -101,12 +101,12 @@ describe('trucks', () => {
   it('GET /trucks/{id}, GET /trucks and POST /trucks/search', async () => {
     const one = await t.api(`${base}/trucks/trk_202`, { as: 'prairie-integration' });
     expect(one.status).toBe(200);
-    expect(one.body).toEqual({ Id: 'trk_202', TruckNumber: '202', SubsidiaryId: 'sub_dal' });
+    expect(one.body).toEqual({ Id: 'trk_202', TruckNumber: '202', SubsidiaryId: 'sub_dal', OwnerOperatorId: 'oo_mesa' });
     const list = await t.api(`${base}/trucks`, { as: 'tn_prairie-all' });
     expect(list.body).toEqual({
       Items: [
-        { Id: 'trk_101', TruckNumber: '101', SubsidiaryId: 'sub_kc' },
-        { Id: 'trk_202', TruckNumber: '202', SubsidiaryId: 'sub_dal' },
+        { Id: 'trk_101', TruckNumber: '101', SubsidiaryId: 'sub_kc', OwnerOperatorId: null },
+        { Id: 'trk_202', TruckNumber: '202', SubsidiaryId: 'sub_dal', OwnerOperatorId: 'oo_mesa' },
       ],
       Page: 0,
       PageSize: 50,
@@ -114,7 +114,7 @@ describe('trucks', () => {
       NextCursor: null,
     });
     const search = await t.api(`${base}/trucks/search`, { method: 'POST', as: 'sub_dal-all', body: { PageSize: 10 } });
-    expect(search.body).toEqual({ Items: [{ Id: 'trk_202', TruckNumber: '202', SubsidiaryId: 'sub_dal' }], Page: 0, PageSize: 10, Total: 1, NextCursor: null });
+    expect(search.body).toEqual({ Items: [{ Id: 'trk_202', TruckNumber: '202', SubsidiaryId: 'sub_dal', OwnerOperatorId: 'oo_mesa' }], Page: 0, PageSize: 10, Total: 1, NextCursor: null });
   });
 });
 

@@ -103,6 +103,8 @@ const DEMO_SUMMARY: FixtureSummary = {
   deductions: 3,
   invoices: 5,
   webhooks: 1,
+  fuelTransactions: 2,
+  tollTransactions: 2,
 };
 
 function pathsOf(error: unknown): string[] {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnyTRPCRouter } from '@trpc/server';
 import { createApp, type App } from '../adapters/app.js';
-import { silentLogger } from '../adapters/logger.js';
+import { silentLogger, type Logger } from '../adapters/logger.js';
 import { projectRoot } from '../adapters/project-root.js';
 import { SCOPES } from '../core/auth/scopes.js';
 import { ManualClock } from '../core/clock.js';
@@ -78,11 +78,15 @@ export interface StartOptions {
   now?: string;
   env?: Record<string, string>;
   router?: AnyTRPCRouter;
+  /** A database to use instead of a fresh one (a file-backed SQLite one, to read its bytes); the app disposes of it. */
+  database?: TestDatabase;
+  /** A logger to use instead of the silent one (to read what was logged). */
+  logger?: Logger;
 }
 
 /** A fresh migrated database with the fixture, and both hosts on free ports. */
 export async function startTestApp(options: StartOptions = {}): Promise<TestApp> {
-  const database: TestDatabase = await createTestDatabase();
+  const database: TestDatabase = options.database ?? (await createTestDatabase());
   const clock = new ManualClock(options.now ?? '2026-11-22T12:00:00Z');
   const config: Config = {
     ...loadConfig({
@@ -98,7 +102,7 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     secretKey: SECRET_KEY,
   };
   await loadFixture(database.db, options.fixture ?? testFixture(), { clock, secretKey: SECRET_KEY });
-  const app = await createApp({ db: database.db, config, clock, logger: silentLogger(), router: options.router });
+  const app = await createApp({ db: database.db, config, clock, logger: options.logger ?? silentLogger(), router: options.router });
   const { apiUrl, authUrl } = await app.listen({ port: 0, authPort: 0 });
   // Links and problem types name the bound URLs, as PUBLIC_BASE_URL would in production.
   config.publicBaseUrl = apiUrl;

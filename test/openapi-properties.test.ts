@@ -138,6 +138,29 @@ const KNOWN_DEFECTS: KnownDefect[] = [
     defect: 'a Driver2Id equal to Driver1Id is a 400 (RESOURCES.md): a cross-field rule JSON Schema cannot state',
     probe: { op: `PUT ${P}dispatchpreferences/{truckId}`, path: '/api/p/v1.0/dispatchpreferences/trk_101', body: { Driver1Id: 'drv_ana', Driver2Id: 'drv_ana' } },
   },
+  {
+    ops: /^POST \/api\/p\/v\{version\}\/fuel$/,
+    kind: 'valid-refused',
+    detail: /^400 (Total|(PricePerUnit|FuelTotal|Fees|Discounts)\.Currency)$/,
+    defect:
+      "a fuel Total other than FuelTotal + Fees − Discounts, or an amount in another currency than Total's, is a 400 (RESOURCES.md): cross-field rules JSON Schema cannot state, given in Total's description",
+    probe: {
+      op: `POST ${P}fuel`,
+      path: '/api/p/v1.0/fuel',
+      body: { TransactionId: 'PROBE-1', Source: 'Probe', Category: 'Diesel', Quantity: { Value: 1, UnitOfMeasure: 'Gallons' }, PricePerUnit: { Amount: 1 }, FuelTotal: { Amount: 1 }, Total: { Amount: 2 }, TransactionDate: '2026-11-20T00:00:00Z' },
+    },
+  },
+  {
+    ops: /^POST \/api\/p\/v\{version\}\/tolls$/,
+    kind: 'valid-refused',
+    detail: /^400 Fee\.Currency$/,
+    defect: "a toll Fee in another currency than Amount's is a 400: a cross-field rule JSON Schema cannot state, given in Fee's description",
+    probe: {
+      op: `POST ${P}tolls`,
+      path: '/api/p/v1.0/tolls',
+      body: { TransactionId: 'PROBE-1', Source: 'Probe', Amount: { Amount: 1 }, Fee: { Amount: 1, Currency: 124 }, TransactionDate: '2026-11-20T00:00:00Z' },
+    },
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
-import type { DriversTable, TrailersTable, TrucksTable } from '../../db/tables/assets.js';
+import type { DriversTable, TrailersTable } from '../../db/tables/assets.js';
+import type { Database } from '../../db/database.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { emptyPage, selectPage, thenById } from '../shared/select-page.js';
@@ -17,8 +18,8 @@ export function toDriver(row: Selectable<DriversTable>): TDriver {
   };
 }
 
-export function toTruck(row: Selectable<TrucksTable>): TTruck {
-  return { Id: row.id, TruckNumber: row.truck_number, SubsidiaryId: row.subsidiary_id };
+export function toTruck(row: Selectable<Database['trucks']>): TTruck {
+  return { Id: row.id, TruckNumber: row.truck_number, SubsidiaryId: row.subsidiary_id, OwnerOperatorId: row.owner_operator_id };
 }
 
 export function toTrailer(row: Selectable<TrailersTable>): TTrailer {

@@ -24,6 +24,10 @@ export const ZTruck = z
     Id: z.string(),
     TruckNumber: z.string(),
     SubsidiaryId: z.string().nullable(),
+    OwnerOperatorId: z
+      .string()
+      .nullable()
+      .meta({ description: "The owner-operator the truck belongs to; the truck's tolls generate deductions for it." }),
   })
   .meta({ id: 'Truck' });
 export type TTruck = z.infer<typeof ZTruck>;

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { DeductionsTable } from '../../db/tables/settlements.js';
+import type { Database } from '../../db/database.js';
 import { etagOf } from '../shared/etag.js';
 import { toMoney } from '../shared/money.js';
 import { inScope, type Scope } from '../shared/scope.js';
@@ -8,7 +9,7 @@ import type { PageOf } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
 import type { TDeduction, TSearchDeductionsInput } from './deduction.schemas.js';
 
-export type DeductionRow = Selectable<DeductionsTable>;
+export type DeductionRow = Selectable<Database['deductions']>;
 export type DeductionType = 'Deduction' | 'Credit';
 
 export function toDeduction(row: DeductionRow): TDeduction {
@@ -70,7 +71,7 @@ export async function searchDeductions(db: Db, scope: Scope, filters: TSearchDed
 
 /**
  * Marks a deduction deleted, only while it is in the caller's scope, still unpaid and not
- * owned by a maintenance record: the guard sits in the UPDATE itself so a concurrent payment
+ * owned by a maintenance record or a fuel or toll transaction: the guard sits in the UPDATE itself so a concurrent payment
  * cannot slip between the check and the write. Answers whether a row changed. The subsidiary
  * column is the driver's or truck's (DECISIONS), the rule `getDeductionRow` reads by.
  */
@@ -83,6 +84,7 @@ export async function softDeleteDeduction(db: Db, scope: Scope, id: string, dele
     .where('deleted_at', 'is', null)
     .where('is_paid', '=', 0)
     .where('maintenance_id', 'is', null)
+    .where('generated_from', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

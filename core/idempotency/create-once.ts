@@ -9,6 +9,8 @@ export interface CreateOnceOptions {
   family: string;
   /** The ExternalId; null creates without idempotency. */
   key: string | null;
+  /** What the key is called in the 409's detail; `ExternalId` when absent. */
+  keyName?: string;
   fingerprint: Fingerprint;
   /** The id the new record gets. */
   recordId: string;
@@ -33,10 +35,10 @@ export interface CreateOnceResult {
   replayed: boolean;
 }
 
-function replayOf(existing: ExistingClaim, fingerprint: Fingerprint): CreateOnceResult {
+function replayOf(existing: ExistingClaim, fingerprint: Fingerprint, keyName = 'ExternalId'): CreateOnceResult {
   const changed = differingFields(existing.fingerprint, fingerprint);
   if (changed.length > 0) {
-    throw new AppError('CONFLICT', `The ExternalId was already used with different values (${changed.join(', ')}); use a new ExternalId.`, {
+    throw new AppError('CONFLICT', `The ${keyName} was already used with different values (${changed.join(', ')}); use a new ${keyName}.`, {
       subtype: 'IdempotencyKeyReuse',
       extensions: { ConflictingFields: changed },
     });
@@ -66,12 +68,12 @@ export async function createOnce(db: Db, options: CreateOnceOptions): Promise<Cr
       const existing = await claimKey(trx, options.scope, { ...claim, now: options.now });
       if (existing) {
         bodyDone = true;
-        return replayOf(existing, options.fingerprint);
+        return replayOf(existing, options.fingerprint, options.keyName);
       }
       const unkeyed = await options.findUnkeyed?.(trx);
       if (unkeyed) {
         await repointKey(trx, options.scope, { ...claim, recordId: unkeyed.recordId, fingerprint: unkeyed.fingerprint });
-        const result = replayOf(unkeyed, options.fingerprint);
+        const result = replayOf(unkeyed, options.fingerprint, options.keyName);
         bodyDone = true;
         return result;
       }

@@ -36,11 +36,36 @@ function plainDecimal(value: number): string {
 
 /** Why `amount` cannot be held as minor units, or null when it can. */
 export function minorUnitsProblem(amount: number): string | null {
+  return scaledUnitsProblem(amount, 2);
+}
+
+/**
+ * Why `amount` cannot be held as an integer count of 10^-`decimals` (a fuel price per unit has
+ * 4 decimals, a quantity 3), or null when it can.
+ */
+export function scaledUnitsProblem(amount: number, decimals: number): string | null {
   if (typeof amount !== 'number' || !Number.isFinite(amount)) return 'must be a finite number';
   const [, fraction = ''] = plainDecimal(amount).split('.');
-  if (fraction.length > 2) return 'must have at most 2 decimals';
-  if (!Number.isSafeInteger(Math.trunc(Math.abs(amount)) * 100 + 99)) return 'is too large';
+  if (fraction.length > decimals) return `must have at most ${decimals} decimals`;
+  const scale = 10 ** decimals;
+  if (!Number.isSafeInteger(Math.trunc(Math.abs(amount)) * scale + (scale - 1))) return 'is too large';
   return null;
+}
+
+/** `1.2345`, 4 → `12345`. Throws `MoneyError` for more decimals; never rounds. */
+export function toScaledUnits(amount: number, decimals: number): number {
+  const problem = scaledUnitsProblem(amount, decimals);
+  if (problem) throw new MoneyError(`Amount ${String(amount)} ${problem}`);
+  const [whole = '0', fraction = ''] = plainDecimal(amount).split('.');
+  const units = Number(whole + fraction.padEnd(decimals, '0'));
+  return amount < 0 ? -units : units;
+}
+
+/** `12345`, 4 → `1.2345`; exact for the same reason as `fromMinorUnits`. */
+export function fromScaledUnits(units: number, decimals: number): number {
+  if (!Number.isSafeInteger(units)) throw new MoneyError(`Units ${String(units)} must be a safe integer`);
+  const amount = units / 10 ** decimals;
+  return amount === 0 ? 0 : amount;
 }
 
 export function hasAtMostTwoDecimals(amount: number): boolean {
@@ -49,12 +74,8 @@ export function hasAtMostTwoDecimals(amount: number): boolean {
 
 /** `-310.5` → `-31050`. Throws `MoneyError` for more than 2 decimals; never rounds. */
 export function toMinorUnits(amount: number): number {
-  const problem = minorUnitsProblem(amount);
-  if (problem) throw new MoneyError(`Amount ${String(amount)} ${problem}`);
-  const [whole = '0', fraction = ''] = plainDecimal(amount).split('.');
-  const minor = Number(whole + fraction.padEnd(2, '0'));
   // `-0 < 0` is false, so an amount of -0 is stored as 0.
-  return amount < 0 ? -minor : minor;
+  return toScaledUnits(amount, 2);
 }
 
 /**

@@ -1,0 +1,265 @@
+/**
+ * `npm run bench`: fuel imports (POST /fuel) from many card-provider clients over HTTP, against
+ * the real server started as `npm start` starts it (migrations, SEED fixture, both hosts,
+ * dispatcher, request logs), with real tokens from its token host; then the same load against
+ * bench/bare-fuel-server.ts (node:http doing the same key claim and insert, nothing else).
+ *
+ * BENCH_FUEL_TENANTS tenants (50) with 4 provider clients each post for their own trucks and
+ * (company) drivers, round-robin, so the default limits (10/s per token, 50/s per tenant) are
+ * far from reached at the rates measured. Every request is a new transaction. Runs of
+ * BENCH_FUEL_SECONDS (20) after a 3 s warm-up, BENCH_FUEL_CONNECTIONS (32) connections each
+ * sending its next import when the last is answered: limits on, RATE_LIMITS=off, bare. It
+ * reports accepted imports per second, p99, the API's share of the bare server's throughput,
+ * and checks that every acknowledged import is stored.
+ *
+ * SQLite runs on a file; Postgres when BENCH_DATABASE_URL or TEST_DATABASE_URL names a server
+ * (the bench creates and drops its own database there). BENCH_FUEL_DB=sqlite|postgres runs one.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { createDb } from '../db/create-db.js';
+import { AUDIENCE, SECRET_KEY } from '../test/harness.js';
+import type { FuelLoadPlan } from './fuel-load.js';
+import type { LoadResult } from './position-load.js';
+
+const TENANTS = Number(process.env.BENCH_FUEL_TENANTS ?? 50);
+const CLIENTS_PER_TENANT = 4;
+const TRUCKS_PER_TENANT = 5;
+const SECONDS = Number(process.env.BENCH_FUEL_SECONDS ?? 20);
+const WARMUP_SECONDS = 3;
+const CONNECTIONS = Number(process.env.BENCH_FUEL_CONNECTIONS ?? 32);
+const here = fileURLToPath(new URL('.', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'waybill-fuel-bench-'));
+
+interface Fleet {
+  fixture: { Tenants: unknown[] };
+  clients: { clientId: string; secret: string; trucks: string[]; drivers: string[] }[];
+}
+
+const pad = (n: number, width = 4) => String(n).padStart(width, '0');
+
+function buildFleet(): Fleet {
+  const tenants: unknown[] = [];
+  const clients: Fleet['clients'] = [];
+  for (let t = 0; t < TENANTS; t++) {
+    const trucks = Array.from({ length: TRUCKS_PER_TENANT }, (_, k) => ({ Id: `trk_fb_${pad(t)}_${k}`, TruckNumber: `${t}-${k}`, SubsidiaryId: `sub_fb_${pad(t)}` }));
+    const drivers = Array.from({ length: TRUCKS_PER_TENANT }, (_, k) => ({
+      Id: `drv_fb_${pad(t)}_${k}`,
+      FirstName: 'Bench',
+      LastName: `Driver ${k}`,
+      Type: 'COMPANY',
+      SubsidiaryId: `sub_fb_${pad(t)}`,
+    }));
+    const tenantClients = Array.from({ length: CLIENTS_PER_TENANT }, (_, c) => ({
+      ClientId: `fuel-bench-${pad(t)}-${c}`,
+      ClientSecret: `fuel-bench-secret-${pad(t)}-${c}-0123456789`,
+      Scopes: ['fuel:create', 'fuel:read'],
+      SubsidiaryId: null,
+    }));
+    for (const client of tenantClients) {
+      clients.push({ clientId: client.ClientId, secret: client.ClientSecret, trucks: trucks.map((x) => x.Id), drivers: drivers.map((x) => x.Id) });
+    }
+    tenants.push({
+      Id: `tn_fb_${pad(t)}`,
+      Name: `Fuel bench ${t}`,
+      Plan: 'Standard',
+      Subsidiaries: [{ Id: `sub_fb_${pad(t)}`, Name: 'Main' }],
+      Clients: tenantClients,
+      Customers: [],
+      Carriers: [],
+      Drivers: drivers,
+      Trucks: trucks,
+      Trailers: [],
+      ReferenceDefinitions: [],
+      Loads: [],
+      CarrierSettlementStatements: [],
+      Deductions: [],
+    });
+  }
+  return { fixture: { Tenants: tenants }, clients };
+}
+
+interface Started {
+  child: ChildProcess;
+  apiUrl: string;
+  authUrl?: string;
+}
+
+function startProcess(script: string, env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
+  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    let found = false;
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (found) return;
+      out += chunk.toString();
+      const match = out.match(ready);
+      if (match) {
+        found = true;
+        resolve({ child, match });
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('exit', (code) => {
+      if (!found) reject(new Error(`${script} exited with ${code}:\n${err}\n${out.slice(-2000)}`));
+    });
+  });
+}
+
+async function startServer(databaseUrl: string, fixturePath: string, rateLimits: boolean): Promise<Started> {
+  const { child, match } = await startProcess(
+    join(here, '..', 'bin', 'start.js'),
+    {
+      DATABASE_URL: databaseUrl,
+      SEED: fixturePath,
+      PORT: '0',
+      AUTH_PORT: '0',
+      SECRET_KEY: SECRET_KEY.toString('utf8'),
+      API_AUDIENCE: AUDIENCE,
+      RATE_LIMITS: rateLimits ? 'on' : 'off',
+      NODE_ENV: '',
+    },
+    /API host:\s+(\S+)[\s\S]*Token host:\s+(\S+)/,
+  );
+  return { child, apiUrl: match[1]!, authUrl: match[2]! };
+}
+
+function stop(started: Started): Promise<void> {
+  return new Promise((resolve) => {
+    started.child.once('exit', () => resolve());
+    started.child.kill('SIGTERM');
+  });
+}
+
+async function slotsOf(authUrl: string, fleet: Fleet): Promise<FuelLoadPlan['slots']> {
+  const slots: FuelLoadPlan['slots'] = [];
+  const queue = [...fleet.clients];
+  const worker = async () => {
+    for (let client = queue.shift(); client; client = queue.shift()) {
+      const response = await fetch(`${authUrl}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: client.clientId, client_secret: client.secret, audience: AUDIENCE, grant_type: 'client_credentials' }),
+      });
+      const body = (await response.json()) as { access_token?: string };
+      if (!body.access_token) throw new Error(`token for ${client.clientId}: ${response.status}`);
+      const index = slots.length;
+      slots.push({ token: body.access_token, truckId: client.trucks[index % client.trucks.length]!, driverId: client.drivers[index % client.drivers.length]! });
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, worker));
+  return slots;
+}
+
+let runs = 0;
+function load(url: string, slots: FuelLoadPlan['slots'], seconds: number): Promise<LoadResult> {
+  const plan: FuelLoadPlan = { url, seconds, connections: CONNECTIONS, run: `run${++runs}-${Date.now()}`, slots };
+  const planPath = join(work, `plan-${runs}.json`);
+  writeFileSync(planPath, JSON.stringify(plan));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(here, 'fuel-load.js'), planPath], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('error', reject);
+    child.on('close', () => {
+      try {
+        resolve(JSON.parse(out) as LoadResult);
+      } catch (error) {
+        reject(new Error(`load generator: ${String(error)}: ${out}`));
+      }
+    });
+  });
+}
+
+function format(name: string, result: LoadResult): string {
+  const others = Object.entries(result.statuses)
+    .filter(([code]) => !code.startsWith('2'))
+    .map(([code, count]) => `${code}×${count}`)
+    .join(' ');
+  return (
+    `${name.padEnd(30)} ${(result.accepted / result.seconds).toFixed(0).padStart(6)} accepted/s  ` +
+    `p50 ${String(result.p50).padStart(4)} ms  p99 ${String(result.p99).padStart(4)} ms  max ${String(result.max).padStart(5)} ms  ` +
+    `other: ${others || 'none'}${result.errors ? `  errors ${result.errors}` : ''}`
+  );
+}
+
+async function benchDatabase(label: string, databaseUrl: string, fleet: Fleet, fixturePath: string): Promise<void> {
+  console.log(`\n[${label}] ${fleet.clients.length} provider clients over ${TENANTS} tenants; ${SECONDS} s per run, ${CONNECTIONS} connections`);
+  let accepted = 0;
+  let sent = 0;
+  const measure = async (name: string, url: string, slots: FuelLoadPlan['slots'], seconds: number, warmup = false) => {
+    const result = await load(url, slots, seconds);
+    accepted += result.accepted;
+    sent += result.sent;
+    if (!warmup) console.log(format(name, result));
+    return result;
+  };
+
+  let server = await startServer(databaseUrl, fixturePath, true);
+  const slots = await slotsOf(server.authUrl!, fleet);
+  await measure('warm-up', server.apiUrl, slots, WARMUP_SECONDS, true);
+  const limited = await measure('api, rate limits on', server.apiUrl, slots, SECONDS);
+  await stop(server);
+
+  server = await startServer(databaseUrl, fixturePath, false);
+  const unlimited = await measure('api, RATE_LIMITS=off', server.apiUrl, slots, SECONDS);
+  await stop(server);
+
+  const bare = (await startProcess(join(here, 'bare-fuel-server.js'), { DATABASE_URL: databaseUrl }, /listening (\S+)/)) as { child: ChildProcess; match: RegExpMatchArray };
+  const plain = await measure('bare node:http, same insert', bare.match[1]!, slots, SECONDS);
+  await stop({ child: bare.child, apiUrl: bare.match[1]! });
+
+  const db = createDb(databaseUrl);
+  const stored = Number((await db.selectFrom('fuel_transactions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  await db.destroy();
+
+  const rate = (result: LoadResult) => result.accepted / result.seconds;
+  console.log(
+    `[${label}] api (limits on) ${rate(limited).toFixed(0)}/s p99 ${limited.p99} ms; RATE_LIMITS=off ${rate(unlimited).toFixed(0)}/s p99 ` +
+      `${unlimited.p99} ms; bare ${rate(plain).toFixed(0)}/s p99 ${plain.p99} ms; api/bare ${(rate(limited) / rate(plain)).toFixed(2)}`,
+  );
+  const intact = stored >= accepted && stored <= sent;
+  console.log(`[${label}] rows ${stored}; 201s ${accepted}, sent ${sent}: ${intact ? 'every acknowledged import is stored' : 'MISMATCH'}`);
+}
+
+async function createBenchDatabase(url: string): Promise<string> {
+  const target = new URL(url);
+  const name = 'waybill_fuel_bench';
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  target.pathname = `/${name}`;
+  return target.toString();
+}
+
+async function main(): Promise<void> {
+  const fleet = buildFleet();
+  const fixturePath = join(work, 'fleet.json');
+  writeFileSync(fixturePath, JSON.stringify(fleet.fixture));
+  try {
+    const only = process.env.BENCH_FUEL_DB;
+    if (only !== 'postgres') await benchDatabase('sqlite', `sqlite:${join(work, 'fuel.db')}`, fleet, fixturePath);
+    const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+    if (only !== 'sqlite') {
+      if (postgresUrl) await benchDatabase('postgres', await createBenchDatabase(postgresUrl), fleet, fixturePath);
+      else console.log('\n[postgres] skipped: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a Postgres server');
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

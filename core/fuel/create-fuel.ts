@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { insertGeneratedDeduction } from '../deductions/generated-deduction.js';
+import { notFound } from '../errors.js';
+import { createOnce } from '../idempotency/create-once.js';
+import { formatStoredDateTime } from '../shared/datetime.js';
+import { findImportDriver, findImportTruck, importKey, importSubsidiary } from '../shared/import-parties.js';
+import { ZIdempotentCreatedHeaders } from '../shared/record-headers.js';
+import { scopeOf } from '../shared/scope.js';
+import { authedProcedure } from '../trpc.js';
+import { fuelFingerprint, fuelRow } from './fuel-rows.js';
+import { findFuelByKey, fuelEtag, getFuel, insertFuel } from './fuel.repository.js';
+import { ZCreateFuelInput, ZFuelTransaction } from './fuel.schemas.js';
+
+export const createFuel = authedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/api/p/v{version}/fuel',
+      tags: ['Fuel'],
+      summary: 'Import a fuel transaction',
+      description:
+        "A card provider's transaction. (Source, TransactionId) is its idempotency key in the tenant: the same import again " +
+        'answers the first record with `Idempotent-Replayed: true`; the key with other values is 409 ' +
+        '(Conflict/IdempotencyKeyReuse). Total must equal FuelTotal + Fees − Discounts, every amount in one currency (400 ' +
+        'naming the field). Only the last 4 digits of FuelCardNumber are kept. A purchase by an OWNER_OPERATOR driver with ' +
+        'an owner-operator generates, in the same transaction, a deduction (Category Fuel, the negated Total, ExternalId ' +
+        '`fuel:<Id>`) that cannot be deleted through DELETE /deductions/{id}.',
+      protect: true,
+      responseHeaders: ZIdempotentCreatedHeaders,
+      errorResponses: [409, 422],
+    },
+    scopes: ['fuel:create'],
+    successStatus: 201,
+  })
+  .input(ZCreateFuelInput)
+  .output(ZFuelTransaction)
+  .mutation(async ({ ctx, input }) => {
+    const scope = scopeOf(ctx.principal);
+    const truck = input.TruckId ? await findImportTruck(ctx.db, scope, input.TruckId) : null;
+    const driver = input.DriverId ? await findImportDriver(ctx.db, scope, input.DriverId) : null;
+    const subsidiaryId = await importSubsidiary(ctx.db, scope, input.SubsidiaryId, [truck, driver]);
+
+    const now = formatStoredDateTime(ctx.clock.now());
+    const id = `fuel_${randomUUID()}`;
+    const row = fuelRow(input, { id, tenantId: scope.tenantId, subsidiaryId, createdBy: ctx.principal.ClientId, createdAt: now, updatedAt: now });
+    const chargedOwner = driver?.type === 'OWNER_OPERATOR' ? driver.ownerOperatorId : null;
+
+    const result = await createOnce(ctx.db, {
+      scope,
+      family: 'fuel',
+      key: importKey(input.Source, input.TransactionId),
+      keyName: 'Source and TransactionId',
+      fingerprint: fuelFingerprint(row),
+      recordId: id,
+      now,
+      findUnkeyed: async (trx) => {
+        const loaded = await findFuelByKey(trx, scope.tenantId, input.Source, input.TransactionId);
+        return loaded && { recordId: loaded.id, fingerprint: fuelFingerprint(loaded) };
+      },
+      create: async (trx) => {
+        if (driver && chargedOwner) {
+          row.deduction_id = await insertGeneratedDeduction(trx, {
+            tenantId: scope.tenantId,
+            subsidiaryId: driver.subsidiaryId,
+            driverId: driver.id,
+            truckId: null,
+            ownerOperatorId: chargedOwner,
+            amount: row.total,
+            currency: row.currency,
+            category: 'Fuel',
+            description: `Fuel ${row.category}, ${row.source} ${row.transaction_id}`,
+            date: row.transaction_date,
+            externalId: `fuel:${id}`,
+            generatedFrom: 'fuel',
+            clientId: ctx.principal.ClientId,
+            now,
+          });
+        }
+        await insertFuel(trx, row);
+      },
+    });
+
+    const created = await getFuel(ctx.db, scope, result.recordId);
+    if (!created) throw notFound('Fuel transaction');
+    ctx.response.etag = fuelEtag(created.row);
+    ctx.response.location = `/api/p/v${input.version}/fuel/${encodeURIComponent(created.row.id)}`;
+    if (result.replayed) ctx.response.replayed = true;
+    return created.record;
+  });

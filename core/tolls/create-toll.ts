@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { insertGeneratedDeduction } from '../deductions/generated-deduction.js';
+import { notFound } from '../errors.js';
+import { createOnce } from '../idempotency/create-once.js';
+import { formatStoredDateTime } from '../shared/datetime.js';
+import { findImportTruck, importKey, importSubsidiary } from '../shared/import-parties.js';
+import { ZIdempotentCreatedHeaders } from '../shared/record-headers.js';
+import { scopeOf } from '../shared/scope.js';
+import { authedProcedure } from '../trpc.js';
+import { tollFingerprint, tollRow } from './toll-rows.js';
+import { findTollByKey, getTollRow, insertToll, tollEtag, toToll } from './toll.repository.js';
+import { ZCreateTollInput, ZTollTransaction } from './toll.schemas.js';
+
+export const createToll = authedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/api/p/v{version}/tolls',
+      tags: ['Tolls'],
+      summary: 'Import a toll transaction',
+      description:
+        "A toll provider's transaction. (Source, TransactionId) is its idempotency key in the tenant: the same import again " +
+        'answers the first record with `Idempotent-Replayed: true`; the key with other values is 409 ' +
+        "(Conflict/IdempotencyKeyReuse). Fee is in Amount's currency (400 naming Fee.Currency). A toll of a truck with an " +
+        'OwnerOperatorId generates, in the same transaction, a deduction (Category Tolls, the negated Amount + Fee, ' +
+        'ExternalId `toll:<Id>`) that cannot be deleted through DELETE /deductions/{id}.',
+      protect: true,
+      responseHeaders: ZIdempotentCreatedHeaders,
+      errorResponses: [409, 422],
+    },
+    scopes: ['toll:create'],
+    successStatus: 201,
+  })
+  .input(ZCreateTollInput)
+  .output(ZTollTransaction)
+  .mutation(async ({ ctx, input }) => {
+    const scope = scopeOf(ctx.principal);
+    const truck = input.TruckId ? await findImportTruck(ctx.db, scope, input.TruckId) : null;
+    const subsidiaryId = await importSubsidiary(ctx.db, scope, input.SubsidiaryId, [truck]);
+
+    const now = formatStoredDateTime(ctx.clock.now());
+    const id = `toll_${randomUUID()}`;
+    const row = tollRow(input, { id, tenantId: scope.tenantId, subsidiaryId, createdBy: ctx.principal.ClientId, createdAt: now, updatedAt: now });
+
+    const result = await createOnce(ctx.db, {
+      scope,
+      family: 'tolls',
+      key: importKey(input.Source, input.TransactionId),
+      keyName: 'Source and TransactionId',
+      fingerprint: tollFingerprint(row),
+      recordId: id,
+      now,
+      findUnkeyed: async (trx) => {
+        const loaded = await findTollByKey(trx, scope.tenantId, input.Source, input.TransactionId);
+        return loaded && { recordId: loaded.id, fingerprint: tollFingerprint(loaded) };
+      },
+      create: async (trx) => {
+        if (truck?.ownerOperatorId) {
+          row.deduction_id = await insertGeneratedDeduction(trx, {
+            tenantId: scope.tenantId,
+            subsidiaryId: truck.subsidiaryId,
+            driverId: null,
+            truckId: truck.id,
+            ownerOperatorId: truck.ownerOperatorId,
+            amount: row.amount + row.fee,
+            currency: row.currency,
+            category: 'Tolls',
+            description: `Toll${row.agency ? ` ${row.agency}` : ''}, ${row.source} ${row.transaction_id}`,
+            date: row.transaction_date,
+            externalId: `toll:${id}`,
+            generatedFrom: 'toll',
+            clientId: ctx.principal.ClientId,
+            now,
+          });
+        }
+        await insertToll(trx, row);
+      },
+    });
+
+    const created = await getTollRow(ctx.db, scope, result.recordId);
+    if (!created) throw notFound('Toll transaction');
+    ctx.response.etag = tollEtag(created);
+    ctx.response.location = `/api/p/v${input.version}/tolls/${encodeURIComponent(created.id)}`;
+    if (result.replayed) ctx.response.replayed = true;
+    return toToll(created);
+  });
