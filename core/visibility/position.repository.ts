@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
+import type { Database } from '../../db/database.js';
 import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
@@ -164,13 +165,16 @@ export async function positionHistory(
  * The asset's readings the caller sees, from counters kept by triggers and the partition
  * retention: a tenant-wide caller all of them (the asset's Position counter), a subsidiary-bound
  * one those taken while the asset was its subsidiary's (a reading keeps the subsidiary it was
- * recorded under). The route has found the asset in the caller's scope, so its readings are the
- * caller's tenant's.
+ * recorded under). The counters are keyed by asset alone, so the count is bounded by the scope
+ * here too, not by the route's check of the asset: a reading of the asset in the caller's scope
+ * must exist (one index probe), else the caller sees none.
  */
 async function positionCount(db: Db, scope: Scope, assetId: string): Promise<number> {
+  const seen = (eb: ExpressionBuilder<Database, any>) =>
+    eb.exists(eb.selectFrom('asset_positions').select('asset_positions.id').where(inScope('asset_positions', scope)).where('asset_positions.asset_id', '=', assetId));
   const row =
     scope.subsidiaryId === null
-      ? await db.selectFrom('asset_event_counts').select('n').where('asset_id', '=', assetId).where('event_type', '=', 'Position').executeTakeFirst()
-      : await db.selectFrom('asset_position_counts').select('n').where('asset_id', '=', assetId).where('subsidiary_id', '=', scope.subsidiaryId).executeTakeFirst();
+      ? await db.selectFrom('asset_event_counts').select('n').where('asset_id', '=', assetId).where('event_type', '=', 'Position').where(seen).executeTakeFirst()
+      : await db.selectFrom('asset_position_counts').select('n').where('asset_id', '=', assetId).where('subsidiary_id', '=', scope.subsidiaryId).where(seen).executeTakeFirst();
   return Number(row?.n ?? 0);
 }
