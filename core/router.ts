@@ -7,6 +7,7 @@ import { dispatchPreferencesRouter } from './dispatch-preferences/router.js';
 import { deductionsRouter } from './deductions/router.js';
 import { documentsRouter } from './documents/router.js';
 import { invoicesRouter } from './invoices/router.js';
+import { tendersRouter } from './tenders/router.js';
 import { loadsRouter } from './loads/router.js';
 import { locationsRouter } from './locations/router.js';
 import { maintenanceRouter } from './maintenance/router.js';
@@ -43,6 +44,7 @@ export const appRouter = router({
   customers: customersRouter,
   dispatchPreferences: dispatchPreferencesRouter,
   invoices: invoicesRouter,
+  tenders: tendersRouter,
 });
 
 export type AppRouter = typeof appRouter;

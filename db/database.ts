@@ -26,6 +26,7 @@ import type { AssetEventCountsTable, AssetPositionCountsTable } from './tables/a
 import type { CarrierInsuranceTable, CarrierProfileColumns, LocationsTable, UsersTable } from './tables/master-data.js';
 import type { DispatchPreferenceDriversTable, DispatchPreferencesTable } from './tables/dispatch-preferences.js';
 import type { InvoiceLineItemsTable, InvoiceLoadsTable, InvoicePaymentsTable, InvoicesTable } from './tables/invoices.js';
+import type { TendersTable } from './tables/tenders.js';
 
 /**
  * Every table of the database, by name. Column types are chosen so that SQLite and Postgres
@@ -83,6 +84,7 @@ export interface Database {
   invoice_loads: InvoiceLoadsTable;
   invoice_line_items: InvoiceLineItemsTable;
   invoice_payments: InvoicePaymentsTable;
+  tenders: TendersTable;
 
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;

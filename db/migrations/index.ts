@@ -21,6 +21,7 @@ import * as stopAssets from './2026-11-23T0083-stop-assets.js';
 import * as deliveryAttemptCounts from './2026-11-23T0084-delivery-attempt-counts.js';
 import * as positionSubsidiaryCounts from './2026-11-23T0085-position-subsidiary-counts.js';
 import * as invoices from './2026-11-23T0090-invoices.js';
+import * as tenders from './2026-11-23T0092-tenders.js';
 
 /**
  * Every migration, by name, in order. Listed statically (not read from the folder) so the
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T0084-delivery-attempt-counts': deliveryAttemptCounts,
   '2026-11-23T0085-position-subsidiary-counts': positionSubsidiaryCounts,
   '2026-11-23T0090-invoices': invoices,
+  '2026-11-23T0092-tenders': tenders,
 };
