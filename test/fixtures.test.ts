@@ -102,6 +102,7 @@ const DEMO_SUMMARY: FixtureSummary = {
   driverSettlementStatements: 1,
   deductions: 3,
   invoices: 5,
+  tenders: 4,
   webhooks: 1,
 };
 

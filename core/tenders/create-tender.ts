@@ -12,21 +12,8 @@ import { scopeOf, type Scope } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import { appendTenderEvent } from './tender-events.js';
 import { getTenderByExternalId, getTenderRow, insertTender, tenderEtag, toTender, type TenderRow } from './tender.repository.js';
-import { ZCreateTenderInput, ZTender, type TCreateTenderInput, type TTenderStop, type TTenderStopInput } from './tender.schemas.js';
-
-/** A stop as stored and shown: every field present, null when not given. */
-function storedStop(stop: TTenderStopInput): TTenderStop {
-  return {
-    StopType: stop.StopType,
-    ScheduleType: stop.ScheduleType,
-    AppointmentDate: stop.ScheduleType === 'APPT' ? stop.AppointmentDate : null,
-    StopWindow: stop.ScheduleType === 'FCFS' ? { Begin: stop.StopWindow.Begin, End: stop.StopWindow.End } : null,
-    LoadingType: stop.LoadingType ?? null,
-    Address: { Street: stop.Address.Street, City: stop.Address.City, State: stop.Address.State, ZipCode: stop.Address.ZipCode, Country: stop.Address.Country ?? null },
-    Coordinates: stop.Coordinates ? { Latitude: stop.Coordinates.Latitude, Longitude: stop.Coordinates.Longitude } : null,
-    LocationId: stop.LocationId ?? null,
-  };
-}
+import { tenderRow } from './tender-rows.js';
+import { ZCreateTenderInput, ZTender, type TCreateTenderInput } from './tender.schemas.js';
 
 /** What a replay of POST /tenders must repeat: everything sent, normalised as stored. */
 const fingerprintOf = (row: Pick<TenderRow, 'customer_id' | 'respond_by' | 'rate_amount' | 'rate_currency' | 'equipment' | 'references_json' | 'stops_json'>): Fingerprint => ({
@@ -73,28 +60,26 @@ export const createTender = authedProcedure
     await checkLocations(ctx.db, scope, input);
 
     const now = formatStoredDateTime(ctx.clock.now());
-    const row: TenderRow = {
+    const row = tenderRow({
       id: `tnd_${randomUUID()}`,
-      tenant_id: scope.tenantId,
-      subsidiary_id: customer.subsidiary_id,
-      customer_id: customer.id,
-      external_id: input.ExternalId,
+      tenantId: scope.tenantId,
+      subsidiaryId: customer.subsidiary_id,
+      customerId: customer.id,
+      externalId: input.ExternalId,
       status: 'Pending',
-      received_at: now,
-      respond_by: input.RespondBy ?? null,
-      responded_at: null,
-      rejection_reason: null,
-      load_id: null,
-      load_number: null,
-      rate_amount: minorOf(input.Rate.Amount),
-      rate_currency: input.Rate.Currency,
+      receivedAt: now,
+      respondBy: input.RespondBy ?? null,
+      respondedAt: null,
+      rejectionReason: null,
+      load: null,
+      rateMinor: minorOf(input.Rate.Amount),
+      currency: input.Rate.Currency,
       equipment: input.Equipment ?? null,
-      references_json: JSON.stringify((input.References ?? []).map(({ Name, Value }) => ({ Name, Value }))),
-      stops_json: JSON.stringify(input.Stops.map(storedStop)),
-      version: 1,
-      created_at: now,
-      updated_at: now,
-    };
+      references: input.References ?? [],
+      stops: input.Stops,
+      createdAt: now,
+      updatedAt: now,
+    });
 
     const result = await createOnce(ctx.db, {
       scope,
