@@ -56,14 +56,16 @@ export const ZTenderPage = pageOf(ZTender).meta({ id: 'TenderPage' });
 
 export const ZTenderIdInput = input({ id: ZPathId });
 
-/** Decimal degrees as text, as stops store them: the pattern states the grammar, the refinement the range. */
-function ZCoordinateInput(limit: number) {
-  return z
-    .string()
-    .regex(/^-?\d{1,3}(\.\d{1,10})?$/, 'must be a decimal number as text, such as "39.0997"')
-    .refine((value) => Math.abs(Number(value)) <= limit, `must lie between -${limit} and ${limit}`)
-    .meta({ example: limit === 90 ? '39.0997' : '-94.5786' });
-}
+/**
+ * Decimal degrees as text, as stops store them; the pattern states both the grammar and the
+ * range (latitude within ±90, longitude within ±180), so the document tells the whole rule.
+ */
+const LATITUDE = /^-?(?:90(?:\.0+)?|[1-8]?\d(?:\.\d+)?)$/;
+const LONGITUDE = /^-?(?:180(?:\.0+)?|(?:1[0-7]\d|[1-9]?\d)(?:\.\d+)?)$/;
+const ZCoordinatesInput = z.strictObject({
+  Latitude: z.string().max(32).regex(LATITUDE, 'must be a decimal number between -90 and 90 as text, such as "39.0997"').meta({ example: '39.0997' }),
+  Longitude: z.string().max(32).regex(LONGITUDE, 'must be a decimal number between -180 and 180 as text, such as "-94.5786"').meta({ example: '-94.5786' }),
+});
 
 const ZAddressInput = z.strictObject({
   Street: ZText(200),
@@ -77,7 +79,7 @@ const stopInputFields = {
   StopType: z.enum(TENDER_STOP_TYPES),
   LoadingType: ZText(50).nullish().meta({ description: 'Live, Drop, Hook, Drop&Hook, …' }),
   Address: ZAddressInput,
-  Coordinates: z.strictObject({ Latitude: ZCoordinateInput(90), Longitude: ZCoordinateInput(180) }).nullish(),
+  Coordinates: ZCoordinatesInput.nullish(),
   LocationId: ZPathId.nullish().meta({ description: "A location of the tenant (404 when it does not exist); the stop takes its time zone when it has no Coordinates." }),
 };
 
@@ -96,7 +98,8 @@ export const ZTenderStopInput = z.discriminatedUnion('ScheduleType', [
     ScheduleType: z.literal('FCFS'),
     StopWindow: z
       .strictObject({ Begin: ZDateTimeInput, End: ZDateTimeInput })
-      .refine((window) => window.End >= window.Begin, { path: ['End'], message: 'must not be before StopWindow.Begin' }),
+      .refine((window) => window.End >= window.Begin, { path: ['End'], message: 'must not be before StopWindow.Begin' })
+      .meta({ description: 'End must not be before Begin.' }),
     ...stopInputFields,
   }),
 ]);
