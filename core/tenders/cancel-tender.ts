@@ -21,12 +21,14 @@ const CANCELLABLE_LOAD_STATUSES = ['Planned', 'Assigned'];
 async function cancelLoad(trx: Db, clock: Clock, tender: TenderRow, now: string): Promise<void> {
   const refused = () => new AppError('CONFLICT', `The tender's load ${tender.load_number} is dispatched and can no longer be cancelled with it.`, { subtype: 'InvalidState' });
   if (tender.load_id === null) return;
+  const before = await trx.selectFrom('loads').select(['load_number', 'status']).where('id', '=', tender.load_id).executeTakeFirst();
+  if (!before || !CANCELLABLE_LOAD_STATUSES.includes(before.status)) throw refused();
   const load = await trx
     .updateTable('loads')
     .set({ status: 'Cancelled', updated_at: now })
     .where('id', '=', tender.load_id)
     .where('status', 'in', CANCELLABLE_LOAD_STATUSES)
-    .returning(['load_number', 'status'])
+    .returning(['load_number'])
     .executeTakeFirst();
   if (!load) throw refused();
   await trx
@@ -41,7 +43,7 @@ async function cancelLoad(trx: Db, clock: Clock, tender: TenderRow, now: string)
       tenantId: tender.tenant_id,
       subsidiaryId: record.load.SubsidiaryId,
       type: 'load.status.changed',
-      data: { ...record.load, diff: { changes: [{ Field: 'Status', From: 'Planned', To: 'Cancelled' }] } },
+      data: { ...record.load, diff: { changes: [{ Field: 'Status', From: before.status, To: 'Cancelled' }] } },
     });
   }
 }

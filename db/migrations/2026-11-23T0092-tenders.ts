@@ -7,9 +7,11 @@ import type { Kysely } from 'kysely';
  *
  * Lists (newest UpdatedAt first, the id breaking ties) follow 0070: one index for tenant-wide
  * callers and one for subsidiary-bound callers, each holding the scope filter and the order;
- * Status has its own pair (an Expired filter reads the Pending entries too, with respond_by,
- * which the status indexes carry so the expiry test reads only the index); CustomerId one
- * index ending in the subsidiary so it serves both kinds of caller. `(tenant, customer,
+ * Status has its own pair, which also carries respond_by, so a Pending filter (stored Pending,
+ * RespondBy not passed) is answered from the index alone. An Expired filter is a disjunction
+ * (stored Expired, or stored Pending with RespondBy passed): neither planner merges two status
+ * ranges in list order, so it walks the scope's list index in order and stops at the page.
+ * CustomerId has one index ending in the subsidiary so it serves both kinds of caller. `(tenant, customer,
  * external_id)` is unique: the idempotency key of POST /tenders. The expiry pass finds Pending
  * tenders past RespondBy through `tenders_expiry_idx`.
  */
