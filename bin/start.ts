@@ -12,6 +12,7 @@ import { resolveSecretKey } from './secret-key.js';
 import { stopOnSignals } from './shutdown.js';
 import { Dispatcher } from '../workers/dispatcher.js';
 import { startPositionPartitions } from '../workers/position-partitions.js';
+import { startTenderExpiry } from '../workers/tender-expiry.js';
 
 /**
  * `npm start` (CONTRACT.md): migrate, load SEED or the demo data into an empty database,
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
   const db = createDb(config.databaseUrl);
   await migrateToLatest(db);
   const partitions = await startPositionPartitions({ db, clock, retentionDays: config.positionRetentionDays, logger });
+  const tenderExpiry = startTenderExpiry({ db, clock, logger });
 
   const empty = !(await db.selectFrom('tenants').select('id').limit(1).executeTakeFirst());
   const demoPath = join(projectRoot(), 'fixtures', 'demo.json');
@@ -57,6 +59,7 @@ async function main(): Promise<void> {
     await app.close();
     await dispatcher?.stop();
     await partitions.stop();
+    await tenderExpiry.stop();
     await db.destroy();
   });
 }

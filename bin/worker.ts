@@ -5,6 +5,7 @@ import { createDb, redactUrl } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { Dispatcher } from '../workers/dispatcher.js';
 import { startPositionPartitions } from '../workers/position-partitions.js';
+import { startTenderExpiry } from '../workers/tender-expiry.js';
 import { resolveSecretKey } from './secret-key.js';
 import { stopOnSignals } from './shutdown.js';
 
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
   const db = createDb(config.databaseUrl);
   await migrateToLatest(db);
   const partitions = await startPositionPartitions({ db, clock: systemClock, retentionDays: config.positionRetentionDays, logger });
+  const tenderExpiry = startTenderExpiry({ db, clock: systemClock, logger });
   const dispatcher = new Dispatcher({ db, config, clock: systemClock, logger });
   dispatcher.start();
   logger.info({ database: redactUrl(config.databaseUrl) }, 'webhook dispatcher running');
@@ -30,6 +32,7 @@ async function main(): Promise<void> {
   stopOnSignals(logger, 'attempts in flight', config.webhookTimeoutMs + 5_000, async () => {
     await dispatcher.stop();
     await partitions.stop();
+    await tenderExpiry.stop();
     await db.destroy();
   });
 }

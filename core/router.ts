@@ -8,6 +8,7 @@ import { deductionsRouter } from './deductions/router.js';
 import { documentsRouter } from './documents/router.js';
 import { invoicesRouter } from './invoices/router.js';
 import { fuelRouter } from './fuel/router.js';
+import { tendersRouter } from './tenders/router.js';
 import { loadsRouter } from './loads/router.js';
 import { locationsRouter } from './locations/router.js';
 import { maintenanceRouter } from './maintenance/router.js';
@@ -47,6 +48,7 @@ export const appRouter = router({
   invoices: invoicesRouter,
   fuel: fuelRouter,
   tolls: tollsRouter,
+  tenders: tendersRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -27,6 +27,7 @@ import type { CarrierInsuranceTable, CarrierProfileColumns, LocationsTable, User
 import type { DispatchPreferenceDriversTable, DispatchPreferencesTable } from './tables/dispatch-preferences.js';
 import type { InvoiceLineItemsTable, InvoiceLoadsTable, InvoicePaymentsTable, InvoicesTable } from './tables/invoices.js';
 import type { DeductionGeneratedFromColumn, FuelTransactionsTable, TollTransactionsTable, TruckOwnerOperatorColumn } from './tables/fuel-tolls.js';
+import type { TendersTable } from './tables/tenders.js';
 
 /**
  * Every table of the database, by name. Column types are chosen so that SQLite and Postgres
@@ -86,6 +87,7 @@ export interface Database {
   invoice_loads: InvoiceLoadsTable;
   invoice_line_items: InvoiceLineItemsTable;
   invoice_payments: InvoicePaymentsTable;
+  tenders: TendersTable;
 
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;

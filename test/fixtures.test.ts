@@ -102,6 +102,7 @@ const DEMO_SUMMARY: FixtureSummary = {
   driverSettlementStatements: 1,
   deductions: 3,
   invoices: 5,
+  tenders: 4,
   webhooks: 1,
   fuelTransactions: 2,
   tollTransactions: 2,
@@ -316,6 +317,28 @@ for (const dialect of dialects()) {
         'Tenants[0].Loads[1].Trips[0].TripNumber: is required',
         'Tenants[0].Loads[2].Trips[0].Stops[1].Id: "stp_1001_1" is used twice (first at Tenants[0].Loads[0].Trips[0].Stops[0].Id)',
         'Tenants[1].Loads[0].Trips[0].DriverId: "drv_nobody" is not a driver of tenant "tn_harbor"',
+      ]);
+      expect(Object.values(await rowCounts(db)).every((n) => n === 0)).toBe(true);
+    });
+
+    it('reports tender rules: stops as POST /tenders checks them, the customer, the load of an accepted tender, the key', async () => {
+      const db = await freshDb(dialect);
+      const fixture = demo();
+      const [prairie, harbor] = fixture.Tenants;
+      prairie.Tenders[0].Stops[1].StopType = 'Pickup';
+      prairie.Tenders[1].LoadNumber = 'L-0000';
+      prairie.Tenders[2].ExternalId = prairie.Tenders[1].ExternalId;
+      prairie.Tenders[2].CustomerId = prairie.Tenders[1].CustomerId;
+      harbor.Tenders[0].CustomerId = 'cus_heartland';
+      harbor.Tenders.push({ ...harbor.Tenders[0], Id: 'tnd_h2', CustomerId: 'cus_portco', Status: 'Accepted' });
+
+      const error = await refusal(load(db, fixture));
+      expect(error.problems).toEqual([
+        'Tenants[0].Tenders[0].Stops[1].StopType: The last stop must be a Delivery.',
+        'Tenants[0].Tenders[1].LoadNumber: "L-0000" is not a load number of tenant "tn_prairie"',
+        'Tenants[0].Tenders[2].ExternalId: is used twice for this customer (first at Tenants[0].Tenders[1].ExternalId)',
+        'Tenants[1].Tenders[0].CustomerId: "cus_heartland" is not a customer of tenant "tn_harbor"',
+        'Tenants[1].Tenders[1].LoadNumber: is required for an Accepted tender',
       ]);
       expect(Object.values(await rowCounts(db)).every((n) => n === 0)).toBe(true);
     });

@@ -161,6 +161,41 @@ const KNOWN_DEFECTS: KnownDefect[] = [
       body: { TransactionId: 'PROBE-1', Source: 'Probe', Amount: { Amount: 1 }, Fee: { Amount: 1, Currency: 124 }, TransactionDate: '2026-11-20T00:00:00Z' },
     },
   },
+  {
+    ops: /^POST \/api\/p\/v\{version\}\/tenders$/,
+    kind: 'valid-refused',
+    detail: /^400 Stops\[\]\.StopType$/,
+    defect: "a tender's first stop must be a Pickup and its last a Delivery: JSON Schema can pin an array's first item (prefixItems) but not its last, so both are stated in the description",
+    probe: {
+      op: `POST ${P}tenders`,
+      path: '/api/p/v1.0/tenders',
+      body: {
+        ExternalId: 'probe-last-stop',
+        CustomerId: 'cus_heartland',
+        Rate: { Amount: 100 },
+        Stops: [0, 1].map(() => ({ StopType: 'Pickup', ScheduleType: 'APPT', AppointmentDate: '2026-11-24T14:00:00Z', Address: { Street: '1 Main', City: 'Salina', State: 'KS', ZipCode: '67401' } })),
+      },
+    },
+  },
+  {
+    ops: /^POST \/api\/p\/v\{version\}\/tenders$/,
+    kind: 'valid-refused',
+    detail: /^400 Stops\[\]\.StopWindow\.End$/,
+    defect: "a tender stop's StopWindow.End before its Begin is a 400: a rule across two fields, stated in the description",
+    probe: {
+      op: `POST ${P}tenders`,
+      path: '/api/p/v1.0/tenders',
+      body: {
+        ExternalId: 'probe-window',
+        CustomerId: 'cus_heartland',
+        Rate: { Amount: 100 },
+        Stops: [
+          { StopType: 'Pickup', ScheduleType: 'FCFS', StopWindow: { Begin: '2026-11-24T14:00:00Z', End: '2026-11-24T13:00:00Z' }, Address: { Street: '1 Main', City: 'Salina', State: 'KS', ZipCode: '67401' } },
+          { StopType: 'Delivery', ScheduleType: 'APPT', AppointmentDate: '2026-11-25T14:00:00Z', Address: { Street: '2 Main', City: 'Dallas', State: 'TX', ZipCode: '75201' } },
+        ],
+      },
+    },
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------

@@ -16,6 +16,12 @@ export const EVENT_TYPES = [
   { Type: 'customer.deleted', Description: 'A customer was deleted; data is its last state. Routed like customer.created.' },
   { Type: 'invoice.payment.recorded', Description: "A customer's payment was recorded on an invoice; data is the invoice after it, with the payment as data.Payment. Routed by the invoice's subsidiary." },
   { Type: 'invoice.paid', Description: 'A payment completed an invoice (Status Paid); data is the invoice. Routed like invoice.payment.recorded.' },
+  { Type: 'tender.received', Description: 'A tender was received (POST /tenders); data is the tender. Routed by its subsidiary, to every subscription when it has none.' },
+  { Type: 'tender.accepted', Description: 'A tender was accepted; data is the tender with its LoadNumber. Routed like tender.received.' },
+  { Type: 'tender.rejected', Description: 'A tender was rejected; data is the tender with its RejectionReason. Routed like tender.received.' },
+  { Type: 'tender.cancelled', Description: 'A tender was cancelled (with its load when it was accepted); data is the tender. Routed like tender.received.' },
+  { Type: 'tender.expired', Description: 'A Pending tender passed its RespondBy; sent once, within 60 seconds of it. Routed like tender.received.' },
+  { Type: 'load.created', Description: "A load was created (an accepted tender's); data is the load with its trips and stops. Routed by its subsidiary." },
   { Type: 'webhook.test', Description: 'Sent only by POST /webhooks/{id}/test, to that subscription.' },
 ] as const;
 

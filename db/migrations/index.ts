@@ -22,6 +22,7 @@ import * as deliveryAttemptCounts from './2026-11-23T0084-delivery-attempt-count
 import * as positionSubsidiaryCounts from './2026-11-23T0085-position-subsidiary-counts.js';
 import * as invoices from './2026-11-23T0090-invoices.js';
 import * as fuelAndTolls from './2026-11-23T0091-fuel-and-tolls.js';
+import * as tenders from './2026-11-23T0092-tenders.js';
 
 /**
  * Every migration, by name, in order. Listed statically (not read from the folder) so the
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T0085-position-subsidiary-counts': positionSubsidiaryCounts,
   '2026-11-23T0090-invoices': invoices,
   '2026-11-23T0091-fuel-and-tolls': fuelAndTolls,
+  '2026-11-23T0092-tenders': tenders,
 };

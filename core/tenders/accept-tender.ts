@@ -1,0 +1,60 @@
+import { appendEvent } from '../events/outbox.js';
+import { notFound } from '../errors.js';
+import { buildLoadRows, insertLoadRows } from '../loads/load-rows.js';
+import { getLoadRecord } from '../loads/load.repository.js';
+import { checkNewLoad } from '../loads/new-load-checks.js';
+import { listReferenceDefinitionTypes } from '../reference-definitions/reference-definition.repository.js';
+import { ZEtagHeader } from '../shared/record-headers.js';
+import { authedProcedure } from '../trpc.js';
+import { appendTenderEvent } from './tender-events.js';
+import { loadOfTender, newLoadNumber } from './tender-load.js';
+import { invalidState, moveTenderWith } from './tender-moves.js';
+import { moveTender, toTender } from './tender.repository.js';
+import { ZAcceptTenderInput, ZTender } from './tender.schemas.js';
+
+export const acceptTender = authedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/api/p/v{version}/tenders/{id}/accept',
+      tags: ['Tenders'],
+      summary: 'Accept a tender',
+      description:
+        'No body (or `{}`). Only a Pending tender can be accepted (an Expired one, or one another dispatcher answered first, ' +
+        'is a 409 Conflict/InvalidState). In the same transaction it creates a Planned load of the customer with a new ' +
+        'LoadNumber and one trip with the tender\'s stops, references (Origin Integration) and a LineHaul line item of the ' +
+        'Rate; the answer is the tender with that LoadNumber (the load reads at GET /loads/{loadNumber}). Emits ' +
+        'tender.accepted and load.created.',
+      protect: true,
+      responseHeaders: ZEtagHeader,
+      errorResponses: [409],
+    },
+    scopes: ['tender:update'],
+  })
+  .input(ZAcceptTenderInput)
+  .output(ZTender)
+  .mutation(({ ctx, input }) =>
+    moveTenderWith(ctx, input.id, 'accepted', async ({ trx, scope, row, status, now }) => {
+      if (status !== 'Pending') throw invalidState(status, 'accepted');
+      const loadNumber = newLoadNumber();
+      // The conditional update comes first: it takes the tender's row lock, so a concurrent
+      // answer waits here and finds the tender moved, before any load is written.
+      const accepted = await moveTender(trx, row, 'Pending', now, { status: 'Accepted', responded_at: now, load_number: loadNumber });
+      if (!accepted) return undefined;
+
+      // The tender is in the caller's scope, and its load is in the tender's subsidiary.
+      const tenantScope = { tenantId: scope.tenantId, subsidiaryId: null };
+      const load = await loadOfTender(trx, tenantScope, accepted, loadNumber);
+      await checkNewLoad(trx, tenantScope, load);
+      const rows = buildLoadRows(load, { tenantId: scope.tenantId, now, referenceDefinitions: await listReferenceDefinitionTypes(trx, tenantScope) });
+      await insertLoadRows(trx, rows);
+      await trx.updateTable('tenders').set({ load_id: load.Id }).where('id', '=', accepted.id).execute();
+
+      const created = await getLoadRecord(trx, tenantScope, loadNumber);
+      if (!created) throw notFound('Load');
+      await appendEvent(trx, ctx.clock, { tenantId: scope.tenantId, subsidiaryId: created.load.SubsidiaryId, type: 'load.created', data: created.load });
+      const answered = { ...accepted, load_id: load.Id };
+      await appendTenderEvent(trx, ctx.clock, { tenantId: scope.tenantId, type: 'tender.accepted', tender: toTender(answered, now) });
+      return answered;
+    }),
+  );

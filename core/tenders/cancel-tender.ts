@@ -1,0 +1,80 @@
+import type { Db } from '../../db/create-db.js';
+import type { Clock } from '../clock.js';
+import { AppError } from '../errors.js';
+import { appendEvent } from '../events/outbox.js';
+import { getLoadRecord } from '../loads/load.repository.js';
+import { ZEtagHeader } from '../shared/record-headers.js';
+import { authedProcedure } from '../trpc.js';
+import { appendTenderEvent } from './tender-events.js';
+import { invalidState, moveTenderWith } from './tender-moves.js';
+import { moveTender, toTender, type TenderRow } from './tender.repository.js';
+import { ZCancelTenderInput, ZTender } from './tender.schemas.js';
+
+/** A load may be cancelled with its tender only before it is dispatched. */
+const CANCELLABLE_LOAD_STATUSES = ['Planned', 'Assigned'];
+
+/**
+ * Cancels an accepted tender's load and its trips, in the tender's transaction. The load's
+ * update is conditional on its status, so a dispatch that commits first makes this a 409 and
+ * rolls the whole cancel back.
+ */
+async function cancelLoad(trx: Db, clock: Clock, tender: TenderRow, now: string): Promise<void> {
+  const refused = () => new AppError('CONFLICT', `The tender's load ${tender.load_number} is dispatched and can no longer be cancelled with it.`, { subtype: 'InvalidState' });
+  if (tender.load_id === null) return;
+  const before = await trx.selectFrom('loads').select(['load_number', 'status']).where('id', '=', tender.load_id).executeTakeFirst();
+  if (!before || !CANCELLABLE_LOAD_STATUSES.includes(before.status)) throw refused();
+  const load = await trx
+    .updateTable('loads')
+    .set({ status: 'Cancelled', updated_at: now })
+    .where('id', '=', tender.load_id)
+    .where('status', 'in', CANCELLABLE_LOAD_STATUSES)
+    .returning(['load_number'])
+    .executeTakeFirst();
+  if (!load) throw refused();
+  await trx
+    .updateTable('trips')
+    .set((eb) => ({ status: 'Cancelled', version: eb('version', '+', 1), updated_at: now }))
+    .where('load_id', '=', tender.load_id)
+    .where('status', 'in', CANCELLABLE_LOAD_STATUSES)
+    .execute();
+  const record = await getLoadRecord(trx, { tenantId: tender.tenant_id, subsidiaryId: null }, load.load_number);
+  if (record) {
+    await appendEvent(trx, clock, {
+      tenantId: tender.tenant_id,
+      subsidiaryId: record.load.SubsidiaryId,
+      type: 'load.status.changed',
+      data: { ...record.load, diff: { changes: [{ Field: 'Status', From: before.status, To: 'Cancelled' }] } },
+    });
+  }
+}
+
+export const cancelTender = authedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/api/p/v{version}/tenders/{id}/cancel',
+      tags: ['Tenders'],
+      summary: 'Cancel a tender',
+      description:
+        'An optional Reason (1 to 200 characters) goes with the tender.cancelled event. A Pending or Accepted tender can be ' +
+        'cancelled; an Accepted one cancels its load and trips with it while they are Planned or Assigned, and is a 409 ' +
+        'Conflict/InvalidState once the load is dispatched. Any other state is a 409 Conflict/InvalidState.',
+      protect: true,
+      responseHeaders: ZEtagHeader,
+      errorResponses: [409],
+    },
+    scopes: ['tender:update'],
+  })
+  .input(ZCancelTenderInput)
+  .output(ZTender)
+  .mutation(({ ctx, input }) =>
+    moveTenderWith(ctx, input.id, 'cancelled', async ({ trx, scope, row, status, now }) => {
+      if (status !== 'Pending' && status !== 'Accepted') throw invalidState(status, 'cancelled');
+      const cancelled = await moveTender(trx, row, status, now, { status: 'Cancelled' });
+      if (!cancelled) return undefined;
+      if (status === 'Accepted') await cancelLoad(trx, ctx.clock, cancelled, now);
+      const tender = toTender(cancelled, now);
+      await appendTenderEvent(trx, ctx.clock, { tenantId: scope.tenantId, type: 'tender.cancelled', tender: { ...tender, ...(input.Reason ? { Reason: input.Reason } : {}) } });
+      return cancelled;
+    }),
+  );

@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { bodyEnumList, queryEnumList } from '../shared/enum-lists.js';
+import { ZDateTimeRange, ZIdList } from '../shared/master-data-filters.js';
+import { ZAmountInput, ZCurrencyInput, ZDateTimeInput, ZText } from '../shared/money-input.js';
+import { ZPathId, input } from '../shared/schemas.js';
+import { ZQueryPage, ZSearchPage, pageOf } from '../shared/search-page.js';
+import { ZCoordinates, ZMoney, ZStopWindow } from '../trips/trip.schemas.js';
+
+export const TENDER_STATUSES = ['Pending', 'Accepted', 'Rejected', 'Cancelled', 'Expired'] as const;
+export type TenderStatus = (typeof TENDER_STATUSES)[number];
+export const TENDER_STOP_TYPES = ['Pickup', 'Delivery'] as const;
+
+const ZDateTimeOut = z.iso.datetime().meta({ description: 'ISO 8601 date-time, UTC.', example: '2026-11-24T14:00:00.000Z' });
+
+export const ZTenderReference = z
+  .object({ Name: z.string().max(50), Value: z.string().max(40) })
+  .meta({ id: 'TenderReference' });
+
+export const ZTenderStop = z
+  .object({
+    StopType: z.enum(TENDER_STOP_TYPES),
+    ScheduleType: z.enum(['APPT', 'FCFS']),
+    AppointmentDate: ZDateTimeOut.nullable().meta({ description: 'Set when ScheduleType is APPT.' }),
+    StopWindow: ZStopWindow.nullable().meta({ description: 'Set when ScheduleType is FCFS.' }),
+    LoadingType: z.string().nullable(),
+    Address: z.object({ Street: z.string(), City: z.string(), State: z.string(), ZipCode: z.string(), Country: z.string().nullable() }),
+    Coordinates: ZCoordinates.nullable(),
+    LocationId: z.string().nullable(),
+  })
+  .meta({ id: 'TenderStop' });
+export type TTenderStop = z.infer<typeof ZTenderStop>;
+
+export const ZTender = z
+  .object({
+    Id: z.string(),
+    ExternalId: z.string().meta({ description: "The sender's tender id; with CustomerId the idempotency key of POST /tenders." }),
+    Status: z.enum(TENDER_STATUSES).meta({ description: 'A Pending tender whose RespondBy has passed reads Expired.' }),
+    CustomerId: z.string(),
+    SubsidiaryId: z.string().nullable().meta({ description: "The customer's subsidiary; null when it has none." }),
+    ReceivedAt: ZDateTimeOut,
+    RespondBy: ZDateTimeOut.nullable(),
+    RespondedAt: ZDateTimeOut.nullable(),
+    RejectionReason: z.string().nullable(),
+    LoadNumber: z.string().nullable().meta({ description: 'The load an acceptance created.' }),
+    Rate: ZMoney,
+    Equipment: z.string().nullable(),
+    References: z.array(ZTenderReference),
+    Stops: z.array(ZTenderStop),
+    CreatedAt: ZDateTimeOut,
+    UpdatedAt: ZDateTimeOut,
+  })
+  .meta({ id: 'Tender' });
+export type TTender = z.infer<typeof ZTender>;
+
+export const ZTenderPage = pageOf(ZTender).meta({ id: 'TenderPage' });
+
+export const ZTenderIdInput = input({ id: ZPathId });
+
+/**
+ * Decimal degrees as text, as stops store them; the pattern states both the grammar and the
+ * range (latitude within ±90, longitude within ±180), so the document tells the whole rule.
+ */
+const LATITUDE = /^-?(?:90(?:\.0+)?|[1-8]?\d(?:\.\d+)?)$/;
+const LONGITUDE = /^-?(?:180(?:\.0+)?|(?:1[0-7]\d|[1-9]?\d)(?:\.\d+)?)$/;
+const ZCoordinatesInput = z.strictObject({
+  Latitude: z.string().max(32).regex(LATITUDE, 'must be a decimal number between -90 and 90 as text, such as "39.0997"').meta({ example: '39.0997' }),
+  Longitude: z.string().max(32).regex(LONGITUDE, 'must be a decimal number between -180 and 180 as text, such as "-94.5786"').meta({ example: '-94.5786' }),
+});
+
+const ZAddressInput = z.strictObject({
+  Street: ZText(200),
+  City: ZText(100),
+  State: ZText(100),
+  ZipCode: ZText(20),
+  Country: ZText(100).nullish(),
+});
+
+const stopInputFields = {
+  StopType: z.enum(TENDER_STOP_TYPES),
+  LoadingType: ZText(50).nullish().meta({ description: 'Live, Drop, Hook, Drop&Hook, …' }),
+  Address: ZAddressInput,
+  Coordinates: ZCoordinatesInput.nullish(),
+  LocationId: ZPathId.nullish().meta({ description: "A location of the tenant (404 when it does not exist); the stop takes its time zone when it has no Coordinates." }),
+};
+
+/**
+ * A tender's stop as sent. ScheduleType decides what it carries, as for a load's stops
+ * (DECISIONS: APPT stops have an AppointmentDate, FCFS stops a StopWindow), so the two are
+ * alternatives the document states as a oneOf.
+ */
+export const ZTenderStopInput = z.discriminatedUnion('ScheduleType', [
+  z.strictObject({
+    ScheduleType: z.literal('APPT'),
+    AppointmentDate: ZDateTimeInput,
+    ...stopInputFields,
+  }),
+  z.strictObject({
+    ScheduleType: z.literal('FCFS'),
+    StopWindow: z
+      .strictObject({ Begin: ZDateTimeInput, End: ZDateTimeInput })
+      .refine((window) => window.End >= window.Begin, { path: ['End'], message: 'must not be before StopWindow.Begin' })
+      .meta({ description: 'End must not be before Begin.' }),
+    ...stopInputFields,
+  }),
+]);
+export type TTenderStopInput = z.output<typeof ZTenderStopInput>;
+
+export const ZCreateTenderInput = input({
+  ExternalId: z.string().min(1).max(128).meta({
+    description:
+      "The sender's tender id. With CustomerId the idempotency key: a retry with the same values answers the first tender " +
+      '(`Idempotent-Replayed: true`), other values are 409 Conflict/IdempotencyKeyReuse.',
+  }),
+  CustomerId: ZPathId,
+  RespondBy: ZDateTimeInput.nullish().meta({ description: 'When the offer lapses; a Pending tender reads Expired after it. Left out: no deadline.' }),
+  Rate: z.strictObject({ Amount: ZAmountInput.refine((value) => value >= 0, 'must not be negative').meta({ minimum: 0 }), Currency: ZCurrencyInput }),
+  Equipment: ZText(100).nullish(),
+  References: z.array(z.strictObject({ Name: ZText(50), Value: ZText(40) })).max(50).optional(),
+  Stops: z
+    .array(ZTenderStopInput)
+    .min(2)
+    .max(50)
+    .superRefine((stops, ctx) => {
+      if (stops[0] && stops[0].StopType !== 'Pickup') ctx.addIssue({ code: 'custom', path: [0, 'StopType'], message: 'The first stop must be a Pickup.' });
+      const last = stops.length - 1;
+      if (last > 0 && stops[last]!.StopType !== 'Delivery') ctx.addIssue({ code: 'custom', path: [last, 'StopType'], message: 'The last stop must be a Delivery.' });
+    })
+    .meta({ description: 'At least two: the first a Pickup, the last a Delivery.' }),
+});
+export type TCreateTenderInput = z.output<typeof ZCreateTenderInput>;
+
+export const ZAcceptTenderInput = input({ id: ZPathId });
+export const ZRejectTenderInput = input({ id: ZPathId, Reason: ZText(200) });
+export const ZCancelTenderInput = input({ id: ZPathId, Reason: ZText(200).nullish() });
+
+export const ZFindTendersInput = input({
+  ...ZQueryPage,
+  Status: queryEnumList(TENDER_STATUSES).optional(),
+  CustomerId: ZPathId.optional().meta({ description: "The customer's tenders." }),
+});
+
+export const ZSearchTendersInput = input({
+  ...ZSearchPage,
+  Statuses: bodyEnumList(TENDER_STATUSES).nullish(),
+  CustomerIds: ZIdList.nullish().meta({ description: 'Tenders of any of these customers; an empty list is a 400.' }),
+  ReceivedAtRange: ZDateTimeRange('ReceivedAt'),
+  UpdatedAtRange: ZDateTimeRange('UpdatedAt'),
+});
+
+/** What GET /tenders and POST /tenders/search filter by, after validation. */
+export type TTenderFilter = z.output<typeof ZSearchTendersInput>;
