@@ -3,12 +3,12 @@ import { insertGeneratedDeduction } from '../deductions/generated-deduction.js';
 import { notFound } from '../errors.js';
 import { createOnce } from '../idempotency/create-once.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
-import { findImportDriver, findImportTruck, importKey, importSubsidiary } from '../shared/import-parties.js';
+import { findImportParties, importKey, importSubsidiary } from '../shared/import-parties.js';
 import { ZIdempotentCreatedHeaders } from '../shared/record-headers.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import { fuelFingerprint, fuelRow } from './fuel-rows.js';
-import { findFuelByKey, fuelEtag, getFuel, insertFuel } from './fuel.repository.js';
+import { findFuelByKey, fuelEtag, getFuel, insertFuel, toFuel } from './fuel.repository.js';
 import { ZCreateFuelInput, ZFuelTransaction } from './fuel.schemas.js';
 
 export const createFuel = authedProcedure
@@ -36,8 +36,7 @@ export const createFuel = authedProcedure
   .output(ZFuelTransaction)
   .mutation(async ({ ctx, input }) => {
     const scope = scopeOf(ctx.principal);
-    const truck = input.TruckId ? await findImportTruck(ctx.db, scope, input.TruckId) : null;
-    const driver = input.DriverId ? await findImportDriver(ctx.db, scope, input.DriverId) : null;
+    const { truck, driver } = await findImportParties(ctx.db, scope, { truckId: input.TruckId, driverId: input.DriverId });
     const subsidiaryId = await importSubsidiary(ctx.db, scope, input.SubsidiaryId, [truck, driver]);
 
     const now = formatStoredDateTime(ctx.clock.now());
@@ -80,7 +79,10 @@ export const createFuel = authedProcedure
       },
     });
 
-    const created = await getFuel(ctx.db, scope, result.recordId);
+    // A new import answers what it wrote (the names were just read); a replay reads the first.
+    const created = result.replayed
+      ? await getFuel(ctx.db, scope, result.recordId)
+      : { row, record: toFuel(row, { truckNumber: truck?.truckNumber ?? null, driverName: driver?.name ?? null }) };
     if (!created) throw notFound('Fuel transaction');
     ctx.response.etag = fuelEtag(created.row);
     ctx.response.location = `/api/p/v${input.version}/fuel/${encodeURIComponent(created.row.id)}`;

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import { AppError, notFound } from '../errors.js';
 import { getSubsidiary } from '../subsidiaries/subsidiary.repository.js';
@@ -26,31 +27,58 @@ export interface ImportDriver {
   ownerOperatorId: string | null;
 }
 
-export async function findImportTruck(db: Db, scope: Scope, id: string): Promise<ImportTruck> {
-  const row = await db
+/**
+ * The truck and driver an import names, in one round trip (a UNION of the two scoped reads):
+ * an import is a hot path, and each statement costs both processes. A missing truck is the
+ * 404 before a missing driver's, as when they were read one after the other.
+ */
+export async function findImportParties(
+  db: Db,
+  scope: Scope,
+  ids: { truckId?: string | null; driverId?: string | null },
+): Promise<{ truck: ImportTruck | null; driver: ImportDriver | null }> {
+  const truckQuery = db
     .selectFrom('trucks')
-    .select(['id', 'truck_number', 'subsidiary_id', 'owner_operator_id'])
+    .select((eb) => [
+      eb.val('truck').as('kind'),
+      'id',
+      'truck_number as label',
+      'subsidiary_id',
+      eb.val('').as('type'),
+      'owner_operator_id',
+    ])
     .where(inScope('trucks', scope))
-    .where('id', '=', id)
-    .executeTakeFirst();
-  if (!row) throw notFound('Truck');
-  return { id: row.id, truckNumber: row.truck_number, subsidiaryId: row.subsidiary_id, ownerOperatorId: row.owner_operator_id };
-}
-
-export async function findImportDriver(db: Db, scope: Scope, id: string): Promise<ImportDriver> {
-  const row = await db
+    .where('id', '=', ids.truckId ?? '');
+  const driverQuery = db
     .selectFrom('drivers')
-    .select(['id', 'first_name', 'last_name', 'subsidiary_id', 'type', 'owner_operator_id'])
+    .select((eb) => [
+      eb.val('driver').as('kind'),
+      'id',
+      sql<string>`first_name || ' ' || last_name`.as('label'),
+      'subsidiary_id',
+      'type',
+      'owner_operator_id',
+    ])
     .where(inScope('drivers', scope))
-    .where('id', '=', id)
-    .executeTakeFirst();
-  if (!row) throw notFound('Driver');
+    .where('id', '=', ids.driverId ?? '');
+  const rows = ids.truckId && ids.driverId
+    ? await truckQuery.unionAll(driverQuery).execute()
+    : ids.truckId
+      ? await truckQuery.execute()
+      : ids.driverId
+        ? await driverQuery.execute()
+        : [];
+  const truckRow = rows.find((row) => row.kind === 'truck');
+  const driverRow = rows.find((row) => row.kind === 'driver');
+  if (ids.truckId && !truckRow) throw notFound('Truck');
+  if (ids.driverId && !driverRow) throw notFound('Driver');
   return {
-    id: row.id,
-    name: `${row.first_name} ${row.last_name}`,
-    subsidiaryId: row.subsidiary_id,
-    type: row.type,
-    ownerOperatorId: row.owner_operator_id,
+    truck: truckRow
+      ? { id: truckRow.id, truckNumber: truckRow.label, subsidiaryId: truckRow.subsidiary_id, ownerOperatorId: truckRow.owner_operator_id }
+      : null,
+    driver: driverRow
+      ? { id: driverRow.id, name: driverRow.label, subsidiaryId: driverRow.subsidiary_id, type: driverRow.type, ownerOperatorId: driverRow.owner_operator_id }
+      : null,
   };
 }
 

@@ -3,7 +3,7 @@ import { insertGeneratedDeduction } from '../deductions/generated-deduction.js';
 import { notFound } from '../errors.js';
 import { createOnce } from '../idempotency/create-once.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
-import { findImportTruck, importKey, importSubsidiary } from '../shared/import-parties.js';
+import { findImportParties, importKey, importSubsidiary } from '../shared/import-parties.js';
 import { ZIdempotentCreatedHeaders } from '../shared/record-headers.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
@@ -35,7 +35,7 @@ export const createToll = authedProcedure
   .output(ZTollTransaction)
   .mutation(async ({ ctx, input }) => {
     const scope = scopeOf(ctx.principal);
-    const truck = input.TruckId ? await findImportTruck(ctx.db, scope, input.TruckId) : null;
+    const { truck } = await findImportParties(ctx.db, scope, { truckId: input.TruckId });
     const subsidiaryId = await importSubsidiary(ctx.db, scope, input.SubsidiaryId, [truck]);
 
     const now = formatStoredDateTime(ctx.clock.now());
@@ -77,7 +77,8 @@ export const createToll = authedProcedure
       },
     });
 
-    const created = await getTollRow(ctx.db, scope, result.recordId);
+    // A new import answers what it wrote; a replay reads the first.
+    const created = result.replayed ? await getTollRow(ctx.db, scope, result.recordId) : row;
     if (!created) throw notFound('Toll transaction');
     ctx.response.etag = tollEtag(created);
     ctx.response.location = `/api/p/v${input.version}/tolls/${encodeURIComponent(created.id)}`;
