@@ -10,6 +10,7 @@ import type { Logger } from '../logger.js';
 import { createTrpcHandler, TRPC_PREFIX } from '../trpc/server.js';
 import { handleApiRequest } from '../rest/api-routes.js';
 import { serveDocs } from '../rest/docs.js';
+import { errorPageFor, serveErrorPage } from './error-pages.js';
 import { FILES_PATH_PREFIX, serveFile } from './files.js';
 import { buildOpenApiDocument } from '../rest/openapi.js';
 import { buildProblem, edgeKinds, problemKinds, sendProblem } from '../rest/problem.js';
@@ -42,7 +43,7 @@ export interface ApiHandlerOptions {
  * - `/api/trpc/…`: tRPC's own HTTP adapter for internal apps (tRPC's chain, tRPC's envelope).
  * - other `/api/…` paths: 404 under the default per-IP rate rules.
  * - tokenless paths under the public per-IP rule: `/files/{token}` (signed downloads),
- *   `/openapi.json`, `/docs`, `/healthz`.
+ *   `/openapi.json`, `/docs`, `/healthz`, and `/errors/…` (the pages behind problem Types).
  * Every request gets an X-Request-Id and one log line with its status and time.
  */
 export function createApiHandler(options: ApiHandlerOptions): RequestListener {
@@ -118,7 +119,8 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
       return {};
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      const known = path === '/openapi.json' || path === '/healthz' || path.startsWith('/docs');
+      const known =
+        path === '/openapi.json' || path === '/healthz' || path.startsWith('/docs') || (path.startsWith('/errors/') && errorPageFor(path.slice(8)) !== undefined);
       if (known) {
         const problem = buildProblem(config.publicBaseUrl, { kind: edgeKinds.METHOD_NOT_ALLOWED, instance: path });
         sendProblem(res, problem, { Allow: 'GET, HEAD' });
@@ -142,6 +144,7 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
       }
       return {};
     }
+    if (serveErrorPage(req, res, path)) return {};
     if (await serveDocs(path, res)) return {};
     notFound(res, url);
     return {};
