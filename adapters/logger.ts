@@ -1,9 +1,12 @@
 import pino, { type Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 export type { Logger };
 
 /**
- * JSON logs. Anything that could hold a credential is redacted by path, and the request
+ * JSON logs, one object a line, with the level as its name (`"level":"info"`). On a terminal
+ * outside production they are pretty-printed instead (pino-pretty, in the process: a
+ * developer's `npm start`); a pipe or a file always gets JSON. Anything that could hold a credential is redacted by path, and the request
  * loggers only ever log method, path, status and timing, never headers or bodies.
  */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
@@ -36,9 +39,14 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         censor: '[redacted]',
       },
       timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
     },
-    destination,
+    destination ?? (prettyTerminal() ? pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' }) : undefined),
   );
+}
+
+function prettyTerminal(): boolean {
+  return process.stdout.isTTY === true && process.env.NODE_ENV !== 'production' && process.env.LOG_FORMAT !== 'json';
 }
 
 /** A logger that writes nothing, for tests. */

@@ -269,7 +269,7 @@ describe('an unreachable store', () => {
     expect(await limits.check([{ rule: blocking, key: 'x' }])).toBeNull();
     for (let i = 0; i < 10; i++) expect(await limits.check([{ rule: blocking, key: 'x' }])).toBeNull();
     expect(attempts).toBe(1);
-    const warnings = lines.filter((line) => line.level === 40);
+    const warnings = lines.filter((line) => line.level === 'warn');
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({ store: 'postgres', msg: 'rate limit store unavailable: requests are let through uncounted' });
     expect(warnings[0]!.err.message).toMatch(/ECONNREFUSED|connect/);
@@ -278,10 +278,10 @@ describe('an unreachable store', () => {
     clock.advance(5_000);
     expect(await limits.check([{ rule: blocking, key: 'x' }])).toBeNull();
     expect(attempts).toBe(2);
-    expect(lines.filter((line) => line.level === 40)).toHaveLength(1);
+    expect(lines.filter((line) => line.level === 'warn')).toHaveLength(1);
     clock.advance(60_000);
     await limits.check([{ rule: blocking, key: 'x' }]);
-    expect(lines.filter((line) => line.level === 40)).toHaveLength(2);
+    expect(lines.filter((line) => line.level === 'warn')).toHaveLength(2);
     expect(lines.at(-1)).toMatchObject({ failures: 2 });
   });
 });

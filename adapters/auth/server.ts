@@ -10,6 +10,7 @@ import { RateLimits } from '../http/rate-limit.js';
 import type { SigningKeys } from './keys.js';
 import { OAuthError } from './oauth-error.js';
 import { createTokenEndpoint, type TokenLogContext } from './token.js';
+import { requestIdOf } from '../http/request-context.js';
 
 export interface AuthHandlerOptions {
   db: Db;
@@ -65,20 +66,25 @@ export function createAuthHandler(options: AuthHandlerOptions): (req: IncomingMe
   return (req, res) => {
     const started = performance.now();
     const log: TokenLogContext = {};
+    // The same request id header and log fields as the API host, so one query finds both.
+    const requestId = requestIdOf(req);
+    res.setHeader('X-Request-Id', requestId);
     res.on('finish', () => {
       logger.info(
         {
+          host: 'token',
+          requestId,
           method: req.method,
           path: pathOf(req.url).slice(0, 200),
           status: res.statusCode,
-          durationMs: Math.round(performance.now() - started),
-          ...(log.clientId === undefined ? {} : { client_id: log.clientId }),
+          ms: Math.round((performance.now() - started) * 10) / 10,
+          clientId: log.clientId,
         },
-        'auth request',
+        'request',
       );
     });
     handle(req, res, log).catch((error: unknown) => {
-      logger.error({ err: error }, 'auth request failed');
+      logger.error({ host: 'token', requestId, err: error }, 'unexpected error');
       if (res.headersSent) {
         res.destroy();
         return;

@@ -157,9 +157,10 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
     const url = parseTarget(req.url);
     route(req, res, url)
       .then(({ principal, error }) => {
-        if (error) logger.error({ requestId, err: error }, 'unexpected error');
+        if (error) logger.error({ host: 'api', requestId, err: error }, 'unexpected error');
         logger.info(
           {
+            host: 'api',
             requestId,
             method: req.method,
             path: loggablePath(url.pathname),
@@ -172,7 +173,7 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
         );
       })
       .catch((error: unknown) => {
-        logger.error({ requestId, err: error }, 'unexpected error');
+        logger.error({ host: 'api', requestId, err: error }, 'unexpected error');
         if (!res.headersSent) {
           sendProblem(res, buildProblem(config.publicBaseUrl, { kind: edgeKinds.INTERNAL, instance: url.pathname }));
         } else res.destroy();
