@@ -1,3 +1,4 @@
+import './shared/validation-messages.js';
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Db } from '../db/create-db.js';

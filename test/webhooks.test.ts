@@ -237,7 +237,7 @@ describe('PUT /webhooks/{id}', () => {
   it('refuses a missing field and a bad Url', async () => {
     const missing = await t.api(`${base}/wh_kc_auth`, { method: 'PUT', as: 'tn_prairie-all', body: { Name: 'x', EventTypes: ['trip.*'] } });
     expect(missing.status).toBe(400);
-    expect(missing.body.Errors).toEqual({ Url: ['The field is required.'] });
+    expect(missing.body.Errors).toEqual({ Url: ['is required'] });
     const bad = await t.api(`${base}/wh_kc_auth`, { method: 'PUT', as: 'tn_prairie-all', body: { ...newHook, SubsidiaryId: undefined, Url: 'mailto:x@y' } });
     expect(Object.keys(bad.body.Errors)).toEqual(['Url']);
   });

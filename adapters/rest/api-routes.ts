@@ -182,7 +182,7 @@ export async function handleApiRequest(
   // are refused rather than silently overridden.
   const clashes = Object.keys(body ?? {}).filter((key) => key === 'version' || key in params);
   if (clashes.length > 0) {
-    const errors = Object.fromEntries(clashes.map((key) => [key, ['The property is not allowed.']]));
+    const errors = Object.fromEntries(clashes.map((key) => [key, ['is not allowed']]));
     sendProblem(res, problem(problemKinds.VALIDATION, 'See Errors for the fields to correct.', { errors }), {
       ...versionHeaders,
       ...limitHeaders,

@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+// Installs the one wording of Zod's messages wherever a request is validated.
+import '../../core/shared/validation-messages.js';
 
 type Issue = z.core.$ZodIssue;
 
@@ -12,10 +14,8 @@ export function fieldPath(path: ReadonlyArray<PropertyKey>): string {
   return out;
 }
 
-function messageOf(issue: Issue): string {
-  if (issue.code === 'invalid_type' && issue.input === undefined) return 'The field is required.';
-  return issue.message;
-}
+// Worded by core/shared/validation-messages.ts, or by the schema's own rule.
+const messageOf = (issue: Issue): string => issue.message;
 
 /**
  * The `Errors` map of a validation problem: PascalCase field path → messages. An unknown
@@ -28,7 +28,7 @@ export function errorsFromIssues(issues: ReadonlyArray<Issue>): Record<string, s
   };
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) add(fieldPath([...issue.path, key]), 'The property is not allowed.');
+      for (const key of issue.keys) add(fieldPath([...issue.path, key]), 'is not allowed');
     } else if (issue.code === 'invalid_union' && issue.errors.length > 0 && issue.errors[0]!.length > 0) {
       for (const nested of issue.errors[0]!) add(fieldPath([...issue.path, ...nested.path]), messageOf(nested));
     } else {

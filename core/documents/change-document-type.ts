@@ -35,7 +35,7 @@ export async function changeDocumentType(ctx: Context & { principal: Principal }
   const known = recognizeDocumentType(request.requestedType);
   // The input schema has already refused these for REST; internal callers get the same answer.
   if (!known || known.family === 'carrier') {
-    throw validationError('DocumentType', `Must be one of: ${LOAD_DOCUMENT_TYPES.join(', ')}.`);
+    throw validationError('DocumentType', `must be one of: ${LOAD_DOCUMENT_TYPES.join(', ')}`);
   }
   const { load } = request;
   const scope = scopeOf(ctx.principal);

@@ -35,7 +35,7 @@ export async function createDocument(
   const known = recognizeDocumentType(upload.AttachmentType);
   if (!known || !allowed.includes(known.family)) {
     const types = owner.kind === 'carrier' ? CARRIER_DOCUMENT_TYPES : [...LOAD_DOCUMENT_TYPES, ...INVOICE_FAMILY_TYPES];
-    throw validationError('AttachmentType', `Must be one of: ${types.join(', ')}.`);
+    throw validationError('AttachmentType', `must be one of: ${types.join(', ')}`);
   }
 
   const now = formatStoredDateTime(ctx.clock.now());

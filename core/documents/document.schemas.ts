@@ -47,7 +47,7 @@ export const ZDocumentTypeChangePage = pageOf(ZDocumentTypeChange).meta({ id: 'D
 const ZDocumentTypeInput = z
   .string()
   .min(1, { abort: true })
-  .refine((text) => recognizeDocumentType(text) !== undefined, { message: `Must be one of: ${LOAD_DOCUMENT_TYPES.join(', ')}.` })
+  .refine((text) => recognizeDocumentType(text) !== undefined, { message: `must be one of: ${LOAD_DOCUMENT_TYPES.join(', ')}` })
   .refine((text) => recognizeDocumentType(text)?.family !== 'carrier', {
     message: `Not allowed on a load; use one of: ${LOAD_DOCUMENT_TYPES.join(', ')}.`,
   })
@@ -80,11 +80,11 @@ const uploadFields = {
     .string()
     .min(1)
     .max(255)
-    .refine((name) => !/[\\/\u0000-\u001f\u007f"]/.test(name), { message: 'Must be a plain file name without path separators, quotes or control characters.' }),
+    .refine((name) => !/[\\/\u0000-\u001f\u007f"]/.test(name), { message: 'must be a plain file name without path separators, quotes or control characters' }),
   ContentBase64: z.base64(),
   ContentType: z
     .string()
-    .regex(/^[\w.+-]+\/[\w.+-]+(?:\s*;\s*[\w.+-]+=(?:[\w.+-]+|"[\x20\x21\x23-\x7e]*"))*$/, 'Must be a media type such as application/pdf.')
+    .regex(/^[\w.+-]+\/[\w.+-]+(?:\s*;\s*[\w.+-]+=(?:[\w.+-]+|"[\x20\x21\x23-\x7e]*"))*$/, 'must be a media type such as application/pdf')
     .optional()
     .meta({ description: 'Guessed from the file name when absent.' }),
 };

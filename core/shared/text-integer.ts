@@ -8,7 +8,7 @@ import { z } from 'zod';
  */
 export const INTEGER_TEXT = /^-?\d+$/;
 
-const NOT_AN_INTEGER = 'Must be a whole number written in decimal digits, such as 42.';
+const NOT_AN_INTEGER = 'must be a whole number written in decimal digits, such as 42';
 
 export interface IntegerRange {
   min: number;
@@ -52,9 +52,9 @@ export function ZQueryInteger(range: IntegerRange, fallback: number) {
       z
         .number()
         .int(NOT_AN_INTEGER)
-        .min(range.min, `Must be at least ${range.min}.`)
-        .max(range.max, `Must be at most ${range.max}.`)
-        .refine((value) => range.values?.includes(value) ?? true, `Must be one of ${range.values?.join(', ')}.`),
+        .min(range.min, `must be at least ${range.min}`)
+        .max(range.max, `must be at most ${range.max}`)
+        .refine((value) => range.values?.includes(value) ?? true, `must be one of: ${range.values?.join(', ')}`),
     );
   // zod-openapi drops the default of a transform's input, so the override states it.
   return schema.default(fallback).meta({ override: renderAs(range, fallback) });

@@ -30,7 +30,7 @@ export const createWebhook = authedProcedure
   .mutation(async ({ ctx, input }) => {
     const scope = scopeOf(ctx.principal);
     const subsidiaryId = input.SubsidiaryId ?? ctx.principal.SubsidiaryId;
-    if (!subsidiaryId) throw validationError('SubsidiaryId', 'The field is required: a subscription belongs to one subsidiary.');
+    if (!subsidiaryId) throw validationError('SubsidiaryId', 'is required: a subscription belongs to one subsidiary');
     await assertTarget(ctx.config, input.Url);
     // Like any other record a body names: unknown, another tenant's or (for a bound client)
     // another subsidiary's is the 404 of a missing record.
