@@ -119,6 +119,12 @@ describe('tokens', () => {
     expect(response.status).toBe(401);
     expect(error).toMatchObject({ Status: 401 });
     expect(asked).toBe(2);
+
+    // A fixed token cannot be refreshed: one request, its 401 answered as it is.
+    let sent = 0;
+    const fixed = createWaybillClient({ baseUrl: t.apiUrl, auth: 'never.valid.token', fetch: (request) => (sent++, fetch(request)) });
+    expect((await fixed.GET('/api/p/v1.0/customers/{id}', { params: { path: { id: 'cus_heartland' } } })).response.status).toBe(401);
+    expect(sent).toBe(1);
   });
 });
 

@@ -31,6 +31,8 @@ const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resol
  */
 export function createWaybillClient(options: WaybillClientOptions): WaybillClient {
   const tokens = typeof options.auth === 'string' ? staticToken(options.auth) : options.auth;
+  // A fixed token would only be refused again.
+  const canRefresh = typeof options.auth === 'object';
   const send = options.fetch ?? ((request: Request) => fetch(request));
   const maxAttempts = Math.max(1, options.retry?.maxAttempts ?? 3);
   const maxWaitSeconds = options.retry?.maxWaitSeconds ?? 60;
@@ -46,7 +48,7 @@ export function createWaybillClient(options: WaybillClientOptions): WaybillClien
       if (token) attempt.headers.set('authorization', `Bearer ${token}`);
       const response = await send(attempt);
       attempts += 1;
-      if (response.status === 401 && token && !refreshed) {
+      if (response.status === 401 && token && canRefresh && !refreshed) {
         refreshed = true;
         attempts -= 1;
         tokens!.invalidate(token);
