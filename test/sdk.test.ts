@@ -71,8 +71,15 @@ describe('tokens', () => {
     await tokens.token();
     expect(counter.requests).toBe(1);
     now += 2000;
+    const renewed = await tokens.token();
+    expect(counter.requests).toBe(2);
+    // What a 401 does: the refused token leaves the cache, another one does not.
+    tokens.invalidate('some.other.token');
     await tokens.token();
     expect(counter.requests).toBe(2);
+    tokens.invalidate(renewed);
+    await tokens.token();
+    expect(counter.requests).toBe(3);
   });
 
   it('concurrent calls share one token request', async () => {
