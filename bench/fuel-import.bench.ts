@@ -25,6 +25,7 @@ import { createDb } from '../db/create-db.js';
 import { AUDIENCE, SECRET_KEY } from '../test/harness.js';
 import type { FuelLoadPlan } from './fuel-load.js';
 import type { LoadResult } from './position-load.js';
+import { recordResults } from './results.js';
 
 const TENANTS = Number(process.env.BENCH_FUEL_TENANTS ?? 50);
 const CLIENTS_PER_TENANT = 4;
@@ -227,6 +228,21 @@ async function benchDatabase(label: string, databaseUrl: string, fleet: Fleet, f
   );
   const intact = stored >= accepted && stored <= sent;
   console.log(`[${label}] rows ${stored}; 201s ${accepted}, sent ${sent}: ${intact ? 'every acknowledged import is stored' : 'MISMATCH'}`);
+  recordResults(
+    `fuel-import/${label}`,
+    {
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      api_accepted_per_s: rate(limited),
+      api_p99_ms: limited.p99,
+      api_limits_off_accepted_per_s: rate(unlimited),
+      api_limits_off_p99_ms: unlimited.p99,
+      bare_accepted_per_s: rate(plain),
+      bare_p99_ms: plain.p99,
+      every_acknowledged_stored: intact,
+    },
+    { api_vs_bare: rate(limited) / rate(plain), limiter_cost: 1 - rate(limited) / rate(unlimited) },
+  );
 }
 
 async function createBenchDatabase(url: string): Promise<string> {

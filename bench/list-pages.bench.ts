@@ -45,6 +45,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { AUDIENCE, SECRET_KEY, fetchToken } from '../test/harness.js';
 import { analyze, BIG_TENANT, describeBigTenant, generateBigTenant, SUBSIDIARIES, type BigTenant } from './big-tenant.js';
 import type { LoadPlan, LoadResult } from './position-load.js';
+import { recordResults, type Figures } from './results.js';
 
 const SCALE = Number(process.env.BENCH_LISTS_SCALE ?? 1);
 const SAMPLES = Number(process.env.BENCH_LISTS_SAMPLES ?? 30);
@@ -490,6 +491,14 @@ async function benchDatabase(label: string, databaseUrl: string): Promise<{ rows
       `\n[${label}] ${rows.length - missed.length} of ${rows.length} rows under ${TARGET_MS} ms at p99` +
         (missed.length ? `; missed: ${missed.map((row) => `${row.client} ${row.name} ${row.page}/${row.pageSize} (${fixed(row.p99)} ms)`).join('; ')}` : ''),
     );
+    const figures: Figures = { rows: rows.length, rows_under_target: rows.length - missed.length, worst_p99_ms: Math.max(...rows.map((row) => row.p99)) };
+    for (const row of rows) figures[`${row.client} ${row.name} ${row.page}/${row.pageSize} p99_ms`] = row.p99;
+    if (ingest) {
+      figures.ingest_alone_p99_ms = ingest.alone.p99;
+      figures.ingest_while_walking_p99_ms = ingest.walking.p99;
+      figures.ingest_while_racing_p99_ms = ingest.racing.p99;
+    }
+    recordResults(`list-pages/${label}`, figures);
     return { rows, ingest, generator: tenant };
   } finally {
     await stop(server);

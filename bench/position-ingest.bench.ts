@@ -30,6 +30,7 @@ import { createDb } from '../db/create-db.js';
 import { AUDIENCE, SECRET_KEY } from '../test/harness.js';
 import { buildFleet, CLIENTS_PER_TENANT, TENANTS, type Fleet } from './position-fleet.js';
 import type { LoadPlan, LoadResult } from './position-load.js';
+import { recordResults } from './results.js';
 
 const SECONDS = Number(process.env.BENCH_POSITION_SECONDS ?? 60);
 const WARMUP_SECONDS = 5;
@@ -216,6 +217,22 @@ async function benchDatabase(label: string, databaseUrl: string, fleet: Fleet, f
   console.log(
     `[${label}] history rows ${stored}; 201s counted ${accepted}, requests sent ${sent}: ` +
       `${intact ? 'every acknowledged position is stored' : 'MISMATCH: acknowledged positions are missing'}`,
+  );
+  recordResults(
+    `position-ingest/${label}`,
+    {
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      api_accepted_per_s: rate(limited),
+      api_p50_ms: limited.p50,
+      api_p99_ms: limited.p99,
+      api_limits_off_accepted_per_s: rate(unlimited),
+      bare_accepted_per_s: rate(plain),
+      bare_p99_ms: plain.p99,
+      target_met: met,
+      every_acknowledged_stored: intact,
+    },
+    { api_vs_bare: rate(limited) / rate(plain), limiter_cost: 1 - rate(limited) / rate(unlimited) },
   );
 }
 

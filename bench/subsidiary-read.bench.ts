@@ -30,6 +30,7 @@ import { getSubsidiary } from '../core/subsidiaries/subsidiary.repository.js';
 import { createDb } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { fetchToken, secretOf, testFixture, AUDIENCE, SECRET_KEY } from '../test/harness.js';
+import { recordResults } from './results.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -158,6 +159,19 @@ async function main(): Promise<void> {
   console.log(row('limits on', limited));
   const loss = 1 - limited.requests / full.requests;
   console.log(`rate limits (memory store): ${(loss * 100).toFixed(1)}% throughput loss against limits off (target < 5%) — ${loss < 0.05 ? 'met' : 'NOT met'}`);
+  recordResults(
+    'authenticated-read/sqlite',
+    {
+      connections: CONNECTIONS,
+      seconds: DURATION,
+      api_rps: full.requests,
+      api_p99_ms: full.p99,
+      api_limits_on_rps: limited.requests,
+      bare_rps: plain.requests,
+      bare_p99_ms: plain.p99,
+    },
+    { api_vs_bare: ratio, limiter_cost: loss },
+  );
 
   bare.close();
   await app.close();

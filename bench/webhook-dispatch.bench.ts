@@ -29,6 +29,7 @@ import { createDb, type Db } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { fetchToken, secretOf, testFixture, AUDIENCE, SECRET_KEY } from '../test/harness.js';
 import { Dispatcher } from '../workers/dispatcher.js';
+import { recordResults } from './results.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
 const EXPORT_ROWS = 25_000;
@@ -111,6 +112,7 @@ async function benchDispatch(db: Db, receiverUrl: string): Promise<void> {
   const rate = EVENTS / seconds;
   console.log(`dispatch: ${EVENTS} events in ${seconds.toFixed(2)} s = ${Math.round(rate)} deliveries/s; received ${counts.total} (${counts.distinct} distinct), lost ${EVENTS - counts.distinct}`);
   console.log(`dispatch target ≥ 2,000/s with 0 lost — ${rate >= 2000 && counts.distinct === EVENTS ? 'met' : 'NOT met'}`);
+  recordResults('webhook-dispatch/sqlite', { events: EVENTS, seconds, deliveries_per_s: rate, received: counts.total, lost: EVENTS - counts.distinct });
 }
 
 async function benchExport(db: Db, apiUrl: string, token: string): Promise<void> {
@@ -162,6 +164,7 @@ async function benchExport(db: Db, apiUrl: string, token: string): Promise<void>
     console.log(`export: ${r.rows} rows, ${(r.bytes / 1024 / 1024).toFixed(1)} MiB in ${r.ms.toFixed(0)} ms, peak heap growth ${r.heapGrowthMb.toFixed(1)} MiB`);
   }
   console.log(`export target < 2 s for ${EXPORT_ROWS} rows — ${large.ms < 2000 && large.rows === EXPORT_ROWS ? 'met' : 'NOT met'}`);
+  recordResults('delivery-log-export/sqlite', { rows: large.rows, ms: large.ms, mib: large.bytes / 1024 / 1024, heap_growth_mib: large.heapGrowthMb });
 }
 
 async function main(): Promise<void> {
