@@ -3,9 +3,9 @@ import type { TrackingPage } from '../../../core/tracking/tracking-page.js';
 import { escapeHtml } from './escape.js';
 import { usStates, type StateShape } from './us-states.js';
 
-const WIDTH = 800;
-const HEIGHT = 480;
-const PADDING = 48;
+const WIDTH = 600;
+const HEIGHT = 400;
+const PADDING = 40;
 /** The smallest area shown, in degrees, so a route within one city still has a readable map. */
 const MIN_SPAN = 1.5;
 
@@ -85,8 +85,12 @@ export function renderRouteMap(page: TrackingPage): string | null {
   const at = (point: LonLat) => projection(point) ?? [0, 0];
   const xy = ([x, y]: [number, number]) => `${x.toFixed(1)},${y.toFixed(1)}`;
 
+  // The picture shows more than the route's box (its aspect differs): draw every state in it.
+  const [west, north] = projection.invert?.([0, 0]) ?? [box.west, box.north];
+  const [east, south] = projection.invert?.([WIDTH, HEIGHT]) ?? [box.east, box.south];
+  const shown: Box = { west, south, east, north };
   const outlines = usStates()
-    .filter((state) => overlaps(state, box))
+    .filter((state) => overlaps(state, shown))
     .map((state) => path(state.feature))
     .filter((d): d is string => Boolean(d))
     .map((d) => `<path d="${d}"/>`)
@@ -99,9 +103,9 @@ export function renderRouteMap(page: TrackingPage): string | null {
       return (
         `<g class="map-stop map-stop-${escapeHtml(stop.Status.toLowerCase())}" id="map-stop-${stop.Sequence}" data-sequence="${stop.Sequence}">` +
         `<title>${stop.Sequence}. ${escapeHtml(stop.StopType)}: ${escapeHtml(label)}</title>` +
-        `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="13"/>` +
-        `<text x="${x.toFixed(1)}" y="${(y + 4.5).toFixed(1)}" text-anchor="middle">${stop.Sequence}</text>` +
-        `<text class="map-label" x="${(x + 18).toFixed(1)}" y="${(y + 5).toFixed(1)}">${escapeHtml(label)}</text>` +
+        `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="15"/>` +
+        `<text x="${x.toFixed(1)}" y="${(y + 5.5).toFixed(1)}" text-anchor="middle">${stop.Sequence}</text>` +
+        `<text class="map-label" x="${(x + 20).toFixed(1)}" y="${(y + 6).toFixed(1)}">${escapeHtml(label)}</text>` +
         `</g>`
       );
     })
@@ -111,11 +115,11 @@ export function renderRouteMap(page: TrackingPage): string | null {
         const [x, y] = at(truck);
         return (
           `<g class="map-truck" id="map-truck"><title>Last known position</title>` +
-          `<circle class="map-truck-halo" cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="20"/>` +
-          `<rect x="${(x - 10).toFixed(1)}" y="${(y - 7).toFixed(1)}" width="14" height="11" rx="2"/>` +
-          `<rect x="${(x + 4).toFixed(1)}" y="${(y - 3).toFixed(1)}" width="7" height="7" rx="1.5"/>` +
-          `<circle class="map-wheel" cx="${(x - 6).toFixed(1)}" cy="${(y + 5).toFixed(1)}" r="2.5"/>` +
-          `<circle class="map-wheel" cx="${(x + 7).toFixed(1)}" cy="${(y + 5).toFixed(1)}" r="2.5"/></g>`
+          `<circle class="map-truck-halo" cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="22"/>` +
+          `<rect x="${(x - 13).toFixed(1)}" y="${(y - 9).toFixed(1)}" width="17" height="13" rx="2"/>` +
+          `<rect x="${(x + 5).toFixed(1)}" y="${(y - 4).toFixed(1)}" width="9" height="8" rx="2"/>` +
+          `<circle class="map-wheel" cx="${(x - 7).toFixed(1)}" cy="${(y + 6).toFixed(1)}" r="3"/>` +
+          `<circle class="map-wheel" cx="${(x + 9).toFixed(1)}" cy="${(y + 6).toFixed(1)}" r="3"/></g>`
         );
       })()
     : '';

@@ -25,8 +25,8 @@ main{padding:16px;display:grid;gap:16px;grid-template-columns:minmax(0,1fr)}
 .map-route{fill:none;stroke:#2f6fa8;stroke-width:4;stroke-dasharray:10 7;stroke-linecap:round;stroke-linejoin:round}
 .map-stop circle{fill:#2f6fa8;stroke:#fff;stroke-width:3}
 .map-stop-completed circle{fill:#23804a}
-.map-stop text{fill:#fff;font-size:14px;font-weight:700}
-.map-stop .map-label{fill:#17324d;font-size:15px;font-weight:600;paint-order:stroke;stroke:#fff;stroke-width:4px;stroke-linejoin:round}
+.map-stop text{fill:#fff;font-size:16px;font-weight:700}
+.map-stop .map-label{fill:#17324d;font-size:18px;font-weight:600;paint-order:stroke;stroke:#fff;stroke-width:4px;stroke-linejoin:round}
 .map-truck rect,.map-truck .map-wheel{fill:#d9822b;stroke:#fff;stroke-width:1.5}
 .map-truck-halo{fill:rgba(217,130,43,.25);stroke:#d9822b;stroke-width:2}
 .map-caption{margin:0;padding:10px 16px;font-size:14px;color:#5b6b7c;border-top:1px solid #e3e9ef}
