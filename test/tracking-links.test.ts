@@ -209,6 +209,32 @@ describe('GET /track/{token}', () => {
     });
   });
 
+  it('states a late delivery against its appointment in words, with the Planned estimate when there is no Live one', async () => {
+    const appointment = await t.api(`${V}/trips/trp_2001_a/stops/stp_2001_3/appointment`, {
+      method: 'PUT',
+      as: ALL,
+      headers: { 'if-match': '*' },
+      body: { AppointmentDate: '2026-11-23T22:00:00Z' },
+    });
+    expect(appointment.status, appointment.text).toBe(200);
+    const { Url } = await createLink(`${V}/loads/L-2001/tracking-link`);
+    const json = (await page(pathOf(Url), 'application/json')).body;
+    expect(json.DeliveryEta).toEqual({
+      At: '2026-11-24T00:10:00.000Z',
+      Source: 'Planned',
+      StopSequence: 3,
+      Target: '2026-11-23T22:00:00.000Z',
+      TargetKind: 'Appointment',
+      MinutesLate: 130,
+    });
+    expect(json.Stops.map((stop: any) => stop.StopType)).toEqual(['Pickup', 'Waypoint', 'Delivery']);
+    const html = (await page(pathOf(Url))).text;
+    expect(html).toContain('id="eta-text">Arriving Mon Nov 23, 18:10 CST, about 2 h late against the appointment</p>');
+    expect(html).toContain('Planned estimate');
+    expect(html).toContain('No position reported yet.');
+    expect(html).not.toContain('id="map-truck"');
+  });
+
   it('never shows rates, driver names, phone numbers, internal references, asset ids or another load', async () => {
     const { Url } = await createLink();
     const html = (await page(pathOf(Url))).text;
