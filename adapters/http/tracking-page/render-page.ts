@@ -25,7 +25,7 @@ function place(stop: Pick<TrackingStop, 'City' | 'State'>): string {
 }
 
 /** The ETA sentence: "Arriving Tue Nov 24, 14:30 CST, about 2 h late against the appointment". */
-function etaSection(page: TrackingPage): string {
+function etaSection(page: TrackingPage, now: Date): string {
   const eta = page.DeliveryEta;
   const delivery = eta ? page.Stops.find((stop) => stop.Sequence === eta.StopSequence) : page.Stops.findLast((s) => s.StopType === 'Delivery');
   if (delivery?.ArrivedAt) {
@@ -46,7 +46,8 @@ function etaSection(page: TrackingPage): string {
   const source =
     eta.Source === 'Live' ? "Live estimate from the truck's latest position" : eta.Source === 'Planned' ? 'Planned estimate' : 'Estimate from the schedule';
   return (
-    `<p class="eta-text ${tone}" id="eta-text">Arriving ${escapeHtml(localTime(eta.At, delivery.TimeZone))}${escapeHtml(judgement)}</p>` +
+    // An estimate already past without an arrival is stale: say so rather than "Arriving" yesterday.
+    `<p class="eta-text ${tone}" id="eta-text">${Date.parse(eta.At) < now.getTime() ? 'Was expected' : 'Arriving'} ${escapeHtml(localTime(eta.At, delivery.TimeZone))}${escapeHtml(judgement)}</p>` +
     `<p class="muted" id="eta-source">${source} · delivery in ${escapeHtml(place(delivery))}</p>`
   );
 }
@@ -112,7 +113,7 @@ export function renderTrackingPage(page: TrackingPage, options: { nonce: string;
     `<h1>Load <span id="load-number">${escapeHtml(page.LoadNumber)}</span></h1>` +
     `<p class="status status-${escapeHtml(page.Status.toLowerCase())}" id="load-status">${escapeHtml(statusWords(page.Status))}</p></div></header>` +
     `<main class="wrap"><div class="col">` +
-    `<section class="card" id="eta"><h2>Delivery</h2>${etaSection(page)}</section>` +
+    `<section class="card" id="eta"><h2>Delivery</h2>${etaSection(page, options.now)}</section>` +
     `<section class="card map-card" id="map">${map ?? ''}${positionLine(page, options.now)}</section>` +
     `</div><div class="col">` +
     `<section class="card" id="stops"><h2>Stops</h2><ol class="timeline" id="timeline">${page.Stops.map(stopItem).join('')}</ol></section>` +
