@@ -16,6 +16,7 @@ import { referenceDefinitionsRouter } from './reference-definitions/router.js';
 import { settlementsRouter } from './settlements/router.js';
 import { subsidiariesRouter } from './subsidiaries/router.js';
 import { tollsRouter } from './tolls/router.js';
+import { trackingRouter } from './tracking/router.js';
 import { tripsRouter } from './trips/router.js';
 import { usersRouter } from './users/router.js';
 import { visibilityRouter } from './visibility/router.js';
@@ -49,6 +50,7 @@ export const appRouter = router({
   fuel: fuelRouter,
   tolls: tollsRouter,
   tenders: tendersRouter,
+  tracking: trackingRouter,
 });
 
 export type AppRouter = typeof appRouter;

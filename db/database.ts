@@ -28,6 +28,7 @@ import type { DispatchPreferenceDriversTable, DispatchPreferencesTable } from '.
 import type { InvoiceLineItemsTable, InvoiceLoadsTable, InvoicePaymentsTable, InvoicesTable } from './tables/invoices.js';
 import type { DeductionGeneratedFromColumn, FuelTransactionsTable, TollTransactionsTable, TruckOwnerOperatorColumn } from './tables/fuel-tolls.js';
 import type { TendersTable } from './tables/tenders.js';
+import type { TrackingLinksTable } from './tables/tracking-links.js';
 
 /**
  * Every table of the database, by name. Column types are chosen so that SQLite and Postgres
@@ -88,6 +89,7 @@ export interface Database {
   invoice_line_items: InvoiceLineItemsTable;
   invoice_payments: InvoicePaymentsTable;
   tenders: TendersTable;
+  tracking_links: TrackingLinksTable;
 
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -12,6 +12,7 @@ import { handleApiRequest } from '../rest/api-routes.js';
 import { serveDocs } from '../rest/docs.js';
 import { errorPageFor, serveErrorPage } from './error-pages.js';
 import { FILES_PATH_PREFIX, serveFile } from './files.js';
+import { serveTrackingPage, TRACK_PATH_PREFIX } from './tracking-page/serve-tracking-page.js';
 import { buildOpenApiDocument } from '../rest/openapi.js';
 import { buildProblem, edgeKinds, problemKinds, sendProblem } from '../rest/problem.js';
 import { rateLimitHeaders, type RateLimits } from './rate-limit.js';
@@ -43,7 +44,8 @@ export interface ApiHandlerOptions {
  * - `/api/trpc/…`: tRPC's own HTTP adapter for internal apps (tRPC's chain, tRPC's envelope).
  * - other `/api/…` paths: 404 under the default per-IP rate rules.
  * - tokenless paths under the public per-IP rule: `/files/{token}` (signed downloads),
- *   `/openapi.json`, `/docs`, `/healthz`, and `/errors/…` (the pages behind problem Types).
+ *   `/track/{token}` (customer tracking pages), `/openapi.json`, `/docs`, `/healthz`, and
+ *   `/errors/…` (the pages behind problem Types).
  * Every request gets an X-Request-Id and one log line with its status and time.
  */
 export function createApiHandler(options: ApiHandlerOptions): RequestListener {
@@ -116,6 +118,10 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
     if (await limited(req, res, url, [publicRule])) return {};
     if (path.startsWith(FILES_PATH_PREFIX)) {
       await serveFile({ db: options.db, config, clock: options.clock }, req, res, path);
+      return {};
+    }
+    if (path.startsWith(TRACK_PATH_PREFIX)) {
+      await serveTrackingPage({ db: options.db, config, clock: options.clock }, req, res, path);
       return {};
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {

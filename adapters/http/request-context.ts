@@ -14,9 +14,11 @@ export function clientIpOf(req: IncomingMessage): string {
   return req.socket.remoteAddress ?? 'unknown';
 }
 
-/** Download paths carry a signed token: it never reaches a log line. */
+/** Download and tracking-page paths carry a token (the only credential they need): it never reaches a log line. */
 export function loggablePath(pathname: string): string {
-  return pathname.startsWith('/files/') ? '/files/[redacted]' : pathname;
+  if (pathname.startsWith('/files/')) return '/files/[redacted]';
+  if (pathname.startsWith('/track/')) return '/track/[redacted]';
+  return pathname;
 }
 
 /** Query values as strings, repeated keys as arrays. */
