@@ -1096,6 +1096,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/p/v1.0/loads/{loadNumber}/tracking-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a customer tracking link
+         * @description No body (or `{}`). Answers a new link to the public tracking page of the load, valid 30 days, for the shipper to forward to its customer. The page (GET /track/{token}, outside this document) shows the load's status, stops, Public references, delivery ETA and last position on a map, and never rates, driver names, phone numbers, internal references or asset ids. Each call makes another link; the server keeps only a hash of the token, so a lost link cannot be shown again: create a new one. DELETE revokes every link of the load.
+         *
+         *     Requires scope: load:update.
+         */
+        post: operations["tracking-createTrackingLink"];
+        /**
+         * Revoke the customer tracking links of a load
+         * @description Revokes every tracking link of the load at once: their pages answer 404 from then on, like a link that never existed. Answers 204 also when the load has no live link. Links have no ETag: no If-Match.
+         *
+         *     Requires scope: load:update.
+         */
+        delete: operations["tracking-revokeTrackingLinks"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/p/v1.0/loads/search": {
         parameters: {
             query?: never;
@@ -3589,6 +3617,20 @@ export interface components {
             PageSize: number;
             /** @description Items in the whole filtered list, on every page. */
             Total: number;
+        };
+        TrackingLink: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC: 30 days after creation.
+             * @example 2026-12-22T12:00:00.000Z
+             */
+            ExpiresAt: string;
+            /**
+             * Format: uri
+             * @description The page for the customer: `{PUBLIC_BASE_URL}/track/{token}`. Shown once; the server keeps only a hash of the token.
+             * @example https://api.example.com/track/3q2-7wEjZqkqD8jX0vN1sYw9bC4tF6hR2mK5pL8uA0e
+             */
+            Url: string;
         };
         Trailer: {
             /** @description null means the flag is unset, which is not false. */
@@ -17014,6 +17056,270 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["DocumentTypeChangePage"];
                 };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "tracking-createTrackingLink": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+            };
+            path: {
+                loadNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrackingLink"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "tracking-revokeTrackingLinks": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+            };
+            path: {
+                loadNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            204: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
             400: {
