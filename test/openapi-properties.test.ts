@@ -99,6 +99,13 @@ const KNOWN_DEFECTS: KnownDefect[] = [
     probe: { op: `PUT ${P}trips/{tripId}/stops/{stopId}/arrival`, path: '/api/p/v1.0/trips/trp_1001_a/stops/stp_1001_1/arrival', body: { ArrivedAt: '2026-11-21T16:00:00Z' } },
   },
   {
+    ops: /^POST \/api\/p\/v\{version\}\/webhooks\/\{id\}\/replay$/,
+    kind: 'valid-refused',
+    detail: /^400 Since$/,
+    defect: 'the replay window: Since at most 30 days ago, not after Until (now when absent), at most 14 days before it: rules between fields and the clock JSON Schema cannot state',
+    probe: { op: `POST ${P}webhooks/{id}/replay`, path: '/api/p/v1.0/webhooks/wh_kc_ops/replay', body: { Since: '2020-01-01T00:00:00Z' } },
+  },
+  {
     ops: /stops\/\{stopId\}\/departure$/,
     kind: 'valid-refused',
     detail: /^400 DepartedAt$/,

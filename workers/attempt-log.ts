@@ -68,14 +68,16 @@ export class AttemptLog {
       const reset = new Set<string>();
       for (const { delivery, attemptedAt, outcome } of batch) {
         const attempt = delivery.attempts + 1;
-        const retry = (outcome.status === 'failure' || outcome.status === 'timeout') && attempt <= delays.length;
+        // A replayed or resent delivery gets the whole schedule again; its attempt numbers keep counting.
+        const round = attempt - delivery.retry_base;
+        const retry = (outcome.status === 'failure' || outcome.status === 'timeout') && round <= delays.length;
         const state = outcome.status === 'success' ? 'succeeded' : outcome.status === 'skipped' ? 'skipped' : retry ? 'pending' : 'failed';
         const moved = await trx
           .updateTable('webhook_deliveries')
           .set({
             state,
             attempts: attempt,
-            next_attempt_at: retry ? formatStoredDateTime(finishedAt.getTime() + delays[attempt - 1]! * 1000) : delivery.next_attempt_at,
+            next_attempt_at: retry ? formatStoredDateTime(finishedAt.getTime() + delays[round - 1]! * 1000) : delivery.next_attempt_at,
             lease_until: null,
             lease_token: null,
             updated_at: updatedAt,

@@ -32,6 +32,7 @@ export function pendingDelivery(fields: {
     outbox_id: fields.outboxId,
     event_type: fields.eventType,
     body: eventBody(fields.eventType, fields.timestamp, fields.dataJson),
+    event_at: fields.timestamp,
     state: 'pending',
     attempts: 0,
     next_attempt_at: fields.now,

@@ -9,6 +9,8 @@ import { findWebhooks } from './find-webhooks.js';
 import { getWebhook } from './get-webhook.js';
 import { getWebhookHealth } from './get-webhook-health.js';
 import { listEventTypes } from './list-event-types.js';
+import { replayWebhook } from './replay-webhook.js';
+import { resendDelivery } from './resend-delivery.js';
 import { revealWebhookSecret } from './reveal-webhook-secret.js';
 import { rotateWebhookSecret } from './rotate-webhook-secret.js';
 import { testWebhook } from './test-webhook.js';
@@ -31,4 +33,6 @@ export const webhooksRouter = router({
   exportDeliveryLogs,
   findDeliveryLogs,
   getWebhookHealth,
+  replayWebhook,
+  resendDelivery,
 });

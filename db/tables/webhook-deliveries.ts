@@ -15,10 +15,14 @@ export interface WebhookDeliveriesTable {
   event_type: string;
   /** The exact JSON body every attempt sends: `{type, timestamp, data}`. */
   body: string;
+  /** The event's own time (the body's `timestamp`): what a replay window selects by. Null only in rows written before migration 2026-11-23T0094 filled it. */
+  event_at: string | null;
   /** `pending` until it ends as `succeeded`, `failed` (retries exhausted) or `skipped`. */
   state: string;
   /** Attempts made so far (skipped turns included). */
   attempts: number;
+  /** Attempts made before the delivery was last queued again (replay, resend): its retry schedule counts from there. */
+  retry_base: ColumnType<number, number | undefined, number>;
   next_attempt_at: string;
   /** A worker holds the delivery until then; an expired lease (a crashed worker) frees it. */
   lease_until: string | null;
