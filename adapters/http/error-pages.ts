@@ -125,6 +125,18 @@ const CODE_HELP: Record<string, Pick<ErrorPage, 'explanation' | 'whatToDo'>> = {
     explanation: 'A newer position of the asset is already held: positions older than the held one are not applied.',
     whatToDo: 'Nothing, if the reading was a late duplicate. Otherwise check the device clock.',
   },
+  'Conflict/WebhookDisabled': {
+    explanation: 'The webhook subscription is disabled, so nothing can be queued for it.',
+    whatToDo: 'Enable it (POST /webhooks/{id}/enable) once the receiver answers, then replay what it missed.',
+  },
+  'Conflict/WebhookNotActive': {
+    explanation: 'The webhook subscription is not active yet (its URL has not been verified), so nothing can be queued for it.',
+    whatToDo: "Finish the subscription's verification, then retry.",
+  },
+  'Conflict/DeliveryInFlight': {
+    explanation: 'This delivery is being attempted right now.',
+    whatToDo: 'Wait for the attempt to finish (see the delivery logs), then resend it if it failed.',
+  },
   'Unprocessable/FutureRecordedAt': {
     explanation: "The reading's RecordedAt is ahead of the server's clock by more than the allowed skew.",
     whatToDo: "Check the device clock, then send the reading with its real time.",
