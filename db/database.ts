@@ -28,6 +28,7 @@ import type { DispatchPreferenceDriversTable, DispatchPreferencesTable } from '.
 import type { InvoiceLineItemsTable, InvoiceLoadsTable, InvoicePaymentsTable, InvoicesTable } from './tables/invoices.js';
 import type { DeductionGeneratedFromColumn, FuelTransactionsTable, TollTransactionsTable, TruckOwnerOperatorColumn } from './tables/fuel-tolls.js';
 import type { TendersTable } from './tables/tenders.js';
+import type { VisibilityLoadStateTable, VisibilitySharesTable } from './tables/visibility-shares.js';
 
 /**
  * Every table of the database, by name. Column types are chosen so that SQLite and Postgres
@@ -88,6 +89,8 @@ export interface Database {
   invoice_line_items: InvoiceLineItemsTable;
   invoice_payments: InvoicePaymentsTable;
   tenders: TendersTable;
+  visibility_shares: VisibilitySharesTable;
+  visibility_load_state: VisibilityLoadStateTable;
 
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
