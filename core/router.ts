@@ -19,6 +19,7 @@ import { tollsRouter } from './tolls/router.js';
 import { tripsRouter } from './trips/router.js';
 import { usersRouter } from './users/router.js';
 import { visibilityRouter } from './visibility/router.js';
+import { visibilitySharesRouter } from './visibility-shares/router.js';
 import { webhooksRouter } from './webhooks/router.js';
 import { createCallerFactory, router } from './trpc.js';
 
@@ -40,6 +41,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   assets: assetsRouter,
   visibility: visibilityRouter,
+  visibilityShares: visibilitySharesRouter,
   users: usersRouter,
   locations: locationsRouter,
   carriers: carriersRouter,
