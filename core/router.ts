@@ -20,6 +20,7 @@ import { trackingRouter } from './tracking/router.js';
 import { tripsRouter } from './trips/router.js';
 import { usersRouter } from './users/router.js';
 import { visibilityRouter } from './visibility/router.js';
+import { visibilitySharesRouter } from './visibility-shares/router.js';
 import { webhooksRouter } from './webhooks/router.js';
 import { createCallerFactory, router } from './trpc.js';
 
@@ -41,6 +42,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   assets: assetsRouter,
   visibility: visibilityRouter,
+  visibilityShares: visibilitySharesRouter,
   users: usersRouter,
   locations: locationsRouter,
   carriers: carriersRouter,

@@ -29,6 +29,7 @@ import type { InvoiceLineItemsTable, InvoiceLoadsTable, InvoicePaymentsTable, In
 import type { DeductionGeneratedFromColumn, FuelTransactionsTable, TollTransactionsTable, TruckOwnerOperatorColumn } from './tables/fuel-tolls.js';
 import type { TendersTable } from './tables/tenders.js';
 import type { TrackingLinksTable } from './tables/tracking-links.js';
+import type { VisibilityLoadStateTable, VisibilitySharesTable } from './tables/visibility-shares.js';
 
 /**
  * Every table of the database, by name. Column types are chosen so that SQLite and Postgres
@@ -90,6 +91,8 @@ export interface Database {
   invoice_payments: InvoicePaymentsTable;
   tenders: TendersTable;
   tracking_links: TrackingLinksTable;
+  visibility_shares: VisibilitySharesTable;
+  visibility_load_state: VisibilityLoadStateTable;
 
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;

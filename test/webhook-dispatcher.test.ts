@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { encryptSecret } from '../core/crypto/secret-box.js';
-import { appendEvent, appendVisibilityPost } from '../core/events/outbox.js';
+import { appendEvent, appendVisibilityPosts } from '../core/events/outbox.js';
 import { generateWebhookSecret } from '../core/webhooks/signing.js';
 import { Dispatcher } from '../workers/dispatcher.js';
 import { startTestApp, SECRET_KEY, type TestApp } from './harness.js';
@@ -359,8 +359,8 @@ describe('test events and visibility posts', () => {
       .set({ visibility_url: `${receiver.url}/visibility`, visibility_secret_encrypted: encryptSecret(SECRET_KEY, 'visibility-secret', secret) })
       .where('id', '=', 'cus_heartland')
       .execute();
-    await appendVisibilityPost(t.db, t.clock, { tenantId: 'tn_prairie', subsidiaryId: 'sub_kc', customerId: 'cus_heartland', type: 'document', body: { id: 'doc_1', AttachmentType: 'Proof of Delivery' } });
-    await appendVisibilityPost(t.db, t.clock, { tenantId: 'tn_prairie', subsidiaryId: 'sub_dal', customerId: 'cus_lonestar', type: 'document', body: { id: 'doc_2' } });
+    await appendVisibilityPosts(t.db, t.clock, [{ tenantId: 'tn_prairie', subsidiaryId: 'sub_kc', customerId: 'cus_heartland', type: 'document', body: { id: 'doc_1', AttachmentType: 'Proof of Delivery' } }]);
+    await appendVisibilityPosts(t.db, t.clock, [{ tenantId: 'tn_prairie', subsidiaryId: 'sub_dal', customerId: 'cus_lonestar', type: 'document', body: { id: 'doc_2' } }]);
     expect(await dispatcher.tick()).toEqual({ fannedOut: 2, attempted: 1 });
     const [request] = to('visibility');
     expect(verifyDelivery(secret, request!, t.clock)).toEqual({

@@ -5,6 +5,7 @@ import type { Config } from '../core/config.js';
 import { formatStoredDateTime } from '../core/shared/datetime.js';
 import type { Db } from '../db/create-db.js';
 import type { WebhookDeliveryAttemptsTable } from '../db/tables/webhook-deliveries.js';
+import { recordShareOutcome } from '../core/visibility-shares/share.repository.js';
 import type { Delivery, Outcome } from './deliveries.js';
 
 /** DECISIONS: at 10 consecutive failed events the subscription is disabled. */
@@ -24,7 +25,8 @@ interface Finished {
  *
  * Per attempt: success and skipped end the delivery; a failure or timeout schedules the next
  * retry, or ends it as failed after the last one. A failed event counts towards the
- * subscription's ConsecutiveFailures (disabled at 10), a success resets them.
+ * subscription's ConsecutiveFailures (disabled at 10), a success resets them. A delivery to a
+ * customer's visibility integration writes the attempt's outcome on its share as well.
  */
 export class AttemptLog {
   private pending: Finished[] = [];
@@ -102,6 +104,10 @@ export class AttemptLog {
           response_body: outcome.responseBody,
           attempted_at: attemptedAt,
         });
+        if (delivery.customer_id && delivery.outbox_id) {
+          const ok = outcome.status === 'success';
+          await recordShareOutcome(trx, delivery.outbox_id, { ok, error: ok ? null : outcome.reason ?? `The receiver answered ${outcome.httpStatus}.` }, updatedAt);
+        }
         const webhookId = delivery.webhook_id;
         if (!webhookId) continue;
         if (state === 'succeeded' && !reset.has(webhookId)) {

@@ -1,5 +1,6 @@
 import { AppError, notFound, validationError } from '../errors.js';
-import { appendEvent, appendVisibilityPost } from '../events/outbox.js';
+import { appendEvent } from '../events/outbox.js';
+import { appendShares } from '../visibility-shares/share.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf } from '../shared/scope.js';
 import type { Context, Principal } from '../trpc.js';
@@ -81,13 +82,24 @@ export async function changeDocumentType(ctx: Context & { principal: Principal }
     if (known.type === PROOF_OF_DELIVERY && load.customerId) {
       const customer = await findVisibilityCustomer(trx, scope, load.customerId);
       if (customer) {
-        await appendVisibilityPost(trx, ctx.clock, {
-          tenantId: load.tenantId,
-          subsidiaryId: load.subsidiaryId,
-          customerId: customer.id,
-          type: 'document',
-          body: { ...document, LoadNumber: load.loadNumber },
-        });
+        // Recorded in the load's outbound history like its tracking shares; the envelope is unchanged.
+        await appendShares(trx, ctx.clock, [
+          {
+            tenantId: load.tenantId,
+            subsidiaryId: load.subsidiaryId,
+            customerId: customer.id,
+            loadId: load.id,
+            loadNumber: load.loadNumber,
+            tripId: null,
+            tripNumber: null,
+            eventType: 'ProofOfDelivery',
+            type: 'document',
+            stopId: null,
+            coordinates: null,
+            address: null,
+            data: { ...document, LoadNumber: load.loadNumber },
+          },
+        ]);
       }
     }
     return document;

@@ -39,16 +39,27 @@ export interface VisibilityPost {
   body: unknown;
 }
 
-/** Appends a post to a customer's visibility integration, in the caller's transaction. */
-export async function appendVisibilityPost(trx: Db, clock: Clock, post: VisibilityPost): Promise<string> {
-  return appendEntry(trx, clock, 'vis', {
+/**
+ * Appends posts to customers' visibility integrations, in the caller's transaction, in one
+ * statement (position ingestion shares a whole batch's at once); answers their outbox ids in
+ * order. core/visibility-shares records each as a share.
+ */
+export async function appendVisibilityPosts(trx: Db, clock: Clock, posts: readonly VisibilityPost[]): Promise<string[]> {
+  if (posts.length === 0) return [];
+  const createdAt = formatStoredDateTime(clock.now());
+  const rows = posts.map((post) => ({
+    id: `vis_${randomUUID()}`,
     tenant_id: post.tenantId,
     subsidiary_id: post.subsidiaryId,
     kind: 'visibility',
     type: post.type,
     customer_id: post.customerId,
-    payload: post.body,
-  });
+    payload: JSON.stringify(post.body),
+    created_at: createdAt,
+    dispatched_at: null,
+  }));
+  await trx.insertInto('outbox').values(rows).execute();
+  return rows.map((row) => row.id);
 }
 
 type EntryFields = Omit<Insertable<OutboxTable>, 'id' | 'created_at' | 'dispatched_at' | 'payload'> & { payload: unknown };

@@ -68,12 +68,13 @@ export async function refreshLiveEtas(trx: Db, update: LiveEtaUpdate): Promise<b
  * `refreshLiveEtas` for a batch of accepted positions (position ingestion's group commit), in a
  * fixed number of statements whatever the batch size. Positions are in the order they were
  * accepted; when several are for one trip, the last one's estimates are the ones that stand,
- * as if each had been applied in turn. Returns the trips whose Live ETAs changed.
+ * as if each had been applied in turn. Returns the trips whose Live ETAs changed, each with its
+ * final stop's new Live ETA when that one changed (the delivery ETA the visibility shares follow).
  */
-export async function refreshLiveEtasOfTrips(trx: Db, updates: readonly LiveEtaUpdate[]): Promise<Set<string>> {
+export async function refreshLiveEtasOfTrips(trx: Db, updates: readonly LiveEtaUpdate[]): Promise<Map<string, { stopId: string; eta: string } | null>> {
   const latest = new Map<string, LiveEtaUpdate>();
   for (const update of updates) latest.set(update.tripId, update);
-  const changedTrips = new Set<string>();
+  const changedTrips = new Map<string, { stopId: string; eta: string } | null>();
   if (latest.size === 0) return changedTrips;
   // One statement: the stops of the trips with what decides whether they get Live ETAs.
   const joined = await trx
@@ -104,7 +105,9 @@ export async function refreshLiveEtasOfTrips(trx: Db, updates: readonly LiveEtaU
       // undefined: a stop already reached keeps what it has.
       if (estimate === undefined || estimate === row.eta_live) return;
       changes.push({ id: row.id, eta: estimate });
-      changedTrips.add(tripId);
+      const isFinal = index === rows.length - 1;
+      if (isFinal && estimate !== null) changedTrips.set(tripId, { stopId: row.id, eta: estimate });
+      else if (!changedTrips.has(tripId)) changedTrips.set(tripId, null);
     });
   }
   if (changes.length === 0) return changedTrips;
@@ -124,7 +127,7 @@ export async function refreshLiveEtasOfTrips(trx: Db, updates: readonly LiveEtaU
   await trx
     .updateTable('trips')
     .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
-    .where('id', 'in', [...changedTrips])
+    .where('id', 'in', [...changedTrips.keys()])
     .execute();
   return changedTrips;
 }

@@ -10,7 +10,8 @@
  * 4. otherwise bump `trips.version` (the ETag), let the load's status follow its trips, and
  *    append `trip.changed` (with `diff.changes`, never Eta fields; not for dispatch or an
  *    ETA-only change, whose diff is empty), `trip.status.changed` and `load.status.changed`
- *    to the outbox in the same transaction, routed by the trip's subsidiary.
+ *    to the outbox in the same transaction, routed by the trip's subsidiary, and the load's
+ *    tracking shares to its customer's visibility integration (arrivals, departures, ETA).
  */
 import type { Db } from '../../db/create-db.js';
 import type { StopsTable, TripsTable } from '../../db/tables/loads.js';
@@ -21,6 +22,7 @@ import { formatStoredDateTime } from '../shared/datetime.js';
 import { inScope, scopeOf, type Scope } from '../shared/scope.js';
 import { deriveLoadStatus, type TripStatus } from '../shared/statuses.js';
 import type { Context, Principal } from '../trpc.js';
+import { shareTripWrite } from '../visibility-shares/share-progress.js';
 import { diffTrips, tripsDiffer, type FieldChange } from './trip-diff.js';
 import { getTripRecord, tripEtag, type StopRow, type TripRecord } from './trip.repository.js';
 
@@ -85,6 +87,7 @@ export async function writeTrip<R>(ctx: WriteContext, tripId: string, options: T
       meta: { ...changedRecord.meta, version: before.meta.version + 1 },
     };
     await emitTripEvents(ctx, trx, scope, before, after, loadChange, options.emitTripChanged);
+    await shareTripWrite(trx, ctx.clock, before, after);
     return { result, record: after, changed: true };
   });
   ctx.response.etag = tripEtag(outcome.record.meta.id, outcome.record.meta.version);

@@ -5,6 +5,7 @@ import type { LatLng } from '../eta/road-distance.js';
 import { notFound } from '../errors.js';
 import type { Scope } from '../shared/scope.js';
 import { refreshLiveEtasOfTrips, type LiveEtaUpdate } from '../trips/trip-etas.js';
+import { sharePositionBatch, type DeliveryEta } from '../visibility-shares/share-progress.js';
 import { assetFor, findAssetRows, type AssetKind, type PositionAsset } from './position-asset.js';
 import { chooseTrip, findTripCandidates, type PositionTrip } from './position-trip.js';
 import { appendPositionHistory, holdLatestPositions } from './position.repository.js';
@@ -15,8 +16,9 @@ import { appendPositionHistory, holdLatestPositions } from './position.repositor
  * Readings that arrive while a batch is being written wait for the next one, so the batch size
  * follows the load: one reading at a time when traffic is light, hundreds when it is heavy.
  * A batch costs a fixed number of statements: one asset lookup, one trip lookup (and one for
- * their open stops), then one transaction with the held-position upsert, the history insert
- * and the Live ETA refresh, and one commit for all of them.
+ * their open stops), then one transaction with the held-position upsert, the history insert,
+ * the Live ETA refresh and the tracking shares (share-progress.ts: one read of the loads' share
+ * state, and inserts only when something is shared), and one commit for all of them.
  *
  * Every reading keeps its own outcome, checked in the API's order: an asset outside the
  * caller's scope (or of the wrong type) is 404, a TripId that is not the asset's within that
@@ -185,7 +187,10 @@ async function checkBatch(db: Db, batch: Queued[]): Promise<Checked> {
   return { batch, refusals, accepted };
 }
 
-/** One transaction: the held-position upsert, the history insert and the Live ETA refresh; per reading, held or stale. */
+/**
+ * One transaction: the held-position upsert, the history insert, the Live ETA refresh and the
+ * customers' tracking shares; per reading, held or stale.
+ */
 async function commitBatch(db: Db, accepted: readonly Accepted[]): Promise<boolean[]> {
   if (accepted.length === 0) return [];
   return db.transaction().execute(async (trx) => {
@@ -206,7 +211,16 @@ async function commitBatch(db: Db, accepted: readonly Accepted[]): Promise<boole
         position: { coordinates: queued.request.point, recordedAt: queued.request.recordedAt },
         clock: queued.request.clock,
       }));
-    await refreshLiveEtasOfTrips(trx, live);
+    const changedEtas = await refreshLiveEtasOfTrips(trx, live);
+    const deliveryEtas = new Map<string, DeliveryEta>();
+    for (const [tripId, delivery] of changedEtas) if (delivery) deliveryEtas.set(tripId, delivery);
+    // Every reading of a batch carries the same server clock.
+    await sharePositionBatch(
+      trx,
+      accepted[0]!.queued.request.clock,
+      heldItems.flatMap(({ row, trip }) => (trip ? [{ row, tripId: trip.id }] : [])),
+      deliveryEtas,
+    );
     return outcomes;
   });
 }

@@ -1,0 +1,110 @@
+import { sql, type Kysely } from 'kysely';
+import type { Db } from '../../db/create-db.js';
+import type { PageOf, TPageRequest } from '../shared/search-page.js';
+import { selectPage, thenById } from '../shared/select-page.js';
+import type { TInboundEvent } from './share.schemas.js';
+
+interface InboundRow {
+  id: string;
+  event_type: TInboundEvent['EventType'];
+  received_at: string | null;
+  recorded_at: string;
+  asset_id: string | null;
+  asset_type: TInboundEvent['AssetType'];
+  trip_id: string;
+  stop_id: string | null;
+  latitude: string | null;
+  longitude: string | null;
+  street: string | null;
+  city: string | null;
+  state: string | null;
+  zip_code: string | null;
+  country: string | null;
+  source: string;
+}
+
+/** Newest RecordedAt first; the id breaks ties. */
+export const INBOUND_ORDER = thenById('visibility-inbound', { column: 'recorded_at', desc: true, type: 'text' });
+
+const text = (value: string) => sql`cast(${sql.lit(value)} as text)`;
+const none = sql`cast(null as text)`;
+
+/**
+ * What a load received, derived from what is stored rather than copied: the positions attached
+ * to its trips (position history, through `asset_positions_trip_idx`: one range per trip, newest
+ * first) and the arrivals and departures stored on its stops. `tripIds` are the trips of a load
+ * found in the caller's scope; positions attach only to trips in their sender's scope.
+ */
+export async function findInboundEvents(db: Db, tenantId: string, tripIds: readonly string[], page: TPageRequest): Promise<PageOf<TInboundEvent>> {
+  const anyDb = db as unknown as Kysely<any>;
+  const positions = anyDb
+    .selectFrom('asset_positions')
+    .where('asset_positions.trip_id', 'in', [...tripIds])
+    .where('asset_positions.tenant_id', '=', tenantId)
+    .select([
+      sql`${sql.lit('position:')} || asset_positions.id`.as('id'),
+      text('Location').as('event_type'),
+      'asset_positions.received_at',
+      'asset_positions.recorded_at',
+      'asset_positions.asset_id',
+      'asset_positions.asset_type',
+      'asset_positions.trip_id',
+      none.as('stop_id'),
+      'asset_positions.latitude',
+      'asset_positions.longitude',
+      'asset_positions.street',
+      'asset_positions.city',
+      'asset_positions.state',
+      'asset_positions.zip_code',
+      'asset_positions.country',
+      'asset_positions.source',
+    ]);
+  const stopEvents = (type: 'Arrival' | 'Departure', column: 'arrived_at' | 'departed_at') =>
+    anyDb
+      .selectFrom('stops')
+      .where('stops.trip_id', 'in', [...tripIds])
+      .where('stops.tenant_id', '=', tenantId)
+      .where(`stops.${column}`, 'is not', null)
+      .select([
+        sql`${sql.lit(`${type.toLowerCase()}:`)} || stops.id`.as('id'),
+        text(type).as('event_type'),
+        none.as('received_at'),
+        sql.ref(`stops.${column}`).as('recorded_at'),
+        none.as('asset_id'),
+        none.as('asset_type'),
+        'stops.trip_id',
+        'stops.id as stop_id',
+        'stops.latitude',
+        'stops.longitude',
+        'stops.address_street as street',
+        'stops.address_city as city',
+        'stops.address_state as state',
+        'stops.address_zip_code as zip_code',
+        'stops.address_country as country',
+        text('StopUpdate').as('source'),
+      ]);
+  const union = positions.unionAll(stopEvents('Arrival', 'arrived_at')).unionAll(stopEvents('Departure', 'departed_at'));
+  const found = await selectPage<InboundRow>(db, anyDb.selectFrom(union.as('events')), {
+    derived: 'events',
+    order: INBOUND_ORDER,
+    page,
+  });
+  return { ...found, items: found.items.map(toInboundEvent) };
+}
+
+function toInboundEvent(row: InboundRow): TInboundEvent {
+  const address = { Street: row.street, City: row.city, State: row.state, ZipCode: row.zip_code, Country: row.country };
+  return {
+    Id: row.id,
+    EventType: row.event_type,
+    ReceivedAt: row.received_at,
+    RecordedAt: row.recorded_at,
+    AssetId: row.asset_id,
+    AssetType: row.asset_type,
+    TripId: row.trip_id,
+    StopId: row.stop_id,
+    Coordinates: row.latitude !== null && row.longitude !== null ? { Latitude: row.latitude, Longitude: row.longitude } : null,
+    Address: Object.values(address).every((value) => value === null) ? null : address,
+    Source: row.source,
+  };
+}

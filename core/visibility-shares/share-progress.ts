@@ -1,0 +1,168 @@
+/**
+ * What a load shares with its customer's visibility integration, and when (RESOURCES.md
+ * "Visibility: outbound tracking and history"): positions at most once per load every 15
+ * minutes, every stop arrival and departure, and the delivery ETA (the final stop's Live, else
+ * Planned: the ETA model's estimates) when first computed and then whenever it moves 15 minutes
+ * or more from the last one shared. Manual ETAs are the dispatcher's own and are not shared.
+ * Both entry points run in the transaction of the change they report.
+ */
+import type { Db } from '../../db/create-db.js';
+import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
+import type { Clock } from '../clock.js';
+import { formatStoredDateTime } from '../shared/datetime.js';
+import type { TripRecord } from '../trips/trip.repository.js';
+import { appendShares, findShareTargets, saveShareStates, type LoadShareState, type ShareDraft, type ShareTarget } from './share.repository.js';
+import type { TShareAddress } from './share.schemas.js';
+
+const FIFTEEN_MINUTES_MS = 15 * 60_000;
+
+export function locationDue(lastSharedAt: string | null, now: number): boolean {
+  return lastSharedAt === null || now - Date.parse(lastSharedAt) >= FIFTEEN_MINUTES_MS;
+}
+
+export function etaDue(lastShared: string | null, eta: string): boolean {
+  return lastShared === null || Math.abs(Date.parse(eta) - Date.parse(lastShared)) >= FIFTEEN_MINUTES_MS;
+}
+
+function draftOf(target: ShareTarget, fields: Pick<ShareDraft, 'eventType' | 'type' | 'stopId' | 'coordinates' | 'address'>, data: object): ShareDraft {
+  return {
+    tenantId: target.tenantId,
+    subsidiaryId: target.subsidiaryId,
+    customerId: target.customerId,
+    loadId: target.loadId,
+    loadNumber: target.loadNumber,
+    tripId: target.tripId,
+    tripNumber: target.tripNumber,
+    ...fields,
+    data: { LoadNumber: target.loadNumber, TripId: target.tripId, TripNumber: target.tripNumber, ...data },
+  };
+}
+
+function stateOf(target: ShareTarget): LoadShareState {
+  return { loadId: target.loadId, tenantId: target.tenantId, locationSharedAt: target.locationSharedAt, etaShared: target.etaShared };
+}
+
+/** A held reading attached to a trip. */
+export interface SharedReading {
+  row: AssetPositionColumns;
+  tripId: string;
+}
+
+/** The delivery stop's new Live ETA of a trip, after a batch refreshed it. */
+export interface DeliveryEta {
+  stopId: string;
+  eta: string;
+}
+
+function positionAddress(row: AssetPositionColumns): TShareAddress | null {
+  const address = { Street: row.street, City: row.city, State: row.state, ZipCode: row.zip_code, Country: row.country };
+  return Object.values(address).every((value) => value === null) ? null : address;
+}
+
+/**
+ * The shares of a batch of held positions, set-wise: one read of the loads' share state for
+ * every trip of the batch, then (only when something is shared) one insert of outbox entries,
+ * one of shares and one upsert of the loads' state. A load shares the newest reading of the
+ * batch when its last location share is 15 minutes old or more.
+ */
+export async function sharePositionBatch(
+  trx: Db,
+  clock: Clock,
+  readings: readonly SharedReading[],
+  deliveryEtas: ReadonlyMap<string, DeliveryEta>,
+): Promise<void> {
+  const tripIds = new Set([...readings.map((reading) => reading.tripId), ...deliveryEtas.keys()]);
+  if (tripIds.size === 0) return;
+  const targets = await findShareTargets(trx, [...tripIds]);
+  if (targets.size === 0) return;
+
+  const now = clock.now().getTime();
+  const nowText = formatStoredDateTime(now);
+  const states = new Map<string, LoadShareState>();
+  const state = (target: ShareTarget) => states.get(target.loadId) ?? states.set(target.loadId, stateOf(target)).get(target.loadId)!;
+  const newest = new Map<string, { target: ShareTarget; row: AssetPositionColumns }>();
+  for (const reading of readings) {
+    const target = targets.get(reading.tripId);
+    if (target) newest.set(target.loadId, { target, row: reading.row });
+  }
+  const drafts: ShareDraft[] = [];
+  const changed = new Set<string>();
+  for (const { target, row } of newest.values()) {
+    const loadState = state(target);
+    if (!locationDue(loadState.locationSharedAt, now)) continue;
+    const coordinates = { Latitude: row.latitude, Longitude: row.longitude };
+    const address = positionAddress(row);
+    drafts.push(
+      draftOf(target, { eventType: 'Location', type: 'tracking.location', stopId: null, coordinates, address }, {
+        Coordinates: coordinates,
+        Address: address,
+        RecordedAt: row.recorded_at,
+      }),
+    );
+    loadState.locationSharedAt = nowText;
+    changed.add(target.loadId);
+  }
+  for (const [tripId, delivery] of deliveryEtas) {
+    const target = targets.get(tripId);
+    if (!target) continue;
+    const loadState = state(target);
+    if (!etaDue(loadState.etaShared, delivery.eta)) continue;
+    drafts.push(etaDraft(target, delivery));
+    loadState.etaShared = formatStoredDateTime(Date.parse(delivery.eta));
+    changed.add(target.loadId);
+  }
+  await appendShares(trx, clock, drafts);
+  await saveShareStates(
+    trx,
+    [...changed].map((loadId) => states.get(loadId)!),
+  );
+}
+
+function etaDraft(target: ShareTarget, delivery: DeliveryEta): ShareDraft {
+  return draftOf(target, { eventType: 'EstimatedDelivery', type: 'tracking.eta', stopId: delivery.stopId, coordinates: null, address: null }, {
+    StopId: delivery.stopId,
+    Eta: delivery.eta,
+  });
+}
+
+/**
+ * The shares of a write to a trip (trip-write.ts, after a change): an arrival or departure for
+ * each stop whose ArrivedAt or DepartedAt was set or corrected (clearing one shares nothing),
+ * and the delivery ETA when due. No read at all when the write touched none of these.
+ */
+export async function shareTripWrite(trx: Db, clock: Clock, before: TripRecord, after: TripRecord): Promise<void> {
+  const previous = new Map(before.trip.Stops.map((stop) => [stop.Id, stop]));
+  const moves: { kind: 'Arrival' | 'Departure'; stop: (typeof after.trip.Stops)[number] }[] = [];
+  for (const stop of after.trip.Stops) {
+    const old = previous.get(stop.Id);
+    if (stop.ArrivedAt !== null && stop.ArrivedAt !== old?.ArrivedAt) moves.push({ kind: 'Arrival', stop });
+    if (stop.DepartedAt !== null && stop.DepartedAt !== old?.DepartedAt) moves.push({ kind: 'Departure', stop });
+  }
+  const final = after.trip.Stops.at(-1);
+  const eta = final?.Eta?.Live ?? final?.Eta?.Planned ?? null;
+  if (moves.length === 0 && eta === null) return;
+
+  const target = (await findShareTargets(trx, [after.meta.id])).get(after.meta.id);
+  if (!target) return;
+  const drafts: ShareDraft[] = moves.map(({ kind, stop }) => {
+    const address = stop.Address
+      ? { Street: stop.Address.Street, City: stop.Address.City, State: stop.Address.State, ZipCode: stop.Address.ZipCode, Country: stop.Address.Country ?? null }
+      : null;
+    return draftOf(
+      target,
+      { eventType: kind, type: kind === 'Arrival' ? 'tracking.arrival' : 'tracking.departure', stopId: stop.Id, coordinates: stop.Coordinates, address },
+      {
+        StopId: stop.Id,
+        Coordinates: stop.Coordinates,
+        Address: address,
+        ArrivedAt: stop.ArrivedAt,
+        ...(kind === 'Departure' ? { DepartedAt: stop.DepartedAt } : {}),
+      },
+    );
+  });
+  if (final && eta !== null && etaDue(target.etaShared, eta)) {
+    drafts.push(etaDraft(target, { stopId: final.Id, eta }));
+    await saveShareStates(trx, [{ ...stateOf(target), etaShared: formatStoredDateTime(Date.parse(eta)) }]);
+  }
+  await appendShares(trx, clock, drafts);
+}
