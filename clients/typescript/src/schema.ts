@@ -2214,6 +2214,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/p/v1.0/visibility/inbound/{loadNumber}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a load received: positions and stop arrivals and departures
+         * @description The positions attached to the load's trips (EventType Location) and the arrivals and departures stored on its stops, newest RecordedAt first (Id breaking ties). RecordedAt is the position's RecordedAt or the stop's ArrivedAt / DepartedAt; ReceivedAt, AssetId and AssetType are null for stop events, whose Source is `StopUpdate`.
+         *
+         *     Requires scope: visibility:read.
+         */
+        get: operations["visibilityShares-findInboundHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/p/v1.0/visibility/outbound/{loadNumber}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a load shared with its customer's visibility integration
+         * @description Every post to the customer's VisibilityUrl about the load, newest SharedAt first (Id breaking ties), with its delivery outcome. Posts are signed like webhooks with the customer's VisibilitySecret, in the webhook envelope `{ type, timestamp, data }`: `tracking.location` (an accepted position attached to one of the load's trips, at most one per load every 15 minutes), `tracking.arrival`, `tracking.departure` (stop arrivals and departures, corrections included), `tracking.eta` (the final stop's Live, else Planned, ETA when first computed, then when it moves 15 minutes or more from the last one shared), and the Proof of Delivery post (type `document`). `data` carries LoadNumber, TripId, TripNumber and, as they apply, StopId, Coordinates, Address, RecordedAt, ArrivedAt, DepartedAt, Eta.
+         *
+         *     Requires scope: visibility:read.
+         */
+        get: operations["visibilityShares-findOutboundHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/p/v1.0/visibility/outbound/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Failed posts to customers' visibility integrations
+         * @description The tenant's shares whose last delivery attempt failed (a subsidiary-bound client: its subsidiary's loads), newest SharedAt first (Id breaking ties). TimeRange filters SharedAt: Start inclusive, End exclusive (End not after Start is a 400 naming it). A failed share is retried on the webhook retry schedule and leaves this list once an attempt succeeds.
+         *
+         *     Requires scope: visibility:read.
+         */
+        post: operations["visibilityShares-searchOutboundErrors"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/p/v1.0/webhooks": {
         parameters: {
             query?: never;
@@ -2312,6 +2378,28 @@ export interface paths {
          *     Requires scope: webhook:manage.
          */
         post: operations["webhooks-enableWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/p/v1.0/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay the events of a time window to a webhook subscription
+         * @description Queues again every event from Since to Until (both inclusive, at most 14 days, by the event's own time, Since at most 30 days ago) that the subscription was due: the events it was sent, routed and filtered exactly as at their first delivery (its subsidiary, its event types of that time), whatever it subscribes to now. With OnlyFailed (the default) only those whose delivery never succeeded. Each goes out with the webhook-id and body of its first delivery, so receivers can deduplicate, signed with the current secret, and is retried like any delivery; the delivery log shows its attempts as further attempts (Attempt counting on) of the same DeliveryId. A delivery being attempted at this moment is not queued again. Answers how many were queued. 409 `Conflict/WebhookDisabled` or `Conflict/WebhookNotActive` when the subscription would not receive them.
+         *
+         *     Requires scope: webhook:manage.
+         */
+        post: operations["webhooks-replayWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2422,6 +2510,28 @@ export interface paths {
         get: operations["webhooks-findDeliveryLogs"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/p/v1.0/webhooks/{webhookId}/delivery-logs/{deliveryId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one delivery again
+         * @description Queues the delivery again, whatever its state (a success too): same webhook-id and body, signed with the current secret, retried like any delivery, its attempts logged as further attempts of the same DeliveryId. 404 for a delivery that is not this subscription's; 409 `Conflict/WebhookDisabled` or `Conflict/WebhookNotActive` when the subscription would not receive it, `Conflict/DeliveryInFlight` while an attempt of it is running.
+         *
+         *     Requires scope: webhook:manage.
+         */
+        post: operations["webhooks-resendDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3810,6 +3920,92 @@ export interface components {
                 [key: string]: string[];
             };
         };
+        VisibilityAddress: {
+            City: string | null;
+            Country: string | null;
+            State: string | null;
+            Street: string | null;
+            ZipCode: string | null;
+        };
+        VisibilityCoordinates: {
+            /** @example 39.0997 */
+            Latitude: string;
+            /** @example -94.5786 */
+            Longitude: string;
+        };
+        VisibilityInboundEvent: {
+            Address: components["schemas"]["VisibilityAddress"] | null;
+            /** @description The asset that reported the position; null for stop events. */
+            AssetId: string | null;
+            AssetType: ("Driver" | "Truck" | "Trailer") | null;
+            Coordinates: components["schemas"]["VisibilityCoordinates"] | null;
+            /** @enum {string} */
+            EventType: "Location" | "Arrival" | "Departure";
+            /**
+             * @description `position:<id>`, `arrival:<stopId>` or `departure:<stopId>`.
+             * @example arrival:stop_3
+             */
+            Id: string;
+            /** @description When the position was received; null for stop arrivals and departures. */
+            ReceivedAt: string | null;
+            /**
+             * Format: date-time
+             * @description The position's RecordedAt, or the stop's ArrivedAt / DepartedAt. The list's order.
+             */
+            RecordedAt: string;
+            /** @description The position's Source (`PublicApi`, …); `StopUpdate` for stop arrivals and departures. */
+            Source: string;
+            StopId: string | null;
+            TripId: string;
+        };
+        VisibilityInboundEventPage: {
+            Items: components["schemas"]["VisibilityInboundEvent"][];
+            /** @description Send it as Cursor, with the same filters, for the items after this page (keyset paging: items that stay in the list are neither skipped nor repeated when others are added or removed meanwhile). null when this page is the last. */
+            NextCursor: string | null;
+            Page: number;
+            PageSize: number;
+            /** @description Items in the whole filtered list, on every page. */
+            Total: number;
+        };
+        VisibilityShare: {
+            Address: components["schemas"]["VisibilityAddress"] | null;
+            Coordinates: components["schemas"]["VisibilityCoordinates"] | null;
+            /** @description Why the last attempt failed (the receiver's status, a timeout, …); null otherwise. */
+            Error: string | null;
+            /**
+             * @description Location (`tracking.location`), Arrival (`tracking.arrival`), Departure (`tracking.departure`), EstimatedDelivery (`tracking.eta`), ProofOfDelivery (the document post, type `document`).
+             * @enum {string}
+             */
+            EventType: "Location" | "Arrival" | "Departure" | "EstimatedDelivery" | "ProofOfDelivery";
+            /**
+             * @description The share id.
+             * @example vis_0b7c2f0e-3d0a-4a53-9d7e-5a8f2b8f4c11
+             */
+            Id: string;
+            LoadNumber: string;
+            /**
+             * Format: date-time
+             * @description When the share was queued (in the transaction of the change it reports).
+             */
+            SharedAt: string;
+            /**
+             * @description Pending until the first delivery attempt; then the outcome of the last attempt. A Failed share is retried on the webhook retry schedule (WEBHOOK_RETRY_DELAYS) and becomes Completed when an attempt succeeds.
+             * @enum {string}
+             */
+            Status: "Pending" | "Completed" | "Failed";
+            StopId: string | null;
+            /** @description Null for a Proof of Delivery. */
+            TripNumber: string | null;
+        };
+        VisibilitySharePage: {
+            Items: components["schemas"]["VisibilityShare"][];
+            /** @description Send it as Cursor, with the same filters, for the items after this page (keyset paging: items that stay in the list are neither skipped nor repeated when others are added or removed meanwhile). null when this page is the last. */
+            NextCursor: string | null;
+            Page: number;
+            PageSize: number;
+            /** @description Items in the whole filtered list, on every page. */
+            Total: number;
+        };
         WaypointStop: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -3936,6 +4132,15 @@ export interface components {
             PageSize: number;
             /** @description Items in the whole filtered list, on every page. */
             Total: number;
+        };
+        /**
+         * @example {
+         *       "Queued": 12
+         *     }
+         */
+        WebhookReplay: {
+            /** @description How many deliveries were queued again. */
+            Queued: number;
         };
         WebhookSecret: {
             Secret: string;
@@ -28629,6 +28834,534 @@ export interface operations {
             };
         };
     };
+    "visibilityShares-findInboundHistory": {
+        parameters: {
+            query?: {
+                Cursor?: string;
+                Page?: number;
+                PageSize?: number;
+            };
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+            };
+            path: {
+                /** @description The load number. */
+                loadNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VisibilityInboundEventPage"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "visibilityShares-findOutboundHistory": {
+        parameters: {
+            query?: {
+                Cursor?: string;
+                Page?: number;
+                PageSize?: number;
+            };
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+            };
+            path: {
+                /** @description The load number. */
+                loadNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VisibilitySharePage"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "visibilityShares-searchOutboundErrors": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/*+json": {
+                    Cursor?: string | null;
+                    /**
+                     * @description 0-based page index. Must be 0 or absent with a Cursor.
+                     * @default 0
+                     */
+                    Page?: number;
+                    /**
+                     * @description Items per page, at most 100.
+                     * @default 50
+                     */
+                    PageSize?: number;
+                    /** @description SharedAt from Start (inclusive) to End (exclusive); either may be left out. */
+                    TimeRange?: {
+                        /** @description SharedAt before this instant; must be after Start. */
+                        End?: string | null;
+                        /** @description SharedAt on or after this instant. */
+                        Start?: string | null;
+                    } | null;
+                } & unknown;
+                "application/json": {
+                    Cursor?: string | null;
+                    /**
+                     * @description 0-based page index. Must be 0 or absent with a Cursor.
+                     * @default 0
+                     */
+                    Page?: number;
+                    /**
+                     * @description Items per page, at most 100.
+                     * @default 50
+                     */
+                    PageSize?: number;
+                    /** @description SharedAt from Start (inclusive) to End (exclusive); either may be left out. */
+                    TimeRange?: {
+                        /** @description SharedAt before this instant; must be after Start. */
+                        End?: string | null;
+                        /** @description SharedAt on or after this instant. */
+                        Start?: string | null;
+                    } | null;
+                } & unknown;
+                "application/json-patch+json": {
+                    Cursor?: string | null;
+                    /**
+                     * @description 0-based page index. Must be 0 or absent with a Cursor.
+                     * @default 0
+                     */
+                    Page?: number;
+                    /**
+                     * @description Items per page, at most 100.
+                     * @default 50
+                     */
+                    PageSize?: number;
+                    /** @description SharedAt from Start (inclusive) to End (exclusive); either may be left out. */
+                    TimeRange?: {
+                        /** @description SharedAt before this instant; must be after Start. */
+                        End?: string | null;
+                        /** @description SharedAt on or after this instant. */
+                        Start?: string | null;
+                    } | null;
+                } & unknown;
+                "text/json": {
+                    Cursor?: string | null;
+                    /**
+                     * @description 0-based page index. Must be 0 or absent with a Cursor.
+                     * @default 0
+                     */
+                    Page?: number;
+                    /**
+                     * @description Items per page, at most 100.
+                     * @default 50
+                     */
+                    PageSize?: number;
+                    /** @description SharedAt from Start (inclusive) to End (exclusive); either may be left out. */
+                    TimeRange?: {
+                        /** @description SharedAt before this instant; must be after Start. */
+                        End?: string | null;
+                        /** @description SharedAt on or after this instant. */
+                        Start?: string | null;
+                    } | null;
+                } & unknown;
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VisibilitySharePage"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "webhooks-findWebhooks": {
         parameters: {
             query?: {
@@ -29762,6 +30495,255 @@ export interface operations {
             };
         };
     };
+    "webhooks-replayWebhook": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/*+json": {
+                    /** @description true (the default): only events whose delivery to this subscription never succeeded. false: every event of the window. */
+                    OnlyFailed?: boolean;
+                    /**
+                     * @description The start of the window (inclusive), by each event's own time (its body's timestamp). At most 30 days ago, not after Until, and at most 14 days before Until; otherwise 400 naming Since.
+                     * @example 2026-11-20T00:00:00Z
+                     */
+                    Since: string;
+                    /**
+                     * @description The end of the window (inclusive); now when absent.
+                     * @example 2026-11-21T00:00:00Z
+                     */
+                    Until?: string;
+                };
+                "application/json": {
+                    /** @description true (the default): only events whose delivery to this subscription never succeeded. false: every event of the window. */
+                    OnlyFailed?: boolean;
+                    /**
+                     * @description The start of the window (inclusive), by each event's own time (its body's timestamp). At most 30 days ago, not after Until, and at most 14 days before Until; otherwise 400 naming Since.
+                     * @example 2026-11-20T00:00:00Z
+                     */
+                    Since: string;
+                    /**
+                     * @description The end of the window (inclusive); now when absent.
+                     * @example 2026-11-21T00:00:00Z
+                     */
+                    Until?: string;
+                };
+                "application/json-patch+json": {
+                    /** @description true (the default): only events whose delivery to this subscription never succeeded. false: every event of the window. */
+                    OnlyFailed?: boolean;
+                    /**
+                     * @description The start of the window (inclusive), by each event's own time (its body's timestamp). At most 30 days ago, not after Until, and at most 14 days before Until; otherwise 400 naming Since.
+                     * @example 2026-11-20T00:00:00Z
+                     */
+                    Since: string;
+                    /**
+                     * @description The end of the window (inclusive); now when absent.
+                     * @example 2026-11-21T00:00:00Z
+                     */
+                    Until?: string;
+                };
+                "text/json": {
+                    /** @description true (the default): only events whose delivery to this subscription never succeeded. false: every event of the window. */
+                    OnlyFailed?: boolean;
+                    /**
+                     * @description The start of the window (inclusive), by each event's own time (its body's timestamp). At most 30 days ago, not after Until, and at most 14 days before Until; otherwise 400 naming Since.
+                     * @example 2026-11-20T00:00:00Z
+                     */
+                    Since: string;
+                    /**
+                     * @description The end of the window (inclusive); now when absent.
+                     * @example 2026-11-21T00:00:00Z
+                     */
+                    Until?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            202: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReplay"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "webhooks-revealWebhookSecret": {
         parameters: {
             query?: never;
@@ -30395,6 +31377,160 @@ export interface operations {
             };
             /** @description The record does not exist, is deleted, or is outside the credential's scope. */
             404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "webhooks-resendDelivery": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+            };
+            path: {
+                /** @description A delivery-log entry's DeliveryId (its webhook-id header). */
+                deliveryId: string;
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            202: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestDelivery"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. */
+            409: {
                 headers: {
                     /** @description The versions served, comma-separated. */
                     "api-supported-versions"?: string;
