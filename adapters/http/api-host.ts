@@ -11,6 +11,7 @@ import { createTrpcHandler, TRPC_PREFIX } from '../trpc/server.js';
 import { handleApiRequest } from '../rest/api-routes.js';
 import { serveDocs } from '../rest/docs.js';
 import { FILES_PATH_PREFIX, serveFile } from './files.js';
+import { apiCorsPolicy, applyCors } from './cors.js';
 import { buildOpenApiDocument } from '../rest/openapi.js';
 import { buildProblem, edgeKinds, problemKinds, sendProblem } from '../rest/problem.js';
 import { rateLimitHeaders, type RateLimits } from './rate-limit.js';
@@ -43,13 +44,16 @@ export interface ApiHandlerOptions {
  * - other `/api/…` paths: 404 under the default per-IP rate rules.
  * - tokenless paths under the public per-IP rule: `/files/{token}` (signed downloads),
  *   `/openapi.json`, `/docs`, `/healthz`.
- * Every request gets an X-Request-Id and one log line with its status and time.
+ * Every request gets an X-Request-Id and one log line with its status and time, and CORS
+ * headers when it comes from a page of a CORS_ORIGINS origin (whose preflights are answered
+ * before anything else, as they carry no token).
  */
 export function createApiHandler(options: ApiHandlerOptions): RequestListener {
   const { config, logger, rateLimits } = options;
   const router = options.router ?? appRouter;
   const routes = buildRoutes(router);
   let openApiJson: string | undefined;
+  const cors = apiCorsPolicy(config.corsOrigins);
   const contextFor = <P extends Principal | null>(principal: P, req?: IncomingMessage): Context & { principal: P } => {
     const ifMatch = req?.headers['if-match'];
     const accept = req?.headers.accept;
@@ -103,6 +107,7 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
 
   const route = async (req: IncomingMessage, res: ServerResponse, url: RequestTarget): Promise<{ principal?: Principal; error?: unknown }> => {
     const path = url.pathname;
+    if (applyCors(cors, req, res)) return {};
     if (path.startsWith('/api/p/')) return handleApiRequest(apiDeps, req, res, url);
     if (path === '/api/trpc' || path.startsWith(TRPC_PREFIX)) {
       await trpc(req, res, path);
@@ -142,7 +147,7 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
       }
       return {};
     }
-    if (await serveDocs(path, res)) return {};
+    if (await serveDocs(path, res, config)) return {};
     notFound(res, url);
     return {};
   };
