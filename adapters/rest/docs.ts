@@ -55,8 +55,10 @@ function initScript(config: Config): string {
   }
   fetch('/openapi.json').then(function (response) { return response.json(); }).then(function (spec) {
     spec.components.securitySchemes.oauth2.flows.clientCredentials.scopes = {};
+    // Tags start collapsed and the schema list hidden: the document is large, and rendering
+    // every operation and model up front makes the page slow to open.
     window.ui = SwaggerUIBundle({ spec: spec, dom_id: '#swagger-ui', deepLinking: true, requestInterceptor: addAudience,
-      presets: [SwaggerUIBundle.presets.apis], layout: 'BaseLayout' });
+      docExpansion: 'none', defaultModelsExpandDepth: -1, presets: [SwaggerUIBundle.presets.apis], layout: 'BaseLayout' });
   });
 })();
 `;
