@@ -26,6 +26,8 @@ export interface Config {
   /** Requests per second per client on /api/trpc. */
   trpcRateLimitPerSecond: number;
   tokenLifetimeSeconds: number;
+  /** CORS_ORIGINS: exact origins (`scheme://host[:port]`) browsers may call both hosts from. */
+  corsOrigins: string[];
 }
 
 export class ConfigError extends Error {}
@@ -43,6 +45,21 @@ function onOff(env: NodeJS.ProcessEnv, name: string): boolean {
   if (raw === 'on' || raw === 'true' || raw === '1') return true;
   if (raw === 'off' || raw === 'false' || raw === '0') return false;
   throw new ConfigError(`${name} must be "on" or "off", got "${env[name]}"`);
+}
+
+/** CORS_ORIGINS as exact origins; anything else (a path, a wildcard) is refused at start-up, not silently ignored. */
+function originsFrom(env: NodeJS.ProcessEnv): string[] {
+  const values = (env.CORS_ORIGINS ?? '').split(',').map((value) => value.trim()).filter(Boolean);
+  for (const value of values) {
+    let origin: string | undefined;
+    try {
+      origin = new URL(value).origin;
+    } catch {
+      origin = undefined;
+    }
+    if (origin !== value) throw new ConfigError(`CORS_ORIGINS must list origins like https://portal.example.com, got "${value}"`);
+  }
+  return values;
 }
 
 function stripSlash(url: string): string {
@@ -82,5 +99,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     trpcRateLimitPerSecond: intFrom(env, 'TRPC_RATE_LIMIT', 100),
     tokenLifetimeSeconds: 86_400,
+    corsOrigins: originsFrom(env),
   };
 }

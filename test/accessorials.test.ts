@@ -539,7 +539,7 @@ describe('OpenAPI document', () => {
     expect(doc.components.schemas).toHaveProperty('CarrierSettlementStatement');
     const create = doc.paths['/api/p/v{version}/accessorials/carrier'].post;
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '409', '503']));
-    expect(create.security).toEqual([{ oauth2: ['accessorial:create'] }]);
+    expect(create.security).toEqual([{ oauth2: ['accessorial:create'] }, { bearerAuth: [] }]);
     expect(Object.keys(create.responses['201'].headers)).toEqual(expect.arrayContaining(['ETag', 'Location', 'Idempotent-Replayed']));
     const update = doc.paths['/api/p/v{version}/credits/customer/{id}'].patch;
     expect(Object.keys(update.responses)).toEqual(expect.arrayContaining(['200', '409', '412', '428']));

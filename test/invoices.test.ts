@@ -443,7 +443,7 @@ describe('the OpenAPI document', () => {
     expect(body.properties.PaymentDate.pattern).toBeTruthy();
     expect(operation.responses['201'].headers).toMatchObject({ ETag: expect.anything(), Location: expect.anything(), 'Idempotent-Replayed': expect.anything() });
     expect(operation.responses['409']).toBeDefined();
-    expect(operation.security).toEqual([{ oauth2: ['invoice:update'] }]);
+    expect(operation.security).toEqual([{ oauth2: ['invoice:update'] }, { bearerAuth: [] }]);
     const validator = createSchemaValidator(doc);
     for (const ok of [0.01, 10, 1250.5, 1_000_000]) expect(validator.isValid(body, { Amount: ok, PaymentDate: '2026-11-21T10:00:00Z', Method: 'ACH' }), String(ok)).toBe(true);
     for (const bad of [0, -1, 0.005, 1_000_000.01]) expect(validator.isValid(body, { Amount: bad, PaymentDate: '2026-11-21T10:00:00Z', Method: 'ACH' }), String(bad)).toBe(false);

@@ -1,7 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEADER_VERSIONS } from '../adapters/rest/versions.js';
-import { startTestApp, type TestApp } from './harness.js';
+import { projectRoot } from '../adapters/project-root.js';
+import { EVENT_TYPES } from '../core/webhooks/event-types.js';
+import { AUDIENCE, secretOf, startTestApp, type TestApp } from './harness.js';
 import { moneyFixture } from './support/money-fixture.js';
 
 let t: TestApp;
@@ -430,5 +434,87 @@ describe('the document: values the server refuses are refused by the schema', ()
     expect(valid(category, 'Fuel')).toBe(true);
     expect(valid(category, '   ')).toBe(false);
     expect(valid(bodySchema('post', '/webhooks').properties.Name, ' \t ')).toBe(false);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Issue 18: the document as a reference page and an SDK generator read it.
+
+describe('the document: tags, license, contact, security, webhooks', () => {
+  it('lists every tag an operation uses in a global tags list, in the order an integrator learns them', () => {
+    const listed: string[] = doc.tags.map((tag: any) => tag.name);
+    const used = new Set(operations().flatMap(({ op }) => op.tags ?? []));
+    // A branch that adds a tag fails here until it adds the tag (and where it belongs) to adapters/rest/openapi-tags.ts.
+    for (const tag of used) expect(listed, `tag ${tag} is used but not listed`).toContain(tag);
+    for (const tag of doc.tags) expect(tag.description, tag.name).toBeTruthy();
+    expect(new Set(listed).size).toBe(listed.length);
+    const order = ['Authentication', 'Loads', 'Trips', 'Stops', 'Documents', 'Visibility', 'Deductions', 'Invoices', 'Webhooks', 'Customers'];
+    const positions = order.map((name) => listed.indexOf(name));
+    expect(positions.every((position) => position >= 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+    expect(operation('patch', '/loads/{loadNumber}/documents/{documentId}').tags).toEqual(['Documents']);
+  });
+
+  it('states the license (MIT, as the LICENSE file) and a contact', () => {
+    expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
+    expect(readFileSync(join(projectRoot(), 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) 2026 The Waybill authors/);
+    expect(doc.info.contact.name).toBeTruthy();
+  });
+
+  it('offers a pasted bearer token beside the client-credentials flow on every operation', () => {
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    for (const { key, op } of operations()) {
+      expect(op.security, key).toHaveLength(2);
+      expect(op.security[1], key).toEqual({ bearerAuth: [] });
+    }
+  });
+
+  it('links the token host document, which describes the token endpoint and validates real answers', async () => {
+    const url = `${t.config.publicAuthUrl}/openapi.json`;
+    expect(doc.externalDocs.url).toBe(url);
+    expect(doc.components.securitySchemes.oauth2.description).toContain(url);
+    expect(doc.tags.find((tag: any) => tag.name === 'Authentication').externalDocs.url).toBe(url);
+
+    const tokenDoc: any = await (await fetch(`${t.authUrl}/openapi.json`)).json();
+    expect(tokenDoc.openapi).toBe('3.1.0');
+    const request = tokenDoc.paths['/oauth/token'].post;
+    expect(Object.keys(request.responses).sort()).toEqual(['200', '400', '401', '405', '429']);
+    const tokenAjv = new Ajv2020({ strict: false, validateFormats: false });
+    const check = (schema: any, value: unknown) => tokenAjv.validate({ ...schema, components: tokenDoc.components }, value);
+    const requestSchema = request.requestBody.content['application/json'].schema;
+    const body = { grant_type: 'client_credentials', client_id: 'prairie-readonly', client_secret: secretOf('prairie-readonly'), audience: AUDIENCE };
+    expect(check(requestSchema, body)).toBe(true);
+    expect(check(requestSchema, { ...body, audience: 'https://other.example' })).toBe(false);
+    const answer = await fetch(`${t.authUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(answer.status).toBe(200);
+    expect(check(request.responses['200'].content['application/json'].schema, await answer.json())).toBe(true);
+    const denied = await fetch(`${t.authUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...body, client_secret: 'wrong' }) });
+    expect(denied.status).toBe(401);
+    expect(check(request.responses['401'].content['application/json'].schema, await denied.json())).toBe(true);
+  });
+
+  it('describes the payload of every event type in the webhooks section, and a real event matches it', async () => {
+    expect(Object.keys(doc.webhooks).sort()).toEqual(EVENT_TYPES.map((event) => event.Type).sort());
+    for (const [type, item] of Object.entries<any>(doc.webhooks)) {
+      const schema = item.post.requestBody.content['application/json'].schema;
+      const envelope = doc.components.schemas[schema.$ref.split('/').pop()];
+      expect(envelope.required, type).toEqual(['type', 'timestamp', 'data']);
+      expect(envelope.properties.type.const, type).toBe(type);
+      expect(item.post.parameters.map((p: any) => p.name), type).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+    }
+    const created = await t.api(`${V}/customers`, { method: 'POST', as: 'tn_prairie-all', body: { Name: 'Event Check Co', Type: 'Customer' } });
+    expect(created.status).toBe(201);
+    const row = await t.db.selectFrom('outbox').select(['type', 'payload', 'created_at']).where('type', '=', 'customer.created').executeTakeFirstOrThrow();
+    const event = { type: row.type, timestamp: '2026-11-22T12:00:00Z', data: JSON.parse(String(row.payload)) };
+    const schema = doc.webhooks['customer.created'].post.requestBody.content['application/json'].schema;
+    expect(valid(schema, event)).toBe(true);
+    expect(valid(schema, { ...event, type: 'customer.updated' })).toBe(false);
+    expect(valid(doc.webhooks['customer.updated'].post.requestBody.content['application/json'].schema, { ...event, type: 'customer.updated' })).toBe(false);
+  });
+
+  it('declares the headers an idempotent create sends, Idempotent-Replayed included', () => {
+    const headers = operation('post', '/fuel').responses['201'].headers;
+    for (const name of ['ETag', 'Location', 'Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy']) expect(headers, name).toHaveProperty([name]);
+    for (const { key, op } of operations()) expect(op.responses['429'].headers, key).toHaveProperty('Retry-After');
   });
 });

@@ -20,7 +20,7 @@ describe('GET /openapi.json', () => {
   it('tells the truth about statuses, media types, security and errors', async () => {
     const doc = (await t.api('/openapi.json')).body;
     const operation = doc.paths['/api/p/v{version}/subsidiaries/{id}'].get;
-    expect(operation.security).toEqual([{ oauth2: ['subsidiary:read'] }]);
+    expect(operation.security).toEqual([{ oauth2: ['subsidiary:read'] }, { bearerAuth: [] }]);
     expect(doc.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl).toBe(`${t.config.publicAuthUrl}/oauth/token`);
     expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '403', '404', '429']);
     expect(operation.responses['404'].content).toEqual({

@@ -5,10 +5,12 @@ import type { Config } from '../../core/config.js';
 import { decoyHash } from '../../core/crypto/secret-hash.js';
 import type { Db } from '../../db/create-db.js';
 import type { Logger } from '../logger.js';
+import { applyCors, originOf, tokenCorsPolicy } from '../http/cors.js';
 import { MemoryRateLimitStore } from '../http/rate-limit-store.js';
 import { RateLimits } from '../http/rate-limit.js';
 import type { SigningKeys } from './keys.js';
 import { OAuthError } from './oauth-error.js';
+import { buildTokenHostDocument, TOKEN_HOST_DOCUMENT_PATH } from './openapi.js';
 import { createTokenEndpoint, type TokenLogContext } from './token.js';
 import { requestIdOf } from '../http/request-context.js';
 
@@ -29,8 +31,10 @@ const JWKS_PATH = '/.well-known/jwks.json';
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
 /**
- * The token host: `POST /oauth/token` and `GET /.well-known/jwks.json`. Requests are logged
- * with method, path, status, duration and the client id named; never a body or header.
+ * The token host: `POST /oauth/token`, `GET /.well-known/jwks.json`, and its own small OpenAPI
+ * document at `GET /openapi.json`. Requests are logged with method, path, status, duration
+ * and the client id named; never a body or header. Browser pages of the API host's origin
+ * (the reference page) and of CORS_ORIGINS may call it.
  */
 export function createAuthHandler(options: AuthHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { keys, logger } = options;
@@ -38,12 +42,15 @@ export function createAuthHandler(options: AuthHandlerOptions): (req: IncomingMe
     options.rateLimits ??
     new RateLimits({ enabled: options.config.rateLimits, store: new MemoryRateLimitStore(), clock: options.clock, logger });
   const token = createTokenEndpoint({ ...options, rateLimits });
+  // The API host's origin is read per request: tests learn its port after the handler exists.
+  const cors = tokenCorsPolicy(options.config.corsOrigins, () => originOf(options.config.publicBaseUrl));
   // Computed once up front, so the first request with an unknown client id is not slower than the rest.
   void decoyHash();
 
   async function handle(req: IncomingMessage, res: ServerResponse, log: TokenLogContext): Promise<void> {
     const path = pathOf(req.url);
     const method = req.method ?? 'GET';
+    if (applyCors(cors, req, res)) return;
     if (path === TOKEN_PATH) {
       if (method !== 'POST') return send(res, 405, methodNotAllowed(method), { ...NO_STORE, Allow: 'POST' });
       try {
@@ -59,6 +66,12 @@ export function createAuthHandler(options: AuthHandlerOptions): (req: IncomingMe
       }
       await keys.refreshIfStale();
       return send(res, 200, keys.jwks(), { 'Cache-Control': 'public, max-age=300' }, method === 'HEAD');
+    }
+    if (path === TOKEN_HOST_DOCUMENT_PATH) {
+      if (method !== 'GET' && method !== 'HEAD') {
+        return send(res, 405, methodNotAllowed(method), { ...NO_STORE, Allow: 'GET, HEAD' });
+      }
+      return send(res, 200, buildTokenHostDocument(options.config), { 'Cache-Control': 'no-cache' }, method === 'HEAD');
     }
     send(res, 404, { error: 'not_found', error_description: 'No such endpoint on the token host.' }, NO_STORE);
   }

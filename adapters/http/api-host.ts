@@ -13,6 +13,7 @@ import { serveDocs } from '../rest/docs.js';
 import { errorPageFor, serveErrorPage } from './error-pages.js';
 import { FILES_PATH_PREFIX, serveFile } from './files.js';
 import { serveTrackingPage, TRACK_PATH_PREFIX } from './tracking-page/serve-tracking-page.js';
+import { apiCorsPolicy, applyCors } from './cors.js';
 import { buildOpenApiDocument } from '../rest/openapi.js';
 import { buildProblem, edgeKinds, problemKinds, sendProblem } from '../rest/problem.js';
 import { rateLimitHeaders, type RateLimits } from './rate-limit.js';
@@ -46,13 +47,16 @@ export interface ApiHandlerOptions {
  * - tokenless paths under the public per-IP rule: `/files/{token}` (signed downloads),
  *   `/track/{token}` (customer tracking pages), `/openapi.json`, `/docs`, `/healthz`, and
  *   `/errors/…` (the pages behind problem Types).
- * Every request gets an X-Request-Id and one log line with its status and time.
+ * Every request gets an X-Request-Id and one log line with its status and time, and CORS
+ * headers when it comes from a page of a CORS_ORIGINS origin (whose preflights are answered
+ * before anything else, as they carry no token).
  */
 export function createApiHandler(options: ApiHandlerOptions): RequestListener {
   const { config, logger, rateLimits } = options;
   const router = options.router ?? appRouter;
   const routes = buildRoutes(router);
   let openApiJson: string | undefined;
+  const cors = apiCorsPolicy(config.corsOrigins);
   const contextFor = <P extends Principal | null>(principal: P, req?: IncomingMessage): Context & { principal: P } => {
     const ifMatch = req?.headers['if-match'];
     const accept = req?.headers.accept;
@@ -106,6 +110,7 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
 
   const route = async (req: IncomingMessage, res: ServerResponse, url: RequestTarget): Promise<{ principal?: Principal; error?: unknown }> => {
     const path = url.pathname;
+    if (applyCors(cors, req, res)) return {};
     if (path.startsWith('/api/p/')) return handleApiRequest(apiDeps, req, res, url);
     if (path === '/api/trpc' || path.startsWith(TRPC_PREFIX)) {
       await trpc(req, res, path);
@@ -151,7 +156,7 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
       return {};
     }
     if (serveErrorPage(req, res, path)) return {};
-    if (await serveDocs(path, res)) return {};
+    if (await serveDocs(path, res, config)) return {};
     notFound(res, url);
     return {};
   };

@@ -6,6 +6,9 @@ import type { Config } from '../../core/config.js';
 import { bodyRules } from '../../core/shared/schemas.js';
 import { PAGE_WITH_CURSOR_RULE } from '../../core/shared/search-page.js';
 import type { Route } from './routes.js';
+import { OPENAPI_TAGS } from './openapi-tags.js';
+import { addWebhooks } from './openapi-webhooks.js';
+import { TOKEN_HOST_DOCUMENT_PATH } from '../auth/openapi.js';
 import { endpointRuleFor, tenantRule, tokenRule } from '../http/rate-rules.js';
 import { HEADER_VERSIONS, PATH_VERSIONS, SUPPORTED_VERSIONS } from './versions.js';
 
@@ -112,7 +115,8 @@ const everyResponseHeaders: Json = {
  * The OpenAPI 3.1 document: trpc-to-openapi builds paths and schemas from the procedures,
  * then this makes the parts it cannot know true: success statuses, the four request media
  * types, problem+json errors, OAuth 2.0 client-credentials security with each operation's
- * scopes, rate rules, and the response headers every operation sends.
+ * scopes (or a pasted bearer token), rate rules, the response headers every operation sends,
+ * the tag order of the reference page, license and contact, and the `webhooks` section.
  */
 export function buildOpenApiDocument(router: AnyTRPCRouter, routes: Route[], config: Config): Json {
   const doc: Json = generateOpenApiDocument(router, {
@@ -126,6 +130,14 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, routes: Route[], con
     securitySchemes: {},
   });
 
+  const tokenDocument = `${config.publicAuthUrl}${TOKEN_HOST_DOCUMENT_PATH}`;
+  doc.info.license = { name: 'MIT', identifier: 'MIT' };
+  doc.info.contact = { name: 'The Waybill authors', url: `${config.publicBaseUrl}/docs` };
+  doc.externalDocs = { description: 'The token host: POST /oauth/token and the JWKS, in their own OpenAPI document', url: tokenDocument };
+  doc.tags = OPENAPI_TAGS.map((tag) =>
+    tag.name === 'Authentication' ? { ...tag, externalDocs: { description: 'Token host OpenAPI document', url: tokenDocument } } : { ...tag },
+  );
+
   doc.components ??= {};
   const schemas: Json = (doc.components.schemas ??= {});
   for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
@@ -136,7 +148,10 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, routes: Route[], con
   doc.components.securitySchemes = {
     oauth2: {
       type: 'oauth2',
-      description: 'OAuth 2.0 client credentials; the access token is an ES256 JWT.',
+      description:
+        `OAuth 2.0 client credentials; the access token is an ES256 JWT. The token request needs \`audience\` = \`${config.audience}\`; ` +
+        'the token always carries every scope granted to the client (a `scope` parameter only checks). ' +
+        `The token endpoint is described in its own document: ${tokenDocument}.`,
       flows: {
         clientCredentials: {
           tokenUrl: `${config.publicAuthUrl}/oauth/token`,
@@ -144,13 +159,20 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, routes: Route[], con
         },
       },
     },
+    bearerAuth: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description: 'An access token from the token host, pasted as it is; it needs the scopes the operation names.',
+    },
   };
 
   for (const route of routes) {
     const operation: Json | undefined = doc.paths?.[route.template]?.[route.method.toLowerCase()];
     if (!operation) continue;
     const scopes = route.meta.scopes ?? [];
-    operation.security = [{ oauth2: scopes }];
+    // Either scheme: the same token, fetched by the client or pasted (the reference page offers both).
+    operation.security = [{ oauth2: scopes }, { bearerAuth: [] }];
     if (scopes.length) operation.description = [operation.description, `Requires scope: ${scopes.join(', ')}.`].filter(Boolean).join('\n\n');
 
     for (const parameter of operation.parameters ?? []) {
@@ -202,6 +224,7 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, routes: Route[], con
       ? { perMinute: endpointRule.points, blockSeconds: endpointRule.blockSeconds, per: 'client' }
       : { perSecondPerToken: tokenRule.points, perSecondPerTenant: tenantRule.points };
   }
+  addWebhooks(doc);
   return doc;
 }
 

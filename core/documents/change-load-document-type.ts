@@ -11,7 +11,7 @@ export const changeLoadDocumentType = authedProcedure
     openapi: {
       method: 'PATCH',
       path: '/api/p/v{version}/loads/{loadNumber}/documents/{documentId}',
-      tags: ['Loads'],
+      tags: ['Documents'],
       summary: "Change the type of a load's own document",
       description:
         'The id, the file and issued download links stay; the change is kept in the document history. ' +

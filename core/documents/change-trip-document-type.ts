@@ -11,7 +11,7 @@ export const changeTripDocumentType = authedProcedure
     openapi: {
       method: 'PATCH',
       path: '/api/p/v{version}/trips/{tripId}/documents/{documentId}',
-      tags: ['Trips'],
+      tags: ['Documents'],
       summary: "Change the type of a trip's document",
       description:
         "The rules of the load document route: allowed load types only, invoice-family 422, another trip's or a " +

@@ -11,7 +11,7 @@ export const getLoadDocumentHistory = authedProcedure
     openapi: {
       method: 'GET',
       path: '/api/p/v{version}/loads/{loadNumber}/documents/{documentId}/history',
-      tags: ['Loads'],
+      tags: ['Documents'],
       summary: "Type changes of a load's document",
       description: 'Oldest first. ChangedBy is the client id of the API caller that made the change.',
       protect: true,

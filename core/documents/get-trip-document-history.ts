@@ -11,7 +11,7 @@ export const getTripDocumentHistory = authedProcedure
     openapi: {
       method: 'GET',
       path: '/api/p/v{version}/trips/{tripId}/documents/{documentId}/history',
-      tags: ['Trips'],
+      tags: ['Documents'],
       summary: "Type changes of a trip's document",
       description: 'Oldest first. ChangedBy is the client id of the API caller that made the change.',
       protect: true,

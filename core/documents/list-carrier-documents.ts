@@ -11,7 +11,7 @@ export const listCarrierDocuments = authedProcedure
     openapi: {
       method: 'GET',
       path: '/api/p/v{version}/carriers/{carrierId}/documents',
-      tags: ['Carriers'],
+      tags: ['Documents'],
       summary: "List a carrier's documents",
       description: 'Documents with ParentType Carrier, each with a DownloadUrl valid 10 minutes.',
       protect: true,

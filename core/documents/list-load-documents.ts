@@ -10,7 +10,7 @@ export const listLoadDocuments = authedProcedure
     openapi: {
       method: 'GET',
       path: '/api/p/v{version}/loads/{loadNumber}/documents',
-      tags: ['Loads'],
+      tags: ['Documents'],
       summary: "List a load's documents",
       description:
         "The load's own documents and its trips' documents; ParentType and ParentId say which owner each has. " +

@@ -10,7 +10,7 @@ export const listTripDocuments = authedProcedure
     openapi: {
       method: 'GET',
       path: '/api/p/v{version}/trips/{tripId}/documents',
-      tags: ['Trips'],
+      tags: ['Documents'],
       summary: "List a trip's documents",
       description: 'Documents attached to the trip itself (ParentType Trip), each with a DownloadUrl valid 10 minutes.',
       protect: true,
