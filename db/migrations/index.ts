@@ -23,6 +23,7 @@ import * as positionSubsidiaryCounts from './2026-11-23T0085-position-subsidiary
 import * as invoices from './2026-11-23T0090-invoices.js';
 import * as fuelAndTolls from './2026-11-23T0091-fuel-and-tolls.js';
 import * as tenders from './2026-11-23T0092-tenders.js';
+import * as idempotencyKeys from './2026-11-23T0095-idempotency-keys.js';
 
 /**
  * Every migration, by name, in order. Listed statically (not read from the folder) so the
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T0090-invoices': invoices,
   '2026-11-23T0091-fuel-and-tolls': fuelAndTolls,
   '2026-11-23T0092-tenders': tenders,
+  '2026-11-23T0095-idempotency-keys': idempotencyKeys,
 };
