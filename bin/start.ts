@@ -13,6 +13,7 @@ import { stopOnSignals } from './shutdown.js';
 import { Dispatcher } from '../workers/dispatcher.js';
 import { startPositionPartitions } from '../workers/position-partitions.js';
 import { startTenderExpiry } from '../workers/tender-expiry.js';
+import { startIdempotencyKeyExpiry } from '../workers/idempotency-key-expiry.js';
 
 /**
  * `npm start` (CONTRACT.md): migrate, load SEED or the demo data into an empty database,
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
   await migrateToLatest(db);
   const partitions = await startPositionPartitions({ db, clock, retentionDays: config.positionRetentionDays, logger });
   const tenderExpiry = startTenderExpiry({ db, clock, logger });
+  const keyExpiry = startIdempotencyKeyExpiry({ db, clock, logger });
 
   const empty = !(await db.selectFrom('tenants').select('id').limit(1).executeTakeFirst());
   const demoPath = join(projectRoot(), 'fixtures', 'demo.json');
@@ -60,6 +62,7 @@ async function main(): Promise<void> {
     await dispatcher?.stop();
     await partitions.stop();
     await tenderExpiry.stop();
+    await keyExpiry.stop();
     await db.destroy();
   });
 }

@@ -6,6 +6,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { Dispatcher } from '../workers/dispatcher.js';
 import { startPositionPartitions } from '../workers/position-partitions.js';
 import { startTenderExpiry } from '../workers/tender-expiry.js';
+import { startIdempotencyKeyExpiry } from '../workers/idempotency-key-expiry.js';
 import { resolveSecretKey } from './secret-key.js';
 import { stopOnSignals } from './shutdown.js';
 
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
   await migrateToLatest(db);
   const partitions = await startPositionPartitions({ db, clock: systemClock, retentionDays: config.positionRetentionDays, logger });
   const tenderExpiry = startTenderExpiry({ db, clock: systemClock, logger });
+  const keyExpiry = startIdempotencyKeyExpiry({ db, clock: systemClock, logger });
   const dispatcher = new Dispatcher({ db, config, clock: systemClock, logger });
   dispatcher.start();
   logger.info({ database: redactUrl(config.databaseUrl) }, 'webhook dispatcher running');
@@ -33,6 +35,7 @@ async function main(): Promise<void> {
     await dispatcher.stop();
     await partitions.stop();
     await tenderExpiry.stop();
+    await keyExpiry.stop();
     await db.destroy();
   });
 }

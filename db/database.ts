@@ -21,6 +21,7 @@ import type { OutboxTable } from './tables/outbox.js';
 import type { DeliveryAttemptCountsTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './tables/webhook-deliveries.js';
 import type { AccessorialsTable, IdempotencyKeysTable, MaintenanceRecordsTable } from './tables/money.js';
 import type { RateLimitsTable } from './tables/rate-limits.js';
+import type { RequestIdempotencyKeysTable } from './tables/request-idempotency-keys.js';
 import type { ListCountsTable } from './tables/list-counts.js';
 import type { AssetEventCountsTable, AssetPositionCountsTable } from './tables/asset-event-counts.js';
 import type { CarrierInsuranceTable, CarrierProfileColumns, LocationsTable, UsersTable } from './tables/master-data.js';
@@ -102,6 +103,7 @@ export interface Database {
   outbox: OutboxTable;
 
   rate_limits: RateLimitsTable;
+  request_idempotency_keys: RequestIdempotencyKeysTable;
 
   list_counts: ListCountsTable;
   asset_event_counts: AssetEventCountsTable;

@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Context, Principal } from '../../core/trpc.js';
+import type { Context, Principal, StreamedBody } from '../../core/trpc.js';
+import { jsonAnswer, problemAnswer, sendAnswer, type Answer } from './answer.js';
 import { DEFAULT_BODY_LIMIT, readJsonObject } from './body.js';
+import { startIdempotencyKey, type HeldIdempotencyKey } from './idempotency-key.js';
 import { mapError } from './errors.js';
 import { buildProblem, edgeKinds, problemKinds, sendProblem, type ProblemInput, type ProblemKind } from './problem.js';
 import { rateLimitHeaders, type RateLimits } from '../http/rate-limit.js';
@@ -62,8 +64,9 @@ function unsafeTextErrors(
 
 /**
  * One request under /api/p/: the order of checks is DECISIONS' (route 404/405 → version 400
- * → authentication 401 → rate limit 429 → scope 403 → body 413/415/400 → the procedure,
- * which validates its input and applies the business rules).
+ * → authentication 401 → rate limit 429 → scope 403 → Idempotency-Key on POST (400 malformed,
+ * 409 RequestInProgress; after the body: replay or 409 IdempotencyKeyReuse) → body 413/415/400
+ * → the procedure, which validates its input and applies the business rules).
  */
 export async function handleApiRequest(
   deps: ApiRouteDeps,
@@ -143,79 +146,117 @@ export async function handleApiRequest(
     return { principal, error: mapped.unexpected ? error : undefined };
   }
 
+  // Idempotency-Key (RESOURCES.md) sits after the scope check and before the body: refusals of
+  // the credential (401, 403, 429) never touch a key, and a busy key is refused at once.
+  const held =
+    method === 'POST'
+      ? await startIdempotencyKey({ db: ctx.db, clock: ctx.clock, baseUrl: deps.baseUrl, principal, header: req.headers['idempotency-key'], instance })
+      : ({ kind: 'absent' } as const);
+  if (held.kind === 'refused') {
+    req.resume();
+    sendAnswer(res, withHeaders(held.answer, { ...versionHeaders, ...limitHeaders }));
+    return { principal };
+  }
+  const key = held.kind === 'held' ? held.key : undefined;
+  if (key) ctx = { ...ctx, db: key.fence(ctx.db) };
+
+  let outcome: RunOutcome;
+  try {
+    outcome = await runRoute({ deps, req, url, route, ctx, params, version, limitHeaders, key });
+  } catch (error) {
+    await key?.release();
+    throw error;
+  }
+  if (outcome.kind === 'stream') {
+    await key?.release();
+    return { principal, error: await sendStream(res, outcome.status, outcome.headers, outcome.stream, method === 'HEAD') };
+  }
+  if (!outcome.replayed) await key?.finish(outcome.answer);
+  sendAnswer(res, outcome.answer, method === 'HEAD');
+  return { principal, error: outcome.error };
+}
+
+type RunOutcome =
+  | { kind: 'answer'; answer: Answer; error?: unknown; replayed?: boolean }
+  | { kind: 'stream'; status: number; headers: Record<string, string>; stream: StreamedBody };
+
+interface RunOptions {
+  deps: ApiRouteDeps;
+  req: IncomingMessage;
+  url: RequestTarget;
+  route: Route;
+  ctx: Context;
+  params: Record<string, string>;
+  version: string;
+  limitHeaders: Record<string, string>;
+  key: HeldIdempotencyKey | undefined;
+}
+
+function withHeaders(answer: Answer, headers: Record<string, string>): Answer {
+  return { ...answer, headers: { ...headers, ...answer.headers } };
+}
+
+/** The body, its checks and the procedure: everything after the key, as one answer. */
+async function runRoute(options: RunOptions): Promise<RunOutcome> {
+  const { deps, req, url, route, ctx, params, version, key } = options;
+  const method = req.method ?? 'GET';
+  const instance = url.pathname;
+  const edgeHeaders = { ...versionHeaders, ...options.limitHeaders };
+  const problem = (kind: ProblemKind, detail: string, extra?: Partial<ProblemInput>) =>
+    ({ kind: 'answer', answer: problemAnswer(buildProblem(deps.baseUrl, { kind, detail, instance, ...extra }), edgeHeaders) }) as const;
+
   let body: Record<string, unknown> | undefined;
   if (BODY_METHODS.has(method)) {
     const read = await readJsonObject(req, route.meta.bodyLimit ?? DEFAULT_BODY_LIMIT);
     if (!read.ok) {
       const failure = read.failure;
-      const p =
-        failure.kind === 'too-large'
-          ? problem(edgeKinds.PAYLOAD_TOO_LARGE, `The body may be at most ${route.meta.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes.`)
-          : failure.kind === 'unsupported-media-type'
-            ? problem(edgeKinds.UNSUPPORTED_MEDIA_TYPE, 'Send application/json, text/json, application/*+json or application/json-patch+json.')
-            : problem(problemKinds.VALIDATION, failure.message, { errors: { $: [failure.message] } });
-      sendProblem(res, p, { ...versionHeaders, ...limitHeaders });
-      return { principal };
+      return failure.kind === 'too-large'
+        ? problem(edgeKinds.PAYLOAD_TOO_LARGE, `The body may be at most ${route.meta.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes.`)
+        : failure.kind === 'unsupported-media-type'
+          ? problem(edgeKinds.UNSUPPORTED_MEDIA_TYPE, 'Send application/json, text/json, application/*+json or application/json-patch+json.')
+          : problem(problemKinds.VALIDATION, failure.message, { errors: { $: [failure.message] } });
     }
+    const early = await key?.fingerprint(method, url.pathname + (url.rawQuery ? `?${url.rawQuery}` : ''), read.raw);
+    if (early) return { kind: 'answer', answer: withHeaders(early, edgeHeaders), replayed: true };
     body = read.value;
   } else {
     req.resume();
   }
   if (body === undefined && route.expectsBody) {
-    sendProblem(res, problem(problemKinds.VALIDATION, 'This operation needs a JSON object body.', { errors: { $: ['A request body is required.'] } }), {
-      ...versionHeaders,
-      ...limitHeaders,
-    });
-    return { principal };
+    return problem(problemKinds.VALIDATION, 'This operation needs a JSON object body.', { errors: { $: ['A request body is required.'] } });
   }
   const query = queryObject(url.searchParams);
   const unsafe = unsafeTextErrors(query, body, malformedQueryNames(url.rawQuery));
-  if (unsafe) {
-    sendProblem(res, problem(problemKinds.VALIDATION, 'See Errors for the fields to correct.', { errors: unsafe }), {
-      ...versionHeaders,
-      ...limitHeaders,
-    });
-    return { principal };
-  }
+  if (unsafe) return problem(problemKinds.VALIDATION, 'See Errors for the fields to correct.', { errors: unsafe });
 
   // Path parameters (and the version) come from the URL only: the same names in the body
   // are refused rather than silently overridden.
-  const clashes = Object.keys(body ?? {}).filter((key) => key === 'version' || key in params);
+  const clashes = Object.keys(body ?? {}).filter((name) => name === 'version' || name in params);
   if (clashes.length > 0) {
-    const errors = Object.fromEntries(clashes.map((key) => [key, ['is not allowed']]));
-    sendProblem(res, problem(problemKinds.VALIDATION, 'See Errors for the fields to correct.', { errors }), {
-      ...versionHeaders,
-      ...limitHeaders,
-    });
-    return { principal };
+    const errors = Object.fromEntries(clashes.map((name) => [name, ['is not allowed']]));
+    return problem(problemKinds.VALIDATION, 'See Errors for the fields to correct.', { errors });
   }
   const input = { ...query, ...body, ...params, version };
 
   try {
     const output = await route.plan.run(ctx, input);
     const status = route.meta.successStatus ?? 200;
-    const headers: Record<string, string> = Object.assign({ 'Cache-Control': 'no-store' }, versionHeaders, limitHeaders);
+    const headers: Record<string, string> = Object.assign({ 'Cache-Control': 'no-store' }, edgeHeaders);
     if (ctx.response.etag) headers.ETag = ctx.response.etag;
     if (ctx.response.location) headers.Location = ctx.response.location;
     if (ctx.response.replayed) headers['Idempotent-Replayed'] = 'true';
-    if (ctx.response.stream) {
-      return { principal, error: await sendStream(res, status, headers, ctx.response.stream, method === 'HEAD') };
-    }
+    if (ctx.response.stream) return { kind: 'stream', status, headers, stream: ctx.response.stream };
     if (status === 204 || output === undefined) {
-      res.writeHead(status === 200 && output === undefined ? 204 : status, headers);
-      res.end();
-    } else {
-      const json = JSON.stringify(output);
-      headers['Content-Type'] = 'application/json; charset=utf-8';
-      headers['Content-Length'] = String(Buffer.byteLength(json));
-      res.writeHead(status, headers);
-      res.end(method === 'HEAD' ? undefined : json);
+      return { kind: 'answer', answer: { status: status === 200 && output === undefined ? 204 : status, headers } };
     }
-    return { principal };
+    return { kind: 'answer', answer: jsonAnswer(status, output, headers) };
   } catch (error) {
     const mapped = mapError(error, deps.baseUrl, instance);
-    sendProblem(res, mapped.problem, { ...versionHeaders, ...limitHeaders, ...mapped.headers });
-    return { principal, error: mapped.unexpected ? error : undefined };
+    return {
+      kind: 'answer',
+      answer: problemAnswer(mapped.problem, { ...edgeHeaders, ...mapped.headers }),
+      error: mapped.unexpected ? error : undefined,
+    };
   }
 }
 

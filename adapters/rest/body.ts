@@ -8,7 +8,8 @@ export type BodyFailure =
   | { kind: 'unsupported-media-type'; mediaType: string }
   | { kind: 'invalid'; message: string };
 
-export type BodyResult = { ok: true; value: Record<string, unknown> | undefined } | { ok: false; failure: BodyFailure };
+/** `raw` is the body's bytes as received (the Idempotency-Key fingerprint). */
+export type BodyResult = { ok: true; value: Record<string, unknown> | undefined; raw: Buffer } | { ok: false; failure: BodyFailure };
 
 /**
  * Spec section 4: request bodies are JSON in `application/json`, `text/json`,
@@ -24,7 +25,7 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
 export async function readJsonObject(req: IncomingMessage, limit: number): Promise<BodyResult> {
   const raw = await readBody(req, limit);
   if (raw === 'too-large') return { ok: false, failure: { kind: 'too-large' } };
-  if (raw.length === 0) return { ok: true, value: undefined };
+  if (raw.length === 0) return { ok: true, value: undefined, raw };
   const contentType = req.headers['content-type'];
   if (!isJsonMediaType(contentType)) {
     return { ok: false, failure: { kind: 'unsupported-media-type', mediaType: contentType ?? '(none)' } };
@@ -40,5 +41,5 @@ export async function readJsonObject(req: IncomingMessage, limit: number): Promi
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     return { ok: false, failure: { kind: 'invalid', message: 'The request body must be a JSON object.' } };
   }
-  return { ok: true, value: parsed as Record<string, unknown> };
+  return { ok: true, value: parsed as Record<string, unknown>, raw };
 }

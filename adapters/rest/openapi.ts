@@ -10,6 +10,7 @@ import { OPENAPI_TAGS } from './openapi-tags.js';
 import { addWebhooks } from './openapi-webhooks.js';
 import { TOKEN_HOST_DOCUMENT_PATH } from '../auth/openapi.js';
 import { endpointRuleFor, tenantRule, tokenRule } from '../http/rate-rules.js';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, isStoredOutcome } from './idempotency-key.js';
 import { HEADER_VERSIONS, PATH_VERSIONS, SUPPORTED_VERSIONS } from './versions.js';
 
 type Json = Record<string, any>;
@@ -100,6 +101,32 @@ function problemResponse(status: number): Json {
     content: { 'application/problem+json': { schema: { $ref: `#/components/schemas/${schema}` } } },
   };
 }
+
+/** Every POST under /api/p/ (adapters/rest/idempotency-key.ts). */
+const idempotencyKeyParameter: Json = {
+  in: 'header',
+  name: IDEMPOTENCY_KEY_HEADER,
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN },
+  description:
+    'Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming ' +
+    '`Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and ' +
+    'body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with ' +
+    '`Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself ' +
+    'caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers ' +
+    'to a body that could not be read (413, 415, malformed JSON). Checked ' +
+    'after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ' +
+    'ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first.',
+};
+
+const idempotentReplayedHeader: Json = {
+  schema: { type: 'string', const: 'true' },
+  description: 'Present on a replay of an earlier answer (Idempotency-Key or ExternalId).',
+};
+
+const IDEMPOTENCY_CONFLICTS =
+  '`Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. ' +
+  '`Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later.';
 
 /** Headers of every answer under /api/p/ (the version and rate ones once the edge got that far). */
 const everyResponseHeaders: Json = {
@@ -215,8 +242,19 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, routes: Route[], con
       operation.requestBody.required = true;
       operation.requestBody.content = Object.fromEntries(JSON_MEDIA_TYPES.map((type) => [type, body]));
     }
-    const statuses = new Set<number>([...standardErrors, ...(body ? bodyErrors : []), ...declaredErrors(route)]);
+    const idempotent = route.method === 'POST';
+    if (idempotent) {
+      operation.parameters.push(idempotencyKeyParameter);
+      if (responses[success]) responses[success].headers['Idempotent-Replayed'] = idempotentReplayedHeader;
+    }
+    const statuses = new Set<number>([...standardErrors, ...(body ? bodyErrors : []), ...declaredErrors(route), ...(idempotent ? [409] : [])]);
     for (const status of [...statuses].sort()) responses[String(status)] = problemResponse(status);
+    if (idempotent) {
+      responses['409'].description = `${responses['409'].description} ${IDEMPOTENCY_CONFLICTS}`;
+      for (const status of [...statuses].filter((status) => isStoredOutcome(status) && !bodyErrors.includes(status))) {
+        responses[String(status)].headers = { ...responses[String(status)].headers, 'Idempotent-Replayed': idempotentReplayedHeader };
+      }
+    }
     operation.responses = responses;
 
     const endpointRule = endpointRuleFor(route.method, route.template);

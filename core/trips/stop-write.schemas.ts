@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DATE_TIME_PATTERNS } from '../shared/datetime.js';
 import { STOP_DATE_TIME_MESSAGE, parseStopDateTime } from '../shared/local-datetime.js';
-import { ZPathId, input } from '../shared/schemas.js';
+import { ZPathId, atLeastOneOf, bodyRules, input } from '../shared/schemas.js';
 
 /**
  * A date-time written to a stop (spec 4.3, DECISIONS): the grammar is checked with the body,
@@ -39,7 +39,8 @@ export const ZAssignTripInput = input({
   TruckId: ZPathId.optional(),
   TrailerId: ZPathId.optional(),
   CarrierId: ZPathId.optional().meta({ description: 'A carrier of the tenant.' }),
-});
+  // The resolver refuses an assignment of nothing (400): the document says so too.
+}).register(bodyRules, atLeastOneOf(['DriverId', 'TruckId', 'TrailerId', 'CarrierId']));
 export const ZDispatchTripInput = input({ tripId: ZPathId });
 
 /** Documents the `ETag` header every trip, stop and reference write answers with. */

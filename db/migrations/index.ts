@@ -24,6 +24,7 @@ import * as invoices from './2026-11-23T0090-invoices.js';
 import * as fuelAndTolls from './2026-11-23T0091-fuel-and-tolls.js';
 import * as tenders from './2026-11-23T0092-tenders.js';
 import * as webhookReplay from './2026-11-23T0094-webhook-replay.js';
+import * as idempotencyKeys from './2026-11-23T0095-idempotency-keys.js';
 import * as visibilityShares from './2026-11-23T0096-visibility-shares.js';
 import * as trackingLinks from './2026-11-23T0097-tracking-links.js';
 
@@ -57,6 +58,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T0091-fuel-and-tolls': fuelAndTolls,
   '2026-11-23T0092-tenders': tenders,
   '2026-11-23T0094-webhook-replay': webhookReplay,
+  '2026-11-23T0095-idempotency-keys': idempotencyKeys,
   '2026-11-23T0096-visibility-shares': visibilityShares,
   '2026-11-23T0097-tracking-links': trackingLinks,
 };
