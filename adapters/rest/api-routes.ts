@@ -8,6 +8,8 @@ import { endpointRuleFor, tenantRule, tokenRule } from '../http/rate-rules.js';
 import { malformedQueryNames, queryObject, type RequestTarget } from '../http/request-context.js';
 import { matchRoute, type Route } from './routes.js';
 import { sendStream } from './stream.js';
+import { MAX_UPLOAD_BYTES } from '../../core/documents/uploaded-file.js';
+import { withUploadBody, type UploadFailure } from './multipart-upload.js';
 import { SUPPORTED_VERSIONS, resolveVersion, versionHeaders } from './versions.js';
 import { fieldPath } from './validation.js';
 import { UNMATCHABLE_ID, UNSAFE_TEXT_MESSAGE, findUnsafeText, isSafeText } from '../../core/shared/safe-text.js';
@@ -143,6 +145,19 @@ export async function handleApiRequest(
     return { principal, error: mapped.unexpected ? error : undefined };
   }
 
+  // Uploads read their own body (multipart, streamed to staging); every other write reads JSON.
+  if (route.meta.upload) {
+    const upload = await withUploadBody(req, (fields) => execute(fields));
+    if (upload.ok) return upload.value;
+    sendProblem(res, uploadProblem(upload.failure, problem), {
+      ...versionHeaders,
+      ...limitHeaders,
+      // A refused upload is not read to its end: the connection closes after the answer.
+      ...(upload.failure.kind === 'too-large' ? { Connection: 'close' } : {}),
+    });
+    return { principal };
+  }
+
   let body: Record<string, unknown> | undefined;
   if (BODY_METHODS.has(method)) {
     const read = await readJsonObject(req, route.meta.bodyLimit ?? DEFAULT_BODY_LIMIT);
@@ -161,61 +176,80 @@ export async function handleApiRequest(
   } else {
     req.resume();
   }
-  if (body === undefined && route.expectsBody) {
-    sendProblem(res, problem(problemKinds.VALIDATION, 'This operation needs a JSON object body.', { errors: { $: ['A request body is required.'] } }), {
-      ...versionHeaders,
-      ...limitHeaders,
-    });
-    return { principal };
-  }
-  const query = queryObject(url.searchParams);
-  const unsafe = unsafeTextErrors(query, body, malformedQueryNames(url.rawQuery));
-  if (unsafe) {
-    sendProblem(res, problem(problemKinds.VALIDATION, 'See Errors for the fields to correct.', { errors: unsafe }), {
-      ...versionHeaders,
-      ...limitHeaders,
-    });
-    return { principal };
-  }
+  return execute(body);
 
-  // Path parameters (and the version) come from the URL only: the same names in the body
-  // are refused rather than silently overridden.
-  const clashes = Object.keys(body ?? {}).filter((key) => key === 'version' || key in params);
-  if (clashes.length > 0) {
-    const errors = Object.fromEntries(clashes.map((key) => [key, ['The property is not allowed.']]));
-    sendProblem(res, problem(problemKinds.VALIDATION, 'See Errors for the fields to correct.', { errors }), {
-      ...versionHeaders,
-      ...limitHeaders,
-    });
-    return { principal };
-  }
-  const input = { ...query, ...body, ...params, version };
+  /** Everything after the body is read: its text checks, the input, the procedure and the answer. */
+  async function execute(body: Record<string, unknown> | undefined): Promise<ApiOutcome> {
+    if (body === undefined && route.expectsBody) {
+      sendProblem(res, problem(problemKinds.VALIDATION, 'This operation needs a JSON object body.', { errors: { $: ['A request body is required.'] } }), {
+        ...versionHeaders,
+        ...limitHeaders,
+      });
+      return { principal };
+    }
+    const query = queryObject(url.searchParams);
+    const unsafe = unsafeTextErrors(query, body, malformedQueryNames(url.rawQuery));
+    if (unsafe) {
+      sendProblem(res, problem(problemKinds.VALIDATION, 'See Errors for the fields to correct.', { errors: unsafe }), {
+        ...versionHeaders,
+        ...limitHeaders,
+      });
+      return { principal };
+    }
 
-  try {
-    const output = await route.plan.run(ctx, input);
-    const status = route.meta.successStatus ?? 200;
-    const headers: Record<string, string> = Object.assign({ 'Cache-Control': 'no-store' }, versionHeaders, limitHeaders);
-    if (ctx.response.etag) headers.ETag = ctx.response.etag;
-    if (ctx.response.location) headers.Location = ctx.response.location;
-    if (ctx.response.replayed) headers['Idempotent-Replayed'] = 'true';
-    if (ctx.response.stream) {
-      return { principal, error: await sendStream(res, status, headers, ctx.response.stream, method === 'HEAD') };
+    // Path parameters (and the version) come from the URL only: the same names in the body
+    // are refused rather than silently overridden.
+    const clashes = Object.keys(body ?? {}).filter((key) => key === 'version' || key in params);
+    if (clashes.length > 0) {
+      const errors = Object.fromEntries(clashes.map((key) => [key, ['The property is not allowed.']]));
+      sendProblem(res, problem(problemKinds.VALIDATION, 'See Errors for the fields to correct.', { errors }), {
+        ...versionHeaders,
+        ...limitHeaders,
+      });
+      return { principal };
     }
-    if (status === 204 || output === undefined) {
-      res.writeHead(status === 200 && output === undefined ? 204 : status, headers);
-      res.end();
-    } else {
-      const json = JSON.stringify(output);
-      headers['Content-Type'] = 'application/json; charset=utf-8';
-      headers['Content-Length'] = String(Buffer.byteLength(json));
-      res.writeHead(status, headers);
-      res.end(method === 'HEAD' ? undefined : json);
+    const input = { ...query, ...body, ...params, version };
+
+    try {
+      const output = await route.plan.run(ctx, input);
+      const status = route.meta.successStatus ?? 200;
+      const headers: Record<string, string> = Object.assign({ 'Cache-Control': 'no-store' }, versionHeaders, limitHeaders);
+      if (ctx.response.etag) headers.ETag = ctx.response.etag;
+      if (ctx.response.location) headers.Location = ctx.response.location;
+      if (ctx.response.replayed) headers['Idempotent-Replayed'] = 'true';
+      if (ctx.response.stream) {
+        return { principal, error: await sendStream(res, status, headers, ctx.response.stream, method === 'HEAD') };
+      }
+      if (status === 204 || output === undefined) {
+        res.writeHead(status === 200 && output === undefined ? 204 : status, headers);
+        res.end();
+      } else {
+        const json = JSON.stringify(output);
+        headers['Content-Type'] = 'application/json; charset=utf-8';
+        headers['Content-Length'] = String(Buffer.byteLength(json));
+        res.writeHead(status, headers);
+        res.end(method === 'HEAD' ? undefined : json);
+      }
+      return { principal };
+    } catch (error) {
+      const mapped = mapError(error, deps.baseUrl, instance);
+      sendProblem(res, mapped.problem, { ...versionHeaders, ...limitHeaders, ...mapped.headers });
+      return { principal, error: mapped.unexpected ? error : undefined };
     }
-    return { principal };
-  } catch (error) {
-    const mapped = mapError(error, deps.baseUrl, instance);
-    sendProblem(res, mapped.problem, { ...versionHeaders, ...limitHeaders, ...mapped.headers });
-    return { principal, error: mapped.unexpected ? error : undefined };
+  }
+}
+
+/** The problem for an upload body the edge refuses before the procedure runs. */
+function uploadProblem(failure: UploadFailure, problem: (kind: ProblemKind, detail: string, extra?: Partial<ProblemInput>) => ReturnType<typeof buildProblem>) {
+  switch (failure.kind) {
+    case 'too-large':
+      return problem(edgeKinds.PAYLOAD_TOO_LARGE, `The file may be at most ${MAX_UPLOAD_BYTES} bytes (10 MiB).`);
+    case 'unsupported-media-type':
+      return problem(edgeKinds.UNSUPPORTED_MEDIA_TYPE, 'Send multipart/form-data with a File part and a DocumentType part.');
+    case 'unsupported-file-type':
+      return problem(edgeKinds.UNSUPPORTED_MEDIA_TYPE, 'The file must be a PDF, JPEG or PNG (decided from its content).');
+    case 'invalid':
+      return problem(problemKinds.VALIDATION, 'See Errors for the fields to correct.', { errors: failure.errors });
   }
 }
 

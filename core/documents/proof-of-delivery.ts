@@ -1,0 +1,31 @@
+import type { Clock } from '../clock.js';
+import type { Db } from '../../db/create-db.js';
+import { appendVisibilityPost } from '../events/outbox.js';
+import type { Scope } from '../shared/scope.js';
+import { findVisibilityCustomer, type LoadOwner } from './document.repository.js';
+import type { TDocument } from './document.schemas.js';
+import { PROOF_OF_DELIVERY } from './document-types.js';
+
+/**
+ * DECISIONS "Visibility": a load document that becomes (by a type change) or arrives as (by an
+ * upload) a Proof of Delivery is posted to the load's customer's visibility integration, in
+ * the transaction of the write, once per call. Nothing happens without such an integration.
+ */
+export async function postProofOfDelivery(
+  trx: Db,
+  clock: Clock,
+  scope: Scope,
+  load: LoadOwner,
+  document: TDocument,
+): Promise<void> {
+  if (document.AttachmentType !== PROOF_OF_DELIVERY || !load.customerId) return;
+  const customer = await findVisibilityCustomer(trx, scope, load.customerId);
+  if (!customer) return;
+  await appendVisibilityPost(trx, clock, {
+    tenantId: load.tenantId,
+    subsidiaryId: load.subsidiaryId,
+    customerId: customer.id,
+    type: 'document',
+    body: { ...document, LoadNumber: load.loadNumber },
+  });
+}
