@@ -62,6 +62,11 @@ export interface ProcedureMeta {
   bodyLimit?: number;
   /** Media type → JSON Schema of a success body streamed through `ctx.response.stream` (OpenAPI). */
   streamedResponse?: Record<string, object>;
+  /**
+   * A document upload: the REST body is `multipart/form-data` with a `File` part (staged by
+   * the edge, given to the input as an UploadedFile) and a `DocumentType` part, one of these.
+   */
+  upload?: { documentTypes: readonly string[] };
 }
 
 export type Meta = OpenApiMeta<ProcedureMeta>;

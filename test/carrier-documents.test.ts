@@ -147,9 +147,12 @@ describe('internal procedure createCarrierDocument', () => {
     expect(bound.ParentId).toBe('car_redriver');
   });
 
-  it('is not a REST route', async () => {
-    const response = await t.api(`${V}/carriers/car_redriver/documents`, { method: 'POST', as: 'prairie-integration', body: {} });
-    expect(response.status).toBe(405);
-    expect(response.headers.get('allow')).toBe('GET, HEAD');
+  it('is not a REST route: the REST upload at its path takes multipart only', async () => {
+    const response = await t.api(`${V}/carriers/car_redriver/documents`, {
+      method: 'POST',
+      as: 'tn_prairie-all',
+      body: { CarrierId: 'car_redriver', AttachmentType: 'Carrier Agreement', FileName: 'a.pdf', ContentBase64: PDF_BASE64 },
+    });
+    expect(response.status).toBe(415);
   });
 });

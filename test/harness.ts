@@ -128,8 +128,10 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     async api(path, init = {}) {
       const headers: Record<string, string> = { ...init.headers };
       if (init.as) headers.authorization = `Bearer ${init.as.startsWith('raw:') ? init.as.slice(4) : await token(init.as)}`;
-      let body: string | undefined;
-      if (init.body !== undefined) {
+      let body: string | FormData | undefined;
+      // FormData goes as it is: fetch writes the multipart body and its boundary.
+      if (init.body instanceof FormData) body = init.body;
+      else if (init.body !== undefined) {
         body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
         headers['content-type'] ??= 'application/json';
       }

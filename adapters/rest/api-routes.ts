@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, Principal, StreamedBody } from '../../core/trpc.js';
 import { jsonAnswer, problemAnswer, sendAnswer, type Answer } from './answer.js';
 import { DEFAULT_BODY_LIMIT, readJsonObject } from './body.js';
-import { startIdempotencyKey, type HeldIdempotencyKey } from './idempotency-key.js';
+import { bodyHasher, requestDigest, startIdempotencyKey, type HeldIdempotencyKey } from './idempotency-key.js';
 import { mapError } from './errors.js';
 import { buildProblem, edgeKinds, problemKinds, sendProblem, type ProblemInput, type ProblemKind } from './problem.js';
 import { rateLimitHeaders, type RateLimits } from '../http/rate-limit.js';
@@ -10,6 +10,8 @@ import { endpointRuleFor, tenantRule, tokenRule } from '../http/rate-rules.js';
 import { malformedQueryNames, queryObject, type RequestTarget } from '../http/request-context.js';
 import { matchRoute, type Route } from './routes.js';
 import { sendStream } from './stream.js';
+import { MAX_UPLOAD_BYTES } from '../../core/documents/uploaded-file.js';
+import { withUploadBody, type UploadFailure } from './multipart-upload.js';
 import { SUPPORTED_VERSIONS, resolveVersion, versionHeaders } from './versions.js';
 import { fieldPath } from './validation.js';
 import { UNMATCHABLE_ID, UNSAFE_TEXT_MESSAGE, findUnsafeText, isSafeText } from '../../core/shared/safe-text.js';
@@ -205,6 +207,23 @@ async function runRoute(options: RunOptions): Promise<RunOutcome> {
   const problem = (kind: ProblemKind, detail: string, extra?: Partial<ProblemInput>) =>
     ({ kind: 'answer', answer: problemAnswer(buildProblem(deps.baseUrl, { kind, detail, instance, ...extra }), edgeHeaders) }) as const;
 
+  // Uploads read their own body (multipart, streamed to staging); every other write reads JSON.
+  // With an Idempotency-Key the raw bytes are hashed as they stream past (no second copy).
+  if (route.meta.upload) {
+    const target = url.pathname + (url.rawQuery ? `?${url.rawQuery}` : '');
+    const hasher = key ? bodyHasher(method, target) : undefined;
+    if (hasher) req.on('data', (chunk: Buffer) => hasher.update(chunk));
+    const upload = await withUploadBody(req, async (fields): Promise<RunOutcome> => {
+      const early = hasher ? await key?.fingerprint(hasher.digest()) : undefined;
+      if (early) return { kind: 'answer', answer: withHeaders(early, edgeHeaders), replayed: true };
+      return execute(fields);
+    });
+    if (upload.ok) return upload.value;
+    // A refused upload is not read to its end: the connection closes after the answer.
+    const closing: Record<string, string> = upload.failure.kind === 'too-large' ? { Connection: 'close' } : {};
+    return { kind: 'answer', answer: problemAnswer(uploadProblem(upload.failure, (kind, detail, extra) => buildProblem(deps.baseUrl, { kind, detail, instance, ...extra })), { ...edgeHeaders, ...closing }) };
+  }
+
   let body: Record<string, unknown> | undefined;
   if (BODY_METHODS.has(method)) {
     const read = await readJsonObject(req, route.meta.bodyLimit ?? DEFAULT_BODY_LIMIT);
@@ -216,47 +235,66 @@ async function runRoute(options: RunOptions): Promise<RunOutcome> {
           ? problem(edgeKinds.UNSUPPORTED_MEDIA_TYPE, 'Send application/json, text/json, application/*+json or application/json-patch+json.')
           : problem(problemKinds.VALIDATION, failure.message, { errors: { $: [failure.message] } });
     }
-    const early = await key?.fingerprint(method, url.pathname + (url.rawQuery ? `?${url.rawQuery}` : ''), read.raw);
+    const early = await key?.fingerprint(requestDigest(method, url.pathname + (url.rawQuery ? `?${url.rawQuery}` : ''), read.raw));
     if (early) return { kind: 'answer', answer: withHeaders(early, edgeHeaders), replayed: true };
     body = read.value;
   } else {
     req.resume();
   }
-  if (body === undefined && route.expectsBody) {
-    return problem(problemKinds.VALIDATION, 'This operation needs a JSON object body.', { errors: { $: ['A request body is required.'] } });
-  }
-  const query = queryObject(url.searchParams);
-  const unsafe = unsafeTextErrors(query, body, malformedQueryNames(url.rawQuery));
-  if (unsafe) return problem(problemKinds.VALIDATION, 'See Errors for the fields to correct.', { errors: unsafe });
+  return execute(body);
 
-  // Path parameters (and the version) come from the URL only: the same names in the body
-  // are refused rather than silently overridden.
-  const clashes = Object.keys(body ?? {}).filter((name) => name === 'version' || name in params);
-  if (clashes.length > 0) {
-    const errors = Object.fromEntries(clashes.map((name) => [name, ['is not allowed']]));
-    return problem(problemKinds.VALIDATION, 'See Errors for the fields to correct.', { errors });
-  }
-  const input = { ...query, ...body, ...params, version };
-
-  try {
-    const output = await route.plan.run(ctx, input);
-    const status = route.meta.successStatus ?? 200;
-    const headers: Record<string, string> = Object.assign({ 'Cache-Control': 'no-store' }, edgeHeaders);
-    if (ctx.response.etag) headers.ETag = ctx.response.etag;
-    if (ctx.response.location) headers.Location = ctx.response.location;
-    if (ctx.response.replayed) headers['Idempotent-Replayed'] = 'true';
-    if (ctx.response.stream) return { kind: 'stream', status, headers, stream: ctx.response.stream };
-    if (status === 204 || output === undefined) {
-      return { kind: 'answer', answer: { status: status === 200 && output === undefined ? 204 : status, headers } };
+  /** Everything after the body is read: its text checks, the input, the procedure and the answer. */
+  async function execute(body: Record<string, unknown> | undefined): Promise<RunOutcome> {
+    if (body === undefined && route.expectsBody) {
+      return problem(problemKinds.VALIDATION, 'This operation needs a JSON object body.', { errors: { $: ['A request body is required.'] } });
     }
-    return { kind: 'answer', answer: jsonAnswer(status, output, headers) };
-  } catch (error) {
-    const mapped = mapError(error, deps.baseUrl, instance);
-    return {
-      kind: 'answer',
-      answer: problemAnswer(mapped.problem, { ...edgeHeaders, ...mapped.headers }),
-      error: mapped.unexpected ? error : undefined,
-    };
+    const query = queryObject(url.searchParams);
+    const unsafe = unsafeTextErrors(query, body, malformedQueryNames(url.rawQuery));
+    if (unsafe) return problem(problemKinds.VALIDATION, 'See Errors for the fields to correct.', { errors: unsafe });
+
+    // Path parameters (and the version) come from the URL only: the same names in the body
+    // are refused rather than silently overridden.
+    const clashes = Object.keys(body ?? {}).filter((name) => name === 'version' || name in params);
+    if (clashes.length > 0) {
+      const errors = Object.fromEntries(clashes.map((name) => [name, ['is not allowed']]));
+      return problem(problemKinds.VALIDATION, 'See Errors for the fields to correct.', { errors });
+    }
+    const input = { ...query, ...body, ...params, version };
+
+    try {
+      const output = await route.plan.run(ctx, input);
+      const status = route.meta.successStatus ?? 200;
+      const headers: Record<string, string> = Object.assign({ 'Cache-Control': 'no-store' }, edgeHeaders);
+      if (ctx.response.etag) headers.ETag = ctx.response.etag;
+      if (ctx.response.location) headers.Location = ctx.response.location;
+      if (ctx.response.replayed) headers['Idempotent-Replayed'] = 'true';
+      if (ctx.response.stream) return { kind: 'stream', status, headers, stream: ctx.response.stream };
+      if (status === 204 || output === undefined) {
+        return { kind: 'answer', answer: { status: status === 200 && output === undefined ? 204 : status, headers } };
+      }
+      return { kind: 'answer', answer: jsonAnswer(status, output, headers) };
+    } catch (error) {
+      const mapped = mapError(error, deps.baseUrl, instance);
+      return {
+        kind: 'answer',
+        answer: problemAnswer(mapped.problem, { ...edgeHeaders, ...mapped.headers }),
+        error: mapped.unexpected ? error : undefined,
+      };
+    }
+  }
+}
+
+/** The problem for an upload body the edge refuses before the procedure runs. */
+function uploadProblem(failure: UploadFailure, problem: (kind: ProblemKind, detail: string, extra?: Partial<ProblemInput>) => ReturnType<typeof buildProblem>) {
+  switch (failure.kind) {
+    case 'too-large':
+      return problem(edgeKinds.PAYLOAD_TOO_LARGE, `The file may be at most ${MAX_UPLOAD_BYTES} bytes (10 MiB).`);
+    case 'unsupported-media-type':
+      return problem(edgeKinds.UNSUPPORTED_MEDIA_TYPE, 'Send multipart/form-data with a File part and a DocumentType part.');
+    case 'unsupported-file-type':
+      return problem(edgeKinds.UNSUPPORTED_MEDIA_TYPE, 'The file must be a PDF, JPEG or PNG (decided from its content).');
+    case 'invalid':
+      return problem(problemKinds.VALIDATION, 'See Errors for the fields to correct.', { errors: failure.errors });
   }
 }
 

@@ -52,7 +52,8 @@ export type IdempotencyKeyStart =
  * 1. after authentication, rate limit and scope: `const start = await startIdempotencyKey(...)`;
  *    `refused` → send `start.answer`. The key is claimed before the body is read, so a second
  *    request with a busy key is refused at once, even while a 10 MiB upload is still arriving.
- * 2. once the raw body is read: `const early = await key.fingerprint(method, target, rawBody)`;
+ * 2. once the raw body is read: `const early = await key.fingerprint(requestDigest(method, target, rawBody))`
+ *    (or, for a streamed body, the digest of a `bodyHasher` fed its chunks);
  *    an answer (the stored replay, or 409 IdempotencyKeyReuse) is sent as it is, nothing runs.
  * 3. run the request with `key.fence(db)` as its database, so its write transaction marks
  *    the key committed in the same transaction (see `markCommitted`);
@@ -94,7 +95,7 @@ export async function startIdempotencyKey(options: IdempotencyKeyOptions): Promi
 
 export interface HeldIdempotencyKey {
   /** The stored replay or a 409 reuse to send as it is, or undefined: run the request. */
-  fingerprint(method: string, target: string, rawBody: Buffer): Promise<Answer | undefined>;
+  fingerprint(digest: string): Promise<Answer | undefined>;
   /** The request's database: its transactions also mark the key committed. */
   fence(db: Db): Db;
   /** Keeps the answer for replays, or gives the key up (per `isStoredOutcome`). Call before sending it. */
@@ -103,9 +104,19 @@ export interface HeldIdempotencyKey {
   release(): Promise<void>;
 }
 
-/** sha256 of method, path (with its query) and the raw body bytes. */
-function fingerprintOf(method: string, target: string, rawBody: Buffer): string {
-  return createHash('sha256').update(`${method}\n${target}\n`).update(rawBody).digest('hex');
+/**
+ * The fingerprint of a request: sha256 of method, path (with its query) and the raw body bytes,
+ * fed as they arrive (a streamed upload is hashed without keeping it), hex once complete.
+ */
+export function bodyHasher(method: string, target: string): { update(chunk: Buffer): void; digest(): string } {
+  const hash = createHash('sha256').update(`${method}\n${target}\n`);
+  return { update: (chunk) => void hash.update(chunk), digest: () => hash.digest('hex') };
+}
+
+export function requestDigest(method: string, target: string, rawBody: Buffer): string {
+  const hasher = bodyHasher(method, target);
+  hasher.update(rawBody);
+  return hasher.digest();
 }
 
 /** The key already holds an answer. */
@@ -116,8 +127,8 @@ class ReplayingKey implements HeldIdempotencyKey {
     private readonly reuse: () => Answer,
   ) {}
 
-  async fingerprint(method: string, target: string, rawBody: Buffer): Promise<Answer> {
-    if (fingerprintOf(method, target, rawBody) !== this.stored) return this.reuse();
+  async fingerprint(digest: string): Promise<Answer> {
+    if (digest !== this.stored) return this.reuse();
     const headers: Record<string, string> = { ...this.answer.headers, 'Idempotent-Replayed': 'true', 'Cache-Control': 'no-store' };
     if (this.answer.body) headers['Content-Length'] = String(Buffer.byteLength(this.answer.body));
     return { status: this.answer.status, headers, ...(this.answer.body ? { body: this.answer.body } : {}) };
@@ -141,8 +152,8 @@ class ClaimedKey implements HeldIdempotencyKey {
     private readonly claim: Claim,
   ) {}
 
-  async fingerprint(method: string, target: string, rawBody: Buffer): Promise<undefined> {
-    this.hash = fingerprintOf(method, target, rawBody);
+  async fingerprint(digest: string): Promise<undefined> {
+    this.hash = digest;
     return undefined;
   }
 

@@ -45,6 +45,8 @@ const payloads: Record<EventType, { component?: string; extra?: Json; required?:
   'document.created': { component: 'Document', extra: { LoadNumber: { type: 'string' } }, required: ['LoadNumber'] },
   'document.updated': { component: 'Document', extra: { LoadNumber: { type: 'string' }, diff: diffSchema }, required: ['LoadNumber', 'diff'] },
   'carrier.document.created': { component: 'Document', extra: { CarrierId: { type: 'string' } }, required: ['CarrierId'] },
+  'document.deleted': { component: 'Document', extra: { LoadNumber: { type: 'string' } }, required: ['LoadNumber'] },
+  'carrier.document.deleted': { component: 'Document', extra: { CarrierId: { type: 'string' } }, required: ['CarrierId'] },
   'carrier.document.updated': { component: 'Document', extra: { CarrierId: { type: 'string' }, diff: diffSchema }, required: ['CarrierId', 'diff'] },
   'customer.created': { component: 'Customer' },
   'customer.updated': { component: 'Customer', extra: { diff: diffSchema }, required: ['diff'] },

@@ -9,6 +9,7 @@ import type { Route } from './routes.js';
 import { OPENAPI_TAGS } from './openapi-tags.js';
 import { addWebhooks } from './openapi-webhooks.js';
 import { TOKEN_HOST_DOCUMENT_PATH } from '../auth/openapi.js';
+import { MAX_UPLOAD_BYTES, UPLOAD_CONTENT_TYPES } from '../../core/documents/uploaded-file.js';
 import { endpointRuleFor, tenantRule, tokenRule } from '../http/rate-rules.js';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, isStoredOutcome } from './idempotency-key.js';
 import { HEADER_VERSIONS, PATH_VERSIONS, SUPPORTED_VERSIONS } from './versions.js';
@@ -234,7 +235,9 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, routes: Route[], con
     // A 204 has no body (RFC 9110); the adapter sends none.
     if (ok && success === '204') delete responses[success].content;
 
-    const body = operation.requestBody?.content?.['application/json'];
+    const upload = route.meta.upload;
+    if (upload) operation.requestBody = multipartBody(upload.documentTypes);
+    const body = upload ? undefined : operation.requestBody?.content?.['application/json'];
     if (body) {
       const schema = resolve(doc, body.schema);
       Object.assign(schema, bodyRulesOf(router, route));
@@ -247,7 +250,7 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, routes: Route[], con
       operation.parameters.push(idempotencyKeyParameter);
       if (responses[success]) responses[success].headers['Idempotent-Replayed'] = idempotentReplayedHeader;
     }
-    const statuses = new Set<number>([...standardErrors, ...(body ? bodyErrors : []), ...declaredErrors(route), ...(idempotent ? [409] : [])]);
+    const statuses = new Set<number>([...standardErrors, ...(body || upload ? bodyErrors : []), ...declaredErrors(route), ...(idempotent ? [409] : [])]);
     for (const status of [...statuses].sort()) responses[String(status)] = problemResponse(status);
     if (idempotent) {
       responses['409'].description = `${responses['409'].description} ${IDEMPOTENCY_CONFLICTS}`;
@@ -264,6 +267,46 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, routes: Route[], con
   }
   addWebhooks(doc);
   return doc;
+}
+
+/**
+ * The request body of a document upload (core `meta.upload`), which trpc-to-openapi cannot
+ * express: `multipart/form-data` with the binary `File` part and the `DocumentType` part. The
+ * edge (adapters/rest/multipart-upload.ts) enforces every rule stated here.
+ */
+function multipartBody(documentTypes: readonly string[]): Json {
+  return {
+    required: true,
+    description: 'The file and its document type. Parts other than these two are 400.',
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object',
+          required: ['File', 'DocumentType'],
+          additionalProperties: false,
+          properties: {
+            File: {
+              type: 'string',
+              format: 'binary',
+              maxLength: MAX_UPLOAD_BYTES,
+              description:
+                'The file, with a file name (at most 255 characters, kept with a timestamp suffix as AttachmentPath). ' +
+                'PDF, JPEG or PNG, decided from its bytes alone (the declared type and the name are ignored; anything else 415); at most 10 MiB (413).',
+            },
+            DocumentType: {
+              type: 'string',
+              enum: [...documentTypes],
+              description: 'The document type; matched case-insensitively and stored in this casing.',
+            },
+          },
+        },
+        encoding: {
+          File: { contentType: UPLOAD_CONTENT_TYPES.join(', ') },
+          DocumentType: { contentType: 'text/plain' },
+        },
+      },
+    },
+  };
 }
 
 function resolve(doc: Json, schema: Json): Json {

@@ -1,13 +1,11 @@
 import { AppError, notFound, validationError } from '../errors.js';
 import { appendEvent } from '../events/outbox.js';
-import { appendShares } from '../visibility-shares/share.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf } from '../shared/scope.js';
 import type { Context, Principal } from '../trpc.js';
 import { linkIssuerFor } from './document-links.js';
 import {
   findDocument,
-  findVisibilityCustomer,
   lockDocument,
   toDocument,
   updateDocumentType,
@@ -15,7 +13,8 @@ import {
   type LoadOwner,
 } from './document.repository.js';
 import type { TDocument } from './document.schemas.js';
-import { isInvoiceFamily, LOAD_DOCUMENT_TYPES, PROOF_OF_DELIVERY, recognizeDocumentType } from './document-types.js';
+import { isInvoiceFamily, LOAD_DOCUMENT_TYPES, recognizeDocumentType } from './document-types.js';
+import { postProofOfDelivery } from './proof-of-delivery.js';
 
 export interface DocumentTypeChangeRequest {
   /** The load the document belongs to (directly or through its trip). */
@@ -79,29 +78,7 @@ export async function changeDocumentType(ctx: Context & { principal: Principal }
     }
 
     const document = toDocument(current, issueLink);
-    if (known.type === PROOF_OF_DELIVERY && load.customerId) {
-      const customer = await findVisibilityCustomer(trx, scope, load.customerId);
-      if (customer) {
-        // Recorded in the load's outbound history like its tracking shares; the envelope is unchanged.
-        await appendShares(trx, ctx.clock, [
-          {
-            tenantId: load.tenantId,
-            subsidiaryId: load.subsidiaryId,
-            customerId: customer.id,
-            loadId: load.id,
-            loadNumber: load.loadNumber,
-            tripId: null,
-            tripNumber: null,
-            eventType: 'ProofOfDelivery',
-            type: 'document',
-            stopId: null,
-            coordinates: null,
-            address: null,
-            data: { ...document, LoadNumber: load.loadNumber },
-          },
-        ]);
-      }
-    }
+    await postProofOfDelivery(trx, ctx.clock, scope, load, document);
     return document;
   });
 }

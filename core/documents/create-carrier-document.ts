@@ -1,7 +1,7 @@
 import { notFound } from '../errors.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
-import { createDocument } from './create-document.js';
+import { createDocument, uploadFromBase64 } from './create-document.js';
 import { findCarrierOwner } from './document.repository.js';
 import { ZCreateCarrierDocumentInput, ZDocument } from './document.schemas.js';
 
@@ -14,5 +14,5 @@ export const createCarrierDocument = authedProcedure.meta({ scopes: ['carrier:re
   .mutation(async ({ ctx, input }) => {
     const carrier = await findCarrierOwner(ctx.db, scopeOf(ctx.principal), input.CarrierId);
     if (!carrier) throw notFound('Carrier');
-    return createDocument(ctx, { kind: 'carrier', carrier }, input);
+    return createDocument(ctx, { kind: 'carrier', carrier }, uploadFromBase64(input));
   });

@@ -3,17 +3,36 @@ import type { z } from 'zod';
 import { validationError } from '../errors.js';
 import { appendEvent } from '../events/outbox.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
+import { scopeOf } from '../shared/scope.js';
 import type { Context, Principal } from '../trpc.js';
 import { linkIssuerFor } from './document-links.js';
 import { documentRow } from './document-rows.js';
 import { insertDocument, toDocument, type CarrierOwner, type LoadOwner, type TripOwner } from './document.repository.js';
 import type { TDocument, ZCreateLoadDocumentInput } from './document.schemas.js';
+import { postProofOfDelivery } from './proof-of-delivery.js';
 import { CARRIER_DOCUMENT_TYPES, INVOICE_FAMILY_TYPES, LOAD_DOCUMENT_TYPES, recognizeDocumentType, type DocumentTypeFamily } from './document-types.js';
 
-/** Largest file accepted, decoded. Uploads travel base64 in one tRPC request. */
+/** Largest file accepted, decoded. Internal uploads travel base64 in one tRPC request. */
 export const MAX_DOCUMENT_BYTES = 25 * 1024 * 1024;
 
-export type Upload = Pick<z.infer<typeof ZCreateLoadDocumentInput>, 'AttachmentType' | 'FileName' | 'ContentBase64' | 'ContentType'>;
+/** A file to store: its bytes are read inside the write, so a staged upload is not held in memory before. */
+export interface Upload {
+  AttachmentType: string;
+  FileName: string;
+  /** Guessed from the file name when absent. */
+  ContentType?: string | undefined;
+  readContent: () => Promise<Buffer>;
+}
+
+/** An internal (tRPC) upload, its file as base64. */
+export function uploadFromBase64(input: Pick<z.infer<typeof ZCreateLoadDocumentInput>, 'AttachmentType' | 'FileName' | 'ContentBase64' | 'ContentType'>): Upload {
+  return {
+    AttachmentType: input.AttachmentType,
+    FileName: input.FileName,
+    ContentType: input.ContentType,
+    readContent: async () => Buffer.from(input.ContentBase64, 'base64'),
+  };
+}
 
 export type NewDocumentOwner =
   | { kind: 'load'; load: LoadOwner }
@@ -23,7 +42,8 @@ export type NewDocumentOwner =
 /**
  * Stores an uploaded file as a document of a load, a trip or a carrier, and announces it in the
  * same transaction: `document.created` and `load.changed` (the load's document list changed)
- * for load and trip documents, `carrier.document.created` (tenant-wide) for carrier documents.
+ * for load and trip documents, `carrier.document.created` (tenant-wide) for carrier documents;
+ * a Proof of Delivery goes to the customer's visibility integration as a type change to it does.
  * Internal apps may store invoice-family documents; only the public type change refuses them.
  */
 export async function createDocument(
@@ -42,31 +62,32 @@ export async function createDocument(
   const load = owner.kind === 'load' ? owner.load : owner.kind === 'trip' ? owner.trip.load : null;
   const tenantId = owner.kind === 'carrier' ? owner.carrier.tenantId : (load as LoadOwner).tenantId;
   const subsidiaryId = load?.subsidiaryId ?? null;
-  // Uploaded now, by the caller; the fixture path builds the same row from the same shape.
-  const newRow = documentRow(
-    {
-      id: `doc_${randomUUID()}`,
-      AttachmentType: known.type,
-      FileName: upload.FileName,
-      ContentBase64: upload.ContentBase64,
-      ContentType: upload.ContentType,
-      UploadedBy: ctx.principal.ClientId,
-    },
-    { tenantId, now },
-    {
-      parentType: owner.kind === 'load' ? 'Load' : owner.kind === 'trip' ? 'Trip' : 'Carrier',
-      parentId: owner.kind === 'load' ? owner.load.loadNumber : owner.kind === 'trip' ? owner.trip.id : owner.carrier.id,
-      subsidiaryId,
-      loadId: load?.id,
-      tripId: owner.kind === 'trip' ? owner.trip.id : undefined,
-      carrierId: owner.kind === 'carrier' ? owner.carrier.id : undefined,
-    },
-  );
-  if ((newRow.attachment_size ?? 0) > MAX_DOCUMENT_BYTES) {
-    throw validationError('ContentBase64', `The file may be at most ${MAX_DOCUMENT_BYTES} bytes.`);
-  }
 
   return ctx.db.transaction().execute(async (trx) => {
+    const content = await upload.readContent();
+    if (content.length > MAX_DOCUMENT_BYTES) {
+      throw validationError('ContentBase64', `The file may be at most ${MAX_DOCUMENT_BYTES} bytes.`);
+    }
+    // Uploaded now, by the caller; the fixture path builds the same row from the same shape.
+    const newRow = documentRow(
+      {
+        id: `doc_${randomUUID()}`,
+        AttachmentType: known.type,
+        FileName: upload.FileName,
+        ContentType: upload.ContentType,
+        UploadedBy: ctx.principal.ClientId,
+      },
+      { tenantId, now },
+      {
+        parentType: owner.kind === 'load' ? 'Load' : owner.kind === 'trip' ? 'Trip' : 'Carrier',
+        parentId: owner.kind === 'load' ? owner.load.loadNumber : owner.kind === 'trip' ? owner.trip.id : owner.carrier.id,
+        subsidiaryId,
+        loadId: load?.id,
+        tripId: owner.kind === 'trip' ? owner.trip.id : undefined,
+        carrierId: owner.kind === 'carrier' ? owner.carrier.id : undefined,
+      },
+      content,
+    );
     const row = await insertDocument(trx, newRow);
     const document = toDocument(row, linkIssuerFor(ctx));
 
@@ -87,6 +108,7 @@ export async function createDocument(
           diff: { changes: [{ Field: `Documents[${row.id}]`, From: null, To: known.type }] },
         },
       });
+      await postProofOfDelivery(trx, ctx.clock, scopeOf(ctx.principal), load, document);
     } else {
       // Carriers have no subsidiary: the event goes to every subscription of the tenant (spec 6).
       await appendEvent(trx, ctx.clock, {

@@ -1,7 +1,7 @@
 import { notFound } from '../errors.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
-import { createDocument } from './create-document.js';
+import { createDocument, uploadFromBase64 } from './create-document.js';
 import { findLoadOwner } from './document.repository.js';
 import { ZCreateLoadDocumentInput, ZDocument } from './document.schemas.js';
 
@@ -10,5 +10,5 @@ export const createLoadDocument = authedProcedure.meta({ scopes: ['load:update']
   .mutation(async ({ ctx, input }) => {
     const load = await findLoadOwner(ctx.db, scopeOf(ctx.principal), input.LoadNumber);
     if (!load) throw notFound('Load');
-    return createDocument(ctx, { kind: 'load', load }, input);
+    return createDocument(ctx, { kind: 'load', load }, uploadFromBase64(input));
   });

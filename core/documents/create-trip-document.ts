@@ -1,7 +1,7 @@
 import { notFound } from '../errors.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
-import { createDocument } from './create-document.js';
+import { createDocument, uploadFromBase64 } from './create-document.js';
 import { findTripOwner } from './document.repository.js';
 import { ZCreateTripDocumentInput, ZDocument } from './document.schemas.js';
 
@@ -10,5 +10,5 @@ export const createTripDocument = authedProcedure.meta({ scopes: ['trip:update']
   .mutation(async ({ ctx, input }) => {
     const trip = await findTripOwner(ctx.db, scopeOf(ctx.principal), input.TripId);
     if (!trip) throw notFound('Trip');
-    return createDocument(ctx, { kind: 'trip', trip }, input);
+    return createDocument(ctx, { kind: 'trip', trip }, uploadFromBase64(input));
   });

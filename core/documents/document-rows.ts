@@ -59,12 +59,17 @@ export function attachmentPathFor(fileName: string, uploadedAt: string): string 
 /**
  * A document's row from the fixture/API shape (CONTRACT.md "Fixture format"): the content
  * type from the file name when none is given, the attachment path stamped with the upload
- * time, the size of the decoded content. Absent UploadedAt means "uploaded now"; an explicit
- * null is kept (the field is nullable).
+ * time, the size of the content. Absent UploadedAt means "uploaded now"; an explicit null is
+ * kept (the field is nullable). `content` is the file's bytes when they did not come as base64
+ * (a streamed upload); by default they are ContentBase64 decoded.
  */
-export function documentRow(document: TFixtureDocument, ctx: DocumentRowContext, owner: DocumentOwner): Row<'documents'> {
+export function documentRow(
+  document: TFixtureDocument,
+  ctx: DocumentRowContext,
+  owner: DocumentOwner,
+  content: Buffer | null = document.ContentBase64 == null ? null : Buffer.from(document.ContentBase64, 'base64'),
+): Row<'documents'> {
   const uploadedAt = document.UploadedAt === undefined ? ctx.now : toStoredDateTimeOrNull(document.UploadedAt);
-  const content = document.ContentBase64 == null ? null : Buffer.from(document.ContentBase64, 'base64');
   return {
     id: document.id,
     tenant_id: ctx.tenantId,

@@ -27,8 +27,14 @@ export const INVOICE_FAMILY_TYPES = [
   'Carrier Invoice',
 ] as const;
 
-/** The carrier types the spec names; it says the full list is not shown, so these are all we know. */
-export const CARRIER_DOCUMENT_TYPES = ['Carrier Agreement', 'Carrier Authority'] as const;
+/** Carrier types: the spec shows two, RESOURCES "Document uploads and deletes" fixes the list. */
+export const CARRIER_DOCUMENT_TYPES = [
+  'Carrier Agreement',
+  'Carrier Application',
+  'Carrier Authority',
+  'Carrier Onboarding',
+  'Other Documents',
+] as const;
 
 export const PROOF_OF_DELIVERY = 'Proof of Delivery';
 

@@ -294,3 +294,16 @@ export async function findStoredFile(db: Db, documentId: string): Promise<Stored
   if (!row || row.content === null) return undefined;
   return { fileName: row.attachment_path, contentType: row.content_type, content: Buffer.from(row.content) };
 }
+
+/** Soft-deletes a live document in the caller's scope; false (nothing written) when there is none. */
+export async function markDocumentDeleted(trx: Db, scope: Scope, row: DocumentRow, at: string): Promise<boolean> {
+  const subsidiaryColumn = row.parent_type === 'Carrier' ? null : 'subsidiary_id';
+  const result = await trx
+    .updateTable('documents')
+    .set({ is_deleted: 1, updated_at: at })
+    .where(inScope('documents', scope, { subsidiaryColumn }))
+    .where('id', '=', row.id)
+    .where('is_deleted', '=', 0)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

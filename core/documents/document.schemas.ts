@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZPathId, caseInsensitivePattern, input } from '../shared/schemas.js';
 import { ZQueryPage, pageOf } from '../shared/search-page.js';
+import { ZUploadedFile } from './uploaded-file.js';
 import { CARRIER_DOCUMENT_TYPES, INVOICE_FAMILY_TYPES, LOAD_DOCUMENT_TYPES, recognizeDocumentType } from './document-types.js';
 
 const ZDateTimeOut = z.iso.datetime().meta({ description: 'ISO 8601 date-time, UTC.', example: '2026-11-21T14:00:00.000Z' });
@@ -72,6 +73,26 @@ export const ZChangeTripDocumentTypeInput = input({ tripId: ZTripId, documentId:
 
 export const ZLoadDocumentHistoryInput = input({ loadNumber: ZLoadNumber, documentId: ZDocumentId, ...ZQueryPage });
 export const ZTripDocumentHistoryInput = input({ tripId: ZTripId, documentId: ZDocumentId, ...ZQueryPage });
+
+/** A carrier document's type: one of the carrier types, case-insensitive; anything else 400. */
+const ZCarrierDocumentTypeInput = z
+  .string()
+  .min(1, { abort: true })
+  .refine((text) => recognizeDocumentType(text)?.family === 'carrier', { message: `Must be one of: ${CARRIER_DOCUMENT_TYPES.join(', ')}.` })
+  .meta({
+    description: `One of ${CARRIER_DOCUMENT_TYPES.map((type) => `"${type}"`).join(', ')}; case-insensitive, stored in this casing.`,
+    example: 'Carrier Agreement',
+    pattern: caseInsensitivePattern(CARRIER_DOCUMENT_TYPES),
+  });
+
+/** Public uploads (multipart): the path's owner, the `DocumentType` part and the staged `File` part. */
+export const ZUploadLoadDocumentInput = input({ loadNumber: ZLoadNumber, DocumentType: ZDocumentTypeInput, File: ZUploadedFile });
+export const ZUploadTripDocumentInput = input({ tripId: ZTripId, DocumentType: ZDocumentTypeInput, File: ZUploadedFile });
+export const ZUploadCarrierDocumentInput = input({ carrierId: ZPathId, DocumentType: ZCarrierDocumentTypeInput, File: ZUploadedFile });
+
+export const ZDeleteLoadDocumentInput = input({ loadNumber: ZLoadNumber, documentId: ZDocumentId });
+export const ZDeleteTripDocumentInput = input({ tripId: ZTripId, documentId: ZDocumentId });
+export const ZDeleteCarrierDocumentInput = input({ carrierId: ZPathId, documentId: ZDocumentId });
 
 /** Internal uploads: the file itself, as base64. */
 const uploadFields = {

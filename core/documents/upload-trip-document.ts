@@ -1,0 +1,36 @@
+import { notFound } from '../errors.js';
+import { scopeOf } from '../shared/scope.js';
+import { authedProcedure } from '../trpc.js';
+import { createDocument } from './create-document.js';
+import { findTripOwner } from './document.repository.js';
+import { ZDocument, ZUploadTripDocumentInput } from './document.schemas.js';
+import { LOAD_DOCUMENT_TYPES } from './document-types.js';
+import { refuseProtectedType, uploadOf } from './public-upload.js';
+
+/** RESOURCES "Document uploads and deletes": a trip's document from a multipart upload (the load route's rules). */
+export const uploadTripDocument = authedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/api/p/v{version}/trips/{tripId}/documents',
+      tags: ['Trips'],
+      summary: 'Upload a document to a trip',
+      description:
+        '`multipart/form-data` with a `File` part (PDF, JPEG or PNG, decided from the bytes: a PNG declared text/plain is a PNG, anything else 415; at most 10 MiB, else 413) and a `DocumentType` part. ' +
+        'A missing part is 400 naming it. Answers the Document with a fresh DownloadUrl; AttachmentPath is the file name with a timestamp suffix, UploadedBy the client id. ' +
+        "Invoice-family types are 422 `Unprocessable/ProtectedDocumentType`. A Proof of Delivery is posted to the load's customer's visibility integration.",
+      protect: true,
+      errorResponses: [413, 415, 422],
+    },
+    scopes: ['trip:update'],
+    successStatus: 201,
+    upload: { documentTypes: LOAD_DOCUMENT_TYPES },
+  })
+  .input(ZUploadTripDocumentInput)
+  .output(ZDocument)
+  .mutation(async ({ ctx, input }) => {
+    const trip = await findTripOwner(ctx.db, scopeOf(ctx.principal), input.tripId);
+    if (!trip) throw notFound('Trip');
+    refuseProtectedType(input.DocumentType);
+    return createDocument(ctx, { kind: 'trip', trip }, uploadOf(input));
+  });

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/** Largest file the public upload routes take (RESOURCES "Document uploads and deletes"). */
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+/** The media types an upload may be, decided from the file's bytes, never from its name or declared type. */
+export const UPLOAD_CONTENT_TYPES = ['application/pdf', 'image/jpeg', 'image/png'] as const;
+export type UploadContentType = (typeof UPLOAD_CONTENT_TYPES)[number];
+
+/**
+ * A file an edge received and staged before the procedure runs (the REST adapter streams a
+ * multipart part to temporary storage). Its bytes are read only by `readContent`, inside the
+ * write that stores them, so a large upload is not held while the request is checked.
+ */
+export interface UploadedFile {
+  /** The name the client gave the part (no path). */
+  FileName: string;
+  /** Sniffed from the bytes. */
+  ContentType: UploadContentType;
+  Size: number;
+  readContent: () => Promise<Buffer>;
+}
+
+function isUploadedFile(value: unknown): value is UploadedFile {
+  const file = value as Partial<UploadedFile> | null;
+  return (
+    typeof file === 'object' &&
+    file !== null &&
+    typeof file.FileName === 'string' &&
+    typeof file.ContentType === 'string' &&
+    typeof file.Size === 'number' &&
+    typeof file.readContent === 'function'
+  );
+}
+
+/**
+ * The `File` part of a multipart upload. Only the REST edge can produce one; a JSON or tRPC
+ * caller naming `File` gets the validation 400. The OpenAPI document describes the part as
+ * binary (adapters/rest/openapi.ts replaces the whole request body of upload routes).
+ */
+export const ZUploadedFile = z
+  .custom<UploadedFile>(isUploadedFile, { message: 'Send the file as the multipart part "File".' })
+  .meta({ description: 'The file (PDF, JPEG or PNG, at most 10 MiB).', override: { type: 'string', format: 'binary' } });
