@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createDb } from '../db/create-db.js';
 import { SECRET_KEY } from './harness.js';
 import { bannerUrls, ROOT, scratchDatabase, startProcess, type ScratchDatabase, type ServerProcess } from './support/server-process.js';
 
@@ -77,5 +80,46 @@ describe('npm start in development (the sandbox)', () => {
     const script = `${line}\ncurl -s -o /dev/null -w '%{http_code}' ${apiUrl}/api/p/v1.0/subsidiaries -H "Authorization: Bearer $TOKEN"`;
     const { stdout } = await promisify(execFile)('bash', ['-c', script], { cwd: ROOT });
     expect(stdout).toBe('200');
+  }, SLOW);
+});
+
+describe('npm run sandbox:reset', () => {
+  it('rebuilds the sandbox SQLite database from the demo data, and refuses anything else', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'waybill-sandbox-'));
+    const env = { DATABASE_URL: `sqlite:${join(dir, 'freight.db')}`, SECRET_KEY: SECRET_KEY.toString('utf8'), NODE_ENV: 'development' };
+    try {
+      const reset = async (extra: Record<string, string> = {}) => {
+        const run = startProcess('npm', ['run', '--silent', 'sandbox:reset'], { ...env, ...extra });
+        const code = await new Promise<number | null>((resolve) => run.child.on('exit', resolve));
+        return { code, output: run.output() };
+      };
+      const first = await reset();
+      expect(first.code, first.output).toBe(0);
+      const db = createDb(env.DATABASE_URL);
+      await db.insertInto('tenants').values({ id: 'tn_scratch', name: 'Scratch' } as any).execute().catch(async () => {
+        // Other columns may be required: any change to the data will do.
+        await db.deleteFrom('api_clients').where('client_id', '=', DEMO_CLIENT.id).execute();
+      });
+      await db.destroy();
+
+      const second = await reset();
+      expect(second.code, second.output).toBe(0);
+      const after = createDb(env.DATABASE_URL);
+      try {
+        expect(await after.selectFrom('tenants').select('id').where('id', '=', 'tn_scratch').execute()).toEqual([]);
+        expect(await after.selectFrom('api_clients').select('client_id').where('client_id', '=', DEMO_CLIENT.id).execute()).toHaveLength(1);
+      } finally {
+        await after.destroy();
+      }
+
+      const production = await reset({ NODE_ENV: 'production' });
+      expect(production.code).toBe(1);
+      expect(production.output).toContain('NODE_ENV=production');
+      const postgres = await reset({ DATABASE_URL: 'postgres://nobody:secret@127.0.0.1:1/none' });
+      expect(postgres.code).toBe(1);
+      expect(postgres.output).not.toContain('secret');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, SLOW);
 });
