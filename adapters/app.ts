@@ -10,13 +10,19 @@ import { createBearerVerifier } from './auth/verify.js';
 import type { Logger } from './logger.js';
 import { createRateLimits, type RateLimits } from './http/rate-limit.js';
 import { createApiHandler } from './http/api-host.js';
+import { createMetricsServer } from './metrics/server.js';
 
 export interface App {
   api: Server;
   auth: Server;
   keys: SigningKeys;
-  /** Listens on `port`/`authPort` (0 picks free ports) and returns the bound URLs. */
-  listen(ports?: { port: number; authPort: number }): Promise<{ apiUrl: string; authUrl: string }>;
+  /** The metrics listener; null unless METRICS_PORT is set. */
+  metrics: Server | null;
+  /**
+   * Listens on `port`/`authPort` (0 picks free ports), and on `metricsPort` when metrics are on,
+   * and returns the bound URLs (`metricsUrl` null when metrics are off).
+   */
+  listen(ports?: { port: number; authPort: number; metricsPort?: number }): Promise<{ apiUrl: string; authUrl: string; metricsUrl: string | null }>;
   /** Stops accepting, lets in-flight requests finish, then resolves. The caller closes the db. */
   close(): Promise<void>;
 }
@@ -38,24 +44,35 @@ export async function createApp(options: AppOptions): Promise<App> {
   const keys = await SigningKeys.load({ db, config, clock });
   const verifyBearer = createBearerVerifier({ keys, config, clock });
   const rateLimits = options.rateLimits ?? createRateLimits({ db, config, clock, logger });
-  const api = createServer({ keepAliveTimeout: 5_000 }, createApiHandler({ db, config, clock, logger, rateLimits, verifyBearer, router: options.router }));
+  const measured = config.metricsPort !== null;
+  const api = createServer(
+    { keepAliveTimeout: 5_000 },
+    createApiHandler({ db, config, clock, logger, rateLimits, verifyBearer, router: options.router, measured }),
+  );
   const auth = createServer({ keepAliveTimeout: 5_000 }, createAuthHandler({ db, config, keys, clock, logger, rateLimits }));
+  const metrics = measured ? createMetricsServer({ db, clock, logger }) : null;
+  const servers = [api, auth, ...(metrics ? [metrics] : [])];
 
   return {
     api,
     auth,
     keys,
+    metrics,
     async listen(ports = { port: config.port, authPort: config.authPort }) {
-      await Promise.all([listenOn(api, ports.port, config.host), listenOn(auth, ports.authPort, config.host)]);
-      return { apiUrl: urlOf(api, config.host), authUrl: urlOf(auth, config.host) };
+      await Promise.all([
+        listenOn(api, ports.port, config.host),
+        listenOn(auth, ports.authPort, config.host),
+        ...(metrics ? [listenOn(metrics, ports.metricsPort ?? config.metricsPort ?? 0, config.host)] : []),
+      ]);
+      return { apiUrl: urlOf(api, config.host), authUrl: urlOf(auth, config.host), metricsUrl: metrics ? urlOf(metrics, config.host) : null };
     },
     async close() {
-      await Promise.all([closeServer(api), closeServer(auth)]);
+      await Promise.all(servers.map(closeServer));
     },
   };
 }
 
-function listenOn(server: Server, port: number, host: string): Promise<void> {
+export function listenOn(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -65,13 +82,13 @@ function listenOn(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-function urlOf(server: Server, host: string): string {
+export function urlOf(server: Server, host: string): string {
   const { port } = server.address() as AddressInfo;
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 /** Graceful: no new connections, idle keep-alive sockets closed, in-flight requests finish. */
-function closeServer(server: Server): Promise<void> {
+export function closeServer(server: Server): Promise<void> {
   if (!server.listening) return Promise.resolve();
   return new Promise((resolve) => {
     server.close(() => resolve());

@@ -1,4 +1,6 @@
+import { closeServer, listenOn, urlOf } from '../adapters/app.js';
 import { createLogger } from '../adapters/logger.js';
+import { createMetricsServer } from '../adapters/metrics/server.js';
 import { systemClock } from '../core/clock.js';
 import { loadConfig } from '../core/config.js';
 import { createDb, redactUrl } from '../db/create-db.js';
@@ -22,16 +24,21 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   // The same SECRET_KEY as the API processes: it decrypts the subscriptions' signing secrets.
   config.secretKey = resolveSecretKey(config);
-  const db = createDb(config.databaseUrl);
+  const db = createDb(config.databaseUrl, { maxConnections: config.databasePoolSize });
   await migrateToLatest(db);
   const partitions = await startPositionPartitions({ db, clock: systemClock, retentionDays: config.positionRetentionDays, logger });
   const tenderExpiry = startTenderExpiry({ db, clock: systemClock, logger });
   const keyExpiry = startIdempotencyKeyExpiry({ db, clock: systemClock, logger });
   const dispatcher = new Dispatcher({ db, config, clock: systemClock, logger });
   dispatcher.start();
-  logger.info({ database: redactUrl(config.databaseUrl) }, 'webhook dispatcher running');
+  // METRICS_PORT: this worker's delivery attempts and the shared outbox lag, on its own port.
+  const metrics = config.metricsPort === null ? null : createMetricsServer({ db, clock: systemClock, logger });
+  if (metrics) await listenOn(metrics, config.metricsPort ?? 0, config.host);
+  const metricsUrl = metrics ? `${urlOf(metrics, config.host)}/metrics` : null;
+  logger.info({ database: redactUrl(config.databaseUrl), metricsUrl }, 'webhook dispatcher running');
 
   stopOnSignals(logger, 'attempts in flight', config.webhookTimeoutMs + 5_000, async () => {
+    if (metrics) await closeServer(metrics);
     await dispatcher.stop();
     await partitions.stop();
     await tenderExpiry.stop();

@@ -28,6 +28,10 @@ export interface Config {
   tokenLifetimeSeconds: number;
   /** CORS_ORIGINS: exact origins (`scheme://host[:port]`) browsers may call both hosts from. */
   corsOrigins: string[];
+  /** Postgres connections per process (API or worker); SQLite ignores it. */
+  databasePoolSize: number;
+  /** The Prometheus `/metrics` listener's port; null keeps it off (it never shares the API port). */
+  metricsPort: number | null;
 }
 
 export class ConfigError extends Error {}
@@ -37,6 +41,17 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  return value;
+}
+
+/** A whole number within [min, max]; a clear start-up error otherwise. */
+function intInRange(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\s*\d+\s*$/.test(raw) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
   return value;
 }
 
@@ -100,5 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trpcRateLimitPerSecond: intFrom(env, 'TRPC_RATE_LIMIT', 100),
     tokenLifetimeSeconds: 86_400,
     corsOrigins: originsFrom(env),
+    databasePoolSize: intInRange(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    metricsPort: env.METRICS_PORT ? intInRange(env, 'METRICS_PORT', 0, 0, 65_535) : null,
   };
 }

@@ -5,6 +5,7 @@
  * change a load document's type and download the file.
  *
  * Run against `npm start` (demo data):  npx tsx examples/integration-client.ts
+ * It can be run again: a second run finds its seal reference and updates it instead of adding one.
  */
 
 export interface ClientOptions {
@@ -92,9 +93,7 @@ export async function walkTrip(api: FreightApi): Promise<WalkResult> {
     body: { ArrivedAt: '2026-11-22T08:05:00' },
   });
 
-  const created = await api.call<{ Id: string; Value: string }>('POST', `/trips/${tripId}/references`, {
-    body: { Name: 'Seal Number', Value: 'SEAL-0042', ReferenceId: 'refdef_seal' },
-  });
+  const created = await addSeal(api, tripId, 'SEAL-0042');
 
   // The write answered the trip's refreshed ETag: the update must name it.
   const updated = await api.call<{ Value: string }>('PUT', `/trips/${tripId}/references/${created.body.Id}`, {
@@ -116,6 +115,24 @@ export async function walkTrip(api: FreightApi): Promise<WalkResult> {
     documentType: document.body.AttachmentType,
     downloaded: { contentType: file.headers.get('content-type'), bytes },
   };
+}
+
+/**
+ * Adds the trip's Seal Number. A trip holds one value per definition, so on a second run (the
+ * seal from the first is still there, 409 Conflict/DuplicateReference) it sets the existing
+ * one instead, with the trip's ETag: the walk can be run again and again.
+ */
+async function addSeal(api: FreightApi, tripId: string, value: string): Promise<{ body: { Id: string; Value: string }; etag: string | null }> {
+  const body = { Name: 'Seal Number', Value: value, ReferenceId: 'refdef_seal' };
+  try {
+    return await api.call<{ Id: string; Value: string }>('POST', `/trips/${tripId}/references`, { body });
+  } catch (error) {
+    if (!(error instanceof ApiProblem) || error.status !== 409) throw error;
+    const trip = await api.call<{ References: Array<{ Id: string; ReferenceId: string | null }> }>('GET', `/trips/${tripId}`);
+    const seal = trip.body.References.find((reference) => reference.ReferenceId === 'refdef_seal');
+    if (!seal) throw error;
+    return api.call<{ Id: string; Value: string }>('PUT', `/trips/${tripId}/references/${seal.Id}`, { body, ifMatch: trip.etag ?? undefined });
+  }
 }
 
 /** A client of `npm start`'s demo data, as the examples run it. */

@@ -35,6 +35,14 @@ describe('examples/integration-client.ts', () => {
     expect(api.tokenRequests).toBe(1);
   });
 
+  it('can be run again on the same data (the seal reference already exists)', async () => {
+    const again = await walkTrip(client());
+    expect(again.stopAfterArrival.Status).toBe('Arrived');
+    expect(again.reference.Value).toBe('SEAL-0042');
+    expect(again.updatedReference.Value).toBe('SEAL-0043');
+    expect(again.documentType).toBe('Proof of Delivery');
+  });
+
   it('renews the token only when it is about to expire', async () => {
     const api = client();
     await api.call('GET', '/trips/trp_1001_a');

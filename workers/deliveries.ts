@@ -3,6 +3,7 @@ import type { Selectable } from 'kysely';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import { formatStoredDateTime } from '../core/shared/datetime.js';
+import { observations } from '../core/shared/observations.js';
 import { postSigned, type PostResult } from '../core/webhooks/post-signed.js';
 import { openSecret, signedHeaders, signingSecrets } from '../core/webhooks/signing.js';
 import type { Db } from '../db/create-db.js';
@@ -113,4 +114,5 @@ export async function attemptDelivery(db: Db, log: AttemptLog, config: Config, d
           production: config.production,
         });
   await log.record(delivery, formatStoredDateTime(startedAt), outcome);
+  observations().deliveryAttempt(outcome.status);
 }

@@ -20,6 +20,8 @@ import { rateLimitHeaders, type RateLimits } from './rate-limit.js';
 import { defaultBurstRule, defaultRule, publicRule, type RateRule } from './rate-rules.js';
 import { clientIpOf, loggablePath, parseTarget, requestIdOf, type RequestTarget } from './request-context.js';
 import { buildRoutes } from '../rest/routes.js';
+import { fixedRouteLabel, requestDuration } from '../metrics/registry.js';
+import { createReadinessCheck } from './readiness.js';
 
 export interface ApiHandlerOptions {
   db: Db;
@@ -30,6 +32,8 @@ export interface ApiHandlerOptions {
   verifyBearer: (authorization: string | undefined) => Promise<Principal>;
   /** The procedures to serve; the app router unless a test brings its own. */
   router?: AnyTRPCRouter | undefined;
+  /** Record each request in the Prometheus registry (METRICS_PORT set). */
+  measured?: boolean;
 }
 
 /**
@@ -45,14 +49,17 @@ export interface ApiHandlerOptions {
  * - `/api/trpc/…`: tRPC's own HTTP adapter for internal apps (tRPC's chain, tRPC's envelope).
  * - other `/api/…` paths: 404 under the default per-IP rate rules.
  * - tokenless paths under the public per-IP rule: `/files/{token}` (signed downloads),
- *   `/track/{token}` (customer tracking pages), `/openapi.json`, `/docs`, `/healthz`, and
- *   `/errors/…` (the pages behind problem Types).
- * Every request gets an X-Request-Id and one log line with its status and time, and CORS
- * headers when it comes from a page of a CORS_ORIGINS origin (whose preflights are answered
- * before anything else, as they carry no token).
+ *   `/track/{token}` (customer tracking pages), `/openapi.json`, `/docs`, `/healthz`, `/readyz`,
+ *   and `/errors/…` (the pages behind problem Types).
+ * Every request gets an X-Request-Id and one log line with its status and time, CORS headers
+ * when it comes from a page of a CORS_ORIGINS origin (whose preflights are answered before
+ * anything else, as they carry no token), and, with metrics on, one observation under its
+ * route template (never its raw path).
  */
 export function createApiHandler(options: ApiHandlerOptions): RequestListener {
   const { config, logger, rateLimits } = options;
+  const measured = options.measured ?? false;
+  const readiness = createReadinessCheck(options.db);
   const router = options.router ?? appRouter;
   const routes = buildRoutes(router);
   let openApiJson: string | undefined;
@@ -108,7 +115,11 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
       buildProblem(config.publicBaseUrl, { kind: problemKinds.NOT_FOUND, detail: 'Nothing exists at this path.', instance: url.pathname }),
     );
 
-  const route = async (req: IncomingMessage, res: ServerResponse, url: RequestTarget): Promise<{ principal?: Principal; error?: unknown }> => {
+  const route = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: RequestTarget,
+  ): Promise<{ principal?: Principal; error?: unknown; route?: string }> => {
     const path = url.pathname;
     if (applyCors(cors, req, res)) return {};
     if (path.startsWith('/api/p/')) return handleApiRequest(apiDeps, req, res, url);
@@ -131,7 +142,11 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       const known =
-        path === '/openapi.json' || path === '/healthz' || path.startsWith('/docs') || (path.startsWith('/errors/') && errorPageFor(path.slice(8)) !== undefined);
+        path === '/openapi.json' ||
+        path === '/healthz' ||
+        path === '/readyz' ||
+        path.startsWith('/docs') ||
+        (path.startsWith('/errors/') && errorPageFor(path.slice(8)) !== undefined);
       if (known) {
         const problem = buildProblem(config.publicBaseUrl, { kind: edgeKinds.METHOD_NOT_ALLOWED, instance: path });
         sendProblem(res, problem, { Allow: 'GET, HEAD' });
@@ -155,6 +170,23 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
       }
       return {};
     }
+    if (path === '/readyz') {
+      const { ready, ...state } = await readiness();
+      if (ready) {
+        res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+        res.end(JSON.stringify({ Status: 'ready', Database: state.Database, Migrations: state.Migrations }));
+      } else {
+        const detail =
+          state.Database === 'unreachable'
+            ? 'The database is not reachable.'
+            : state.Migrations === 'pending'
+              ? `The database has not run ${state.PendingMigrations.length} migration(s) of this build: run npm run migrate.`
+              : 'The migration state could not be read.';
+        const problem = buildProblem(config.publicBaseUrl, { kind: edgeKinds.UNAVAILABLE, detail, instance: path, extensions: state });
+        sendProblem(res, problem, { 'Cache-Control': 'no-store' });
+      }
+      return {};
+    }
     if (serveErrorPage(req, res, path)) return {};
     if (await serveDocs(path, res, config)) return {};
     notFound(res, url);
@@ -167,8 +199,12 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
     res.setHeader('X-Request-Id', requestId);
     const url = parseTarget(req.url);
     route(req, res, url)
-      .then(({ principal, error }) => {
+      .then(({ principal, error, route: template }) => {
         if (error) logger.error({ host: 'api', requestId, err: error }, 'unexpected error');
+        if (measured) {
+          const seconds = (performance.now() - started) / 1000;
+          requestDuration.observe({ route: template ?? fixedRouteLabel(url.pathname), method: req.method ?? 'GET', status: res.statusCode }, seconds);
+        }
         logger.info(
           {
             host: 'api',

@@ -27,6 +27,8 @@ export interface ApiRouteDeps {
 
 export interface ApiOutcome {
   principal?: Principal;
+  /** The matched route's template (the metrics label); absent for a 404 or 405 before matching. */
+  route?: string;
   /** The unexpected error behind a 500, for the log. */
   error?: unknown;
 }
@@ -92,10 +94,27 @@ export async function handleApiRequest(
     });
     return {};
   }
-  const { route } = match;
+  const outcome = await handleMatched(deps, req, res, url, match.route, match.params);
+  outcome.route = match.route.template;
+  return outcome;
+}
+
+/** The rest of the order of checks, for a request whose route is known. */
+async function handleMatched(
+  deps: ApiRouteDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: RequestTarget,
+  route: Route,
+  matchParams: Record<string, string>,
+): Promise<ApiOutcome> {
+  const instance = url.pathname;
+  const problem = (kind: ProblemKind, detail: string, extra?: Partial<ProblemInput>) =>
+    buildProblem(deps.baseUrl, { kind, detail, instance, ...extra });
+  const method = req.method ?? 'GET';
 
   const params: Record<string, string> = {};
-  for (const [name, raw] of Object.entries(match.params)) params[name] = pathParameter(raw);
+  for (const [name, raw] of Object.entries(matchParams)) params[name] = pathParameter(raw);
 
   const headerVersion = req.headers['api-version'];
   const version = resolveVersion(params.version ?? '', typeof headerVersion === 'string' ? headerVersion : undefined);

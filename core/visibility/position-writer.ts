@@ -9,6 +9,7 @@ import { sharePositionBatch, type DeliveryEta } from '../visibility-shares/share
 import { assetFor, findAssetRows, type AssetKind, type PositionAsset } from './position-asset.js';
 import { chooseTrip, findTripCandidates, type PositionTrip } from './position-trip.js';
 import { appendPositionHistory, holdLatestPositions } from './position.repository.js';
+import { observations } from '../shared/observations.js';
 
 /**
  * Position ingestion in batches. A telematics feed posts thousands of small readings a second;
@@ -99,6 +100,7 @@ export class PositionWriter {
           continue;
         }
         const batch = this.queue.splice(0, MAX_BATCH);
+        observations().positionBatch(batch.length);
         const looked = await this.lookUp(batch);
         if (committing) await committing;
         committing = looked ? this.commit(looked) : null;

@@ -1,0 +1,125 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDb } from '../db/create-db.js';
+import { SECRET_KEY } from './harness.js';
+import { bannerUrls, ROOT, scratchDatabase, startProcess, type ScratchDatabase, type ServerProcess } from './support/server-process.js';
+
+const SLOW = 120_000;
+const DEMO_CLIENT = { id: 'prairie-integration', secret: 'demo-secret-prairie-all-0001' };
+const AUDIENCE = 'https://api.freight.local';
+
+let server: ServerProcess | undefined;
+let database: ScratchDatabase | undefined;
+afterEach(async () => {
+  await server?.stop();
+  await database?.dispose();
+  server = undefined;
+  database = undefined;
+});
+
+/** `npm start` as an operator runs it (bin/start.ts under tsx), on an empty database of its own. */
+async function start(env: Record<string, string>): Promise<{ output: string; apiUrl: string; authUrl: string }> {
+  database = await scratchDatabase();
+  server = startProcess(process.execPath, ['--import', 'tsx', 'bin/start.ts'], {
+    DATABASE_URL: database.url,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    AUTH_PORT: '0',
+    SECRET_KEY: SECRET_KEY.toString('utf8'),
+    JWT_PRIVATE_KEY: '',
+    LOG_LEVEL: 'warn',
+    API_AUDIENCE: AUDIENCE,
+    SEED: '',
+    ...env,
+  });
+  const output = await server.waitFor(/Waybill is running[\s\S]*\n\n[\s\S]*\n\n/);
+  return { output, ...bannerUrls(output) };
+}
+
+async function tokenStatus(authUrl: string, client: { id: string; secret: string }): Promise<number> {
+  const response = await fetch(`${authUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_id: client.id, client_secret: client.secret, audience: AUDIENCE, grant_type: 'client_credentials' }),
+  });
+  await response.text();
+  return response.status;
+}
+
+describe('npm start with NODE_ENV=production', () => {
+  it('loads no demo data into an empty database and says how to create a tenant and a client', async () => {
+    const { output, authUrl } = await start({ NODE_ENV: 'production' });
+    expect(output).toContain('no demo data was loaded');
+    expect(output).toContain('npm run admin -- tenant:create');
+    expect(output).toContain('npm run admin -- client:create');
+    expect(output).not.toContain(DEMO_CLIENT.secret);
+    expect(output).not.toContain('export TOKEN=');
+    expect(await tokenStatus(authUrl, DEMO_CLIENT)).toBe(401);
+    expect(await database!.db.selectFrom('tenants').select('id').execute()).toEqual([]);
+    expect(await database!.db.selectFrom('api_clients').select('client_id').execute()).toEqual([]);
+  }, SLOW);
+
+  it('loads the fixture SEED names, and prints none of its secrets', async () => {
+    const { output, authUrl } = await start({ NODE_ENV: 'production', SEED: join(ROOT, 'fixtures', 'demo.json') });
+    expect(await tokenStatus(authUrl, DEMO_CLIENT)).toBe(200);
+    expect(output).not.toContain(DEMO_CLIENT.secret);
+    expect((await database!.db.selectFrom('tenants').select('id').execute()).length).toBeGreaterThan(0);
+  }, SLOW);
+});
+
+describe('npm start in development (the sandbox)', () => {
+  it('loads the demo data and prints one line that stores a working token in TOKEN', async () => {
+    const { output, apiUrl } = await start({ NODE_ENV: 'development' });
+    const line = /^ {2}(export TOKEN=.*)$/m.exec(output)?.[1];
+    expect(line, output).toBeDefined();
+    // The exact banner line, then a call with the token it stored.
+    const script = `${line}\ncurl -s -o /dev/null -w '%{http_code}' ${apiUrl}/api/p/v1.0/subsidiaries -H "Authorization: Bearer $TOKEN"`;
+    const { stdout } = await promisify(execFile)('bash', ['-c', script], { cwd: ROOT });
+    expect(stdout).toBe('200');
+  }, SLOW);
+});
+
+describe('npm run sandbox:reset', () => {
+  it('rebuilds the sandbox SQLite database from the demo data, and refuses anything else', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'waybill-sandbox-'));
+    const env = { DATABASE_URL: `sqlite:${join(dir, 'freight.db')}`, SECRET_KEY: SECRET_KEY.toString('utf8'), NODE_ENV: 'development' };
+    try {
+      const reset = async (extra: Record<string, string> = {}) => {
+        const run = startProcess('npm', ['run', '--silent', 'sandbox:reset'], { ...env, ...extra });
+        const code = await new Promise<number | null>((resolve) => run.child.on('exit', resolve));
+        return { code, output: run.output() };
+      };
+      const first = await reset();
+      expect(first.code, first.output).toBe(0);
+      const db = createDb(env.DATABASE_URL);
+      await db.insertInto('tenants').values({ id: 'tn_scratch', name: 'Scratch' } as any).execute().catch(async () => {
+        // Other columns may be required: any change to the data will do.
+        await db.deleteFrom('api_clients').where('client_id', '=', DEMO_CLIENT.id).execute();
+      });
+      await db.destroy();
+
+      const second = await reset();
+      expect(second.code, second.output).toBe(0);
+      const after = createDb(env.DATABASE_URL);
+      try {
+        expect(await after.selectFrom('tenants').select('id').where('id', '=', 'tn_scratch').execute()).toEqual([]);
+        expect(await after.selectFrom('api_clients').select('client_id').where('client_id', '=', DEMO_CLIENT.id).execute()).toHaveLength(1);
+      } finally {
+        await after.destroy();
+      }
+
+      const production = await reset({ NODE_ENV: 'production' });
+      expect(production.code).toBe(1);
+      expect(production.output).toContain('NODE_ENV=production');
+      const postgres = await reset({ DATABASE_URL: 'postgres://nobody:secret@127.0.0.1:1/none' });
+      expect(postgres.code).toBe(1);
+      expect(postgres.output).not.toContain('secret');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, SLOW);
+});
