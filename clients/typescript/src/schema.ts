@@ -325,8 +325,36 @@ export interface paths {
          */
         get: operations["documents-listCarrierDocuments"];
         put?: never;
-        post?: never;
+        /**
+         * Upload a document to a carrier
+         * @description `multipart/form-data` with a `File` part (PDF, JPEG or PNG, decided from the bytes: a PNG declared text/plain is a PNG, anything else 415; at most 10 MiB, else 413) and a `DocumentType` part. A missing part is 400 naming it. Answers the Document with a fresh DownloadUrl; AttachmentPath is the file name with a timestamp suffix, UploadedBy the client id. Only carrier document types; any other type is 400.
+         *
+         *     Requires scope: carrier:update.
+         */
+        post: operations["documents-uploadCarrierDocument"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/p/v1.0/carriers/{carrierId}/documents/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a carrier's document
+         * @description Soft delete: the document then reads as 404 and appears in no list; its download links stop working. Documents have no ETag: no If-Match. Another carrier's or a deleted document is 404. Invoice-family documents are 422 `Unprocessable/ProtectedDocumentType`.
+         *
+         *     Requires scope: carrier:update.
+         */
+        delete: operations["documents-deleteCarrierDocument"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1045,7 +1073,13 @@ export interface paths {
          */
         get: operations["documents-listLoadDocuments"];
         put?: never;
-        post?: never;
+        /**
+         * Upload a document to a load
+         * @description `multipart/form-data` with a `File` part (PDF, JPEG or PNG, decided from the bytes: a PNG declared text/plain is a PNG, anything else 415; at most 10 MiB, else 413) and a `DocumentType` part. A missing part is 400 naming it. Answers the Document with a fresh DownloadUrl; AttachmentPath is the file name with a timestamp suffix, UploadedBy the client id. Invoice-family types are 422 `Unprocessable/ProtectedDocumentType`. A Proof of Delivery is posted to the customer's visibility integration.
+         *
+         *     Requires scope: load:update.
+         */
+        post: operations["documents-uploadLoadDocument"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1062,7 +1096,13 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a load's own document
+         * @description Soft delete: the document then reads as 404 and appears in no list; its download links stop working. Documents have no ETag: no If-Match. A trip's document (delete it through the trip route), another load's or a deleted one is 404. Invoice-family documents are 422 `Unprocessable/ProtectedDocumentType`.
+         *
+         *     Requires scope: load:update.
+         */
+        delete: operations["documents-deleteLoadDocument"];
         options?: never;
         head?: never;
         /**
@@ -1739,7 +1779,13 @@ export interface paths {
          */
         get: operations["documents-listTripDocuments"];
         put?: never;
-        post?: never;
+        /**
+         * Upload a document to a trip
+         * @description `multipart/form-data` with a `File` part (PDF, JPEG or PNG, decided from the bytes: a PNG declared text/plain is a PNG, anything else 415; at most 10 MiB, else 413) and a `DocumentType` part. A missing part is 400 naming it. Answers the Document with a fresh DownloadUrl; AttachmentPath is the file name with a timestamp suffix, UploadedBy the client id. Invoice-family types are 422 `Unprocessable/ProtectedDocumentType`. A Proof of Delivery is posted to the load's customer's visibility integration.
+         *
+         *     Requires scope: trip:update.
+         */
+        post: operations["documents-uploadTripDocument"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1756,7 +1802,13 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a trip's document
+         * @description Soft delete: the document then reads as 404 and appears in no list (the trip's nor its load's); its download links stop working. Documents have no ETag: no If-Match. Another trip's or a deleted document is 404. Invoice-family documents are 422 `Unprocessable/ProtectedDocumentType`.
+         *
+         *     Requires scope: trip:update.
+         */
+        delete: operations["documents-deleteTripDocument"];
         options?: never;
         head?: never;
         /**
@@ -2605,7 +2657,492 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "carrier.document.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * carrier.document.created
+         * @description A carrier's document was added; sent to every subscription of the tenant.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_carrier_document_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "carrier.document.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * carrier.document.deleted
+         * @description A carrier's document was deleted; data is its last state with CarrierId (no DownloadUrl). Sent to every subscription of the tenant.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_carrier_document_deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "carrier.document.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * carrier.document.updated
+         * @description A carrier's document changed; sent to every subscription of the tenant.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_carrier_document_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer.created
+         * @description A customer was created; data is the customer. Routed by its subsidiary, to every subscription when it has none.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_customer_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer.deleted
+         * @description A customer was deleted; data is its last state. Routed like customer.created.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_customer_deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer.updated
+         * @description A customer changed; data is the customer with data.diff.changes. Routed like customer.created.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_customer_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "document.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * document.created
+         * @description A load or trip document was added.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_document_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "document.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * document.deleted
+         * @description A load or trip document was deleted; data is its last state with LoadNumber (no DownloadUrl). Routed by subsidiary.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_document_deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "document.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * document.updated
+         * @description A load or trip document changed (for example its AttachmentType).
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_document_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.paid
+         * @description A payment completed an invoice (Status Paid); data is the invoice. Routed like invoice.payment.recorded.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_invoice_paid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.payment.recorded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.payment.recorded
+         * @description A customer's payment was recorded on an invoice; data is the invoice after it, with the payment as data.Payment. Routed by the invoice's subsidiary.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_invoice_payment_recorded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "load.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * load.changed
+         * @description A load's fields or documents changed; data.diff.changes lists what.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_load_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "load.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * load.created
+         * @description A load was created (an accepted tender's); data is the load with its trips and stops. Routed by its subsidiary.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_load_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "load.status.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * load.status.changed
+         * @description A load's Status changed.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_load_status_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tender.accepted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * tender.accepted
+         * @description A tender was accepted; data is the tender with its LoadNumber. Routed like tender.received.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_tender_accepted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tender.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * tender.cancelled
+         * @description A tender was cancelled (with its load when it was accepted); data is the tender. Routed like tender.received.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_tender_cancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tender.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * tender.expired
+         * @description A Pending tender passed its RespondBy; sent once, within 60 seconds of it. Routed like tender.received.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_tender_expired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tender.received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * tender.received
+         * @description A tender was received (POST /tenders); data is the tender. Routed by its subsidiary, to every subscription when it has none.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_tender_received"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tender.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * tender.rejected
+         * @description A tender was rejected; data is the tender with its RejectionReason. Routed like tender.received.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_tender_rejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "trip.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * trip.changed
+         * @description A trip or its stops, references or assignment changed; data.diff.changes lists what. Never sent for an ETA-only change.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_trip_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "trip.status.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * trip.status.changed
+         * @description A trip's Status changed; data is the trip with Eta on the trip and every stop.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_trip_status_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test
+         * @description Sent only by POST /webhooks/{id}/test, to that subscription.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_webhook_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Accessorial: {
@@ -2791,6 +3328,124 @@ export interface components {
              */
             UpdatedAt: string;
         };
+        /** @description The body of a `carrier.document.created` delivery. */
+        CarrierDocumentCreatedEvent: {
+            data: components["schemas"]["CarrierDocumentCreatedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "carrier.document.created";
+        };
+        CarrierDocumentCreatedEventData: {
+            /**
+             * @description File name assigned at upload, with a timestamp suffix.
+             * @example bol_20261119081000.pdf
+             */
+            AttachmentPath: string;
+            /** @description Size in bytes. */
+            AttachmentSize: number | null;
+            /**
+             * @description Document type.
+             * @example Bill of Lading
+             */
+            AttachmentType: string;
+            CarrierId: string;
+            /** @description Signed link to the file, valid 10 minutes; null when no file is stored. */
+            DownloadUrl: string | null;
+            /** @description When DownloadUrl expires. */
+            ExpiresAt: string | null;
+            /** @description Document identifier. */
+            id: string;
+            /** @description Load number, trip id or carrier id of the owner. */
+            ParentId: string;
+            /** @enum {string} */
+            ParentType: "Load" | "Trip" | "Carrier";
+            UploadedAt: string | null;
+            /** @description User id (user interface) or client id (API). */
+            UploadedBy: string | null;
+        };
+        /** @description The body of a `carrier.document.deleted` delivery. */
+        CarrierDocumentDeletedEvent: {
+            data: components["schemas"]["CarrierDocumentDeletedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "carrier.document.deleted";
+        };
+        CarrierDocumentDeletedEventData: {
+            /**
+             * @description File name assigned at upload, with a timestamp suffix.
+             * @example bol_20261119081000.pdf
+             */
+            AttachmentPath: string;
+            /** @description Size in bytes. */
+            AttachmentSize: number | null;
+            /**
+             * @description Document type.
+             * @example Bill of Lading
+             */
+            AttachmentType: string;
+            CarrierId: string;
+            /** @description Signed link to the file, valid 10 minutes; null when no file is stored. */
+            DownloadUrl: string | null;
+            /** @description When DownloadUrl expires. */
+            ExpiresAt: string | null;
+            /** @description Document identifier. */
+            id: string;
+            /** @description Load number, trip id or carrier id of the owner. */
+            ParentId: string;
+            /** @enum {string} */
+            ParentType: "Load" | "Trip" | "Carrier";
+            UploadedAt: string | null;
+            /** @description User id (user interface) or client id (API). */
+            UploadedBy: string | null;
+        };
+        /** @description The body of a `carrier.document.updated` delivery. */
+        CarrierDocumentUpdatedEvent: {
+            data: components["schemas"]["CarrierDocumentUpdatedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "carrier.document.updated";
+        };
+        CarrierDocumentUpdatedEventData: {
+            /**
+             * @description File name assigned at upload, with a timestamp suffix.
+             * @example bol_20261119081000.pdf
+             */
+            AttachmentPath: string;
+            /** @description Size in bytes. */
+            AttachmentSize: number | null;
+            /**
+             * @description Document type.
+             * @example Bill of Lading
+             */
+            AttachmentType: string;
+            CarrierId: string;
+            diff: components["schemas"]["EventDiff"];
+            /** @description Signed link to the file, valid 10 minutes; null when no file is stored. */
+            DownloadUrl: string | null;
+            /** @description When DownloadUrl expires. */
+            ExpiresAt: string | null;
+            /** @description Document identifier. */
+            id: string;
+            /** @description Load number, trip id or carrier id of the owner. */
+            ParentId: string;
+            /** @enum {string} */
+            ParentType: "Load" | "Trip" | "Carrier";
+            UploadedAt: string | null;
+            /** @description User id (user interface) or client id (API). */
+            UploadedBy: string | null;
+        };
         CarrierInsurance: {
             Agent: string | null;
             /** @description The coverage. */
@@ -2945,6 +3600,94 @@ export interface components {
              */
             UpdatedAt: string;
         };
+        /** @description The body of a `customer.created` delivery. */
+        CustomerCreatedEvent: {
+            data: components["schemas"]["CustomerCreatedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "customer.created";
+        };
+        CustomerCreatedEventData: {
+            BillingAddress: components["schemas"]["PostalAddress"] | null;
+            /**
+             * @description Unique per tenant among customers that are not deleted.
+             * @example 1001
+             */
+            CompanyNumber: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            CreatedAt: string;
+            Email: string[];
+            /** @description The integration's own id; unique per tenant among customers that are not deleted. */
+            ExternalId: string | null;
+            Id: string;
+            InvoicingInformation: components["schemas"]["InvoicingInformation"] | null;
+            Name: string;
+            Phone: string[];
+            /** @enum {string} */
+            Status: "Active" | "Inactive";
+            /** @description null: the customer belongs to no subsidiary and every client of the tenant sees it. */
+            SubsidiaryId: string | null;
+            /** @enum {string} */
+            Type: "Customer" | "Broker/3PL";
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            UpdatedAt: string;
+        };
+        /** @description The body of a `customer.deleted` delivery. */
+        CustomerDeletedEvent: {
+            data: components["schemas"]["CustomerDeletedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "customer.deleted";
+        };
+        CustomerDeletedEventData: {
+            BillingAddress: components["schemas"]["PostalAddress"] | null;
+            /**
+             * @description Unique per tenant among customers that are not deleted.
+             * @example 1001
+             */
+            CompanyNumber: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            CreatedAt: string;
+            Email: string[];
+            /** @description The integration's own id; unique per tenant among customers that are not deleted. */
+            ExternalId: string | null;
+            Id: string;
+            InvoicingInformation: components["schemas"]["InvoicingInformation"] | null;
+            Name: string;
+            Phone: string[];
+            /** @enum {string} */
+            Status: "Active" | "Inactive";
+            /** @description null: the customer belongs to no subsidiary and every client of the tenant sees it. */
+            SubsidiaryId: string | null;
+            /** @enum {string} */
+            Type: "Customer" | "Broker/3PL";
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            UpdatedAt: string;
+        };
         CustomerPage: {
             Items: components["schemas"]["Customer"][];
             /** @description Send it as Cursor, with the same filters, for the items after this page (keyset paging: items that stay in the list are neither skipped nor repeated when others are added or removed meanwhile). null when this page is the last. */
@@ -2953,6 +3696,51 @@ export interface components {
             PageSize: number;
             /** @description Items in the whole filtered list, on every page. */
             Total: number;
+        };
+        /** @description The body of a `customer.updated` delivery. */
+        CustomerUpdatedEvent: {
+            data: components["schemas"]["CustomerUpdatedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "customer.updated";
+        };
+        CustomerUpdatedEventData: {
+            BillingAddress: components["schemas"]["PostalAddress"] | null;
+            /**
+             * @description Unique per tenant among customers that are not deleted.
+             * @example 1001
+             */
+            CompanyNumber: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            CreatedAt: string;
+            diff: components["schemas"]["EventDiff"];
+            Email: string[];
+            /** @description The integration's own id; unique per tenant among customers that are not deleted. */
+            ExternalId: string | null;
+            Id: string;
+            InvoicingInformation: components["schemas"]["InvoicingInformation"] | null;
+            Name: string;
+            Phone: string[];
+            /** @enum {string} */
+            Status: "Active" | "Inactive";
+            /** @description null: the customer belongs to no subsidiary and every client of the tenant sees it. */
+            SubsidiaryId: string | null;
+            /** @enum {string} */
+            Type: "Customer" | "Broker/3PL";
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            UpdatedAt: string;
         };
         Deduction: {
             Amount: components["schemas"]["Money"];
@@ -3067,6 +3855,84 @@ export interface components {
             /** @description User id (user interface) or client id (API). */
             UploadedBy: string | null;
         };
+        /** @description The body of a `document.created` delivery. */
+        DocumentCreatedEvent: {
+            data: components["schemas"]["DocumentCreatedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "document.created";
+        };
+        DocumentCreatedEventData: {
+            /**
+             * @description File name assigned at upload, with a timestamp suffix.
+             * @example bol_20261119081000.pdf
+             */
+            AttachmentPath: string;
+            /** @description Size in bytes. */
+            AttachmentSize: number | null;
+            /**
+             * @description Document type.
+             * @example Bill of Lading
+             */
+            AttachmentType: string;
+            /** @description Signed link to the file, valid 10 minutes; null when no file is stored. */
+            DownloadUrl: string | null;
+            /** @description When DownloadUrl expires. */
+            ExpiresAt: string | null;
+            /** @description Document identifier. */
+            id: string;
+            LoadNumber: string;
+            /** @description Load number, trip id or carrier id of the owner. */
+            ParentId: string;
+            /** @enum {string} */
+            ParentType: "Load" | "Trip" | "Carrier";
+            UploadedAt: string | null;
+            /** @description User id (user interface) or client id (API). */
+            UploadedBy: string | null;
+        };
+        /** @description The body of a `document.deleted` delivery. */
+        DocumentDeletedEvent: {
+            data: components["schemas"]["DocumentDeletedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "document.deleted";
+        };
+        DocumentDeletedEventData: {
+            /**
+             * @description File name assigned at upload, with a timestamp suffix.
+             * @example bol_20261119081000.pdf
+             */
+            AttachmentPath: string;
+            /** @description Size in bytes. */
+            AttachmentSize: number | null;
+            /**
+             * @description Document type.
+             * @example Bill of Lading
+             */
+            AttachmentType: string;
+            /** @description Signed link to the file, valid 10 minutes; null when no file is stored. */
+            DownloadUrl: string | null;
+            /** @description When DownloadUrl expires. */
+            ExpiresAt: string | null;
+            /** @description Document identifier. */
+            id: string;
+            LoadNumber: string;
+            /** @description Load number, trip id or carrier id of the owner. */
+            ParentId: string;
+            /** @enum {string} */
+            ParentType: "Load" | "Trip" | "Carrier";
+            UploadedAt: string | null;
+            /** @description User id (user interface) or client id (API). */
+            UploadedBy: string | null;
+        };
         DocumentList: components["schemas"]["Document"][];
         DocumentTypeChange: {
             /**
@@ -3090,6 +3956,46 @@ export interface components {
             PageSize: number;
             /** @description Items in the whole filtered list, on every page. */
             Total: number;
+        };
+        /** @description The body of a `document.updated` delivery. */
+        DocumentUpdatedEvent: {
+            data: components["schemas"]["DocumentUpdatedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "document.updated";
+        };
+        DocumentUpdatedEventData: {
+            /**
+             * @description File name assigned at upload, with a timestamp suffix.
+             * @example bol_20261119081000.pdf
+             */
+            AttachmentPath: string;
+            /** @description Size in bytes. */
+            AttachmentSize: number | null;
+            /**
+             * @description Document type.
+             * @example Bill of Lading
+             */
+            AttachmentType: string;
+            diff: components["schemas"]["EventDiff"];
+            /** @description Signed link to the file, valid 10 minutes; null when no file is stored. */
+            DownloadUrl: string | null;
+            /** @description When DownloadUrl expires. */
+            ExpiresAt: string | null;
+            /** @description Document identifier. */
+            id: string;
+            LoadNumber: string;
+            /** @description Load number, trip id or carrier id of the owner. */
+            ParentId: string;
+            /** @enum {string} */
+            ParentType: "Load" | "Trip" | "Carrier";
+            UploadedAt: string | null;
+            /** @description User id (user interface) or client id (API). */
+            UploadedBy: string | null;
         };
         Driver: {
             FirstName: string;
@@ -3173,6 +4079,13 @@ export interface components {
             Manual: string | null;
             /** @description From route planning (HosEta plan only). */
             Planned: string | null;
+        };
+        EventDiff: {
+            changes: {
+                Field: string;
+                From: unknown;
+                To: unknown;
+            }[];
         };
         FuelLocation: {
             City: string | null;
@@ -3318,6 +4231,70 @@ export interface components {
             /** @description Items in the whole filtered list, on every page. */
             Total: number;
         };
+        /** @description The body of a `invoice.paid` delivery. */
+        InvoicePaidEvent: {
+            data: components["schemas"]["InvoicePaidEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "invoice.paid";
+        };
+        InvoicePaidEventData: {
+            AmountPaid: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            CreatedAt: string;
+            CustomerId: string;
+            CustomerName: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            DueDate: string;
+            Id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            InvoicedDate: string;
+            LineItems: components["schemas"]["InvoiceLineItem"][];
+            LoadNumbers: string[];
+            /**
+             * @description Unique per tenant.
+             * @example INV-10021
+             */
+            Number: string;
+            /** @description The PaymentDate of the payment that completed it; null until Paid. */
+            PaidDate: string | null;
+            /** @description In the order they were recorded. */
+            Payments: components["schemas"]["InvoicePayment"][];
+            /** @description Exactly Total minus AmountPaid. */
+            RemainingBalance: components["schemas"]["Money"];
+            /**
+             * @description Open until a payment is recorded, then PartiallyPaid, then Paid when AmountPaid reaches Total. Void invoices take no payment.
+             * @enum {string}
+             */
+            Status: "Open" | "PartiallyPaid" | "Paid" | "Void";
+            /** @description null: only the tenant's clients that are bound to no subsidiary see it. */
+            SubsidiaryId: string | null;
+            Total: components["schemas"]["Money"];
+            /** @enum {string} */
+            Type: "Standard" | "Supplemental";
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            UpdatedAt: string;
+        };
         InvoicePayment: {
             Amount: components["schemas"]["Money"];
             CheckNumber: string | null;
@@ -3334,12 +4311,124 @@ export interface components {
             PaymentDate: string;
             ReferenceNumber: string | null;
         };
+        /** @description The body of a `invoice.payment.recorded` delivery. */
+        InvoicePaymentRecordedEvent: {
+            data: components["schemas"]["InvoicePaymentRecordedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "invoice.payment.recorded";
+        };
+        InvoicePaymentRecordedEventData: {
+            AmountPaid: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            CreatedAt: string;
+            CustomerId: string;
+            CustomerName: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            DueDate: string;
+            Id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            InvoicedDate: string;
+            LineItems: components["schemas"]["InvoiceLineItem"][];
+            LoadNumbers: string[];
+            /**
+             * @description Unique per tenant.
+             * @example INV-10021
+             */
+            Number: string;
+            /** @description The PaymentDate of the payment that completed it; null until Paid. */
+            PaidDate: string | null;
+            Payment: components["schemas"]["InvoicePayment"];
+            /** @description In the order they were recorded. */
+            Payments: components["schemas"]["InvoicePayment"][];
+            /** @description Exactly Total minus AmountPaid. */
+            RemainingBalance: components["schemas"]["Money"];
+            /**
+             * @description Open until a payment is recorded, then PartiallyPaid, then Paid when AmountPaid reaches Total. Void invoices take no payment.
+             * @enum {string}
+             */
+            Status: "Open" | "PartiallyPaid" | "Paid" | "Void";
+            /** @description null: only the tenant's clients that are bound to no subsidiary see it. */
+            SubsidiaryId: string | null;
+            Total: components["schemas"]["Money"];
+            /** @enum {string} */
+            Type: "Standard" | "Supplemental";
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            UpdatedAt: string;
+        };
         InvoicingInformation: {
             EmailAddresses: string[];
             InvoicingName: string;
             PaymentTermsDays: number | null;
         };
         Load: {
+            CustomerId: string | null;
+            /** @description The last Delivery stop; null when it has no address. */
+            Destination: components["schemas"]["LoadPlace"] | null;
+            Id: string;
+            LoadNumber: string;
+            /** @description The first Pickup stop; null when it has no address. */
+            Origin: components["schemas"]["LoadPlace"] | null;
+            /** @description Follows its trips: Planned, Assigned, Dispatched, InTransit, Delivered or Cancelled. */
+            Status: string;
+            SubsidiaryId: string | null;
+            Trips: components["schemas"]["LoadTrip"][];
+            /**
+             * Format: date-time
+             * @description The latest change to the load or any of its trips.
+             */
+            UpdatedAt: string;
+        };
+        /** @description The body of a `load.changed` delivery. */
+        LoadChangedEvent: {
+            data: components["schemas"]["LoadChangedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "load.changed";
+        };
+        /** @description The load's number and status, and which document changed (`Documents[<id>]`, `Documents[<id>].AttachmentType`). */
+        LoadChangedEventData: {
+            diff: components["schemas"]["EventDiff"];
+            LoadNumber: string;
+            /** @description Follows its trips: Planned, Assigned, Dispatched, InTransit, Delivered or Cancelled. */
+            Status: string;
+        };
+        /** @description The body of a `load.created` delivery. */
+        LoadCreatedEvent: {
+            data: components["schemas"]["LoadCreatedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "load.created";
+        };
+        LoadCreatedEventData: {
             CustomerId: string | null;
             /** @description The last Delivery stop; null when it has no address. */
             Destination: components["schemas"]["LoadPlace"] | null;
@@ -3377,6 +4466,36 @@ export interface components {
             State: string | null;
             Street: string | null;
             ZipCode: string | null;
+        };
+        /** @description The body of a `load.status.changed` delivery. */
+        LoadStatusChangedEvent: {
+            data: components["schemas"]["LoadStatusChangedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "load.status.changed";
+        };
+        LoadStatusChangedEventData: {
+            CustomerId: string | null;
+            /** @description The last Delivery stop; null when it has no address. */
+            Destination: components["schemas"]["LoadPlace"] | null;
+            diff: components["schemas"]["EventDiff"];
+            Id: string;
+            LoadNumber: string;
+            /** @description The first Pickup stop; null when it has no address. */
+            Origin: components["schemas"]["LoadPlace"] | null;
+            /** @description Follows its trips: Planned, Assigned, Dispatched, InTransit, Delivered or Cancelled. */
+            Status: string;
+            SubsidiaryId: string | null;
+            Trips: components["schemas"]["LoadTrip"][];
+            /**
+             * Format: date-time
+             * @description The latest change to the load or any of its trips.
+             */
+            UpdatedAt: string;
         };
         /** @description A trip of a load; GET /trips/{tripId} has its references and line items. */
         LoadTrip: {
@@ -3645,6 +4764,159 @@ export interface components {
              */
             UpdatedAt: string;
         };
+        /** @description The body of a `tender.accepted` delivery. */
+        TenderAcceptedEvent: {
+            data: components["schemas"]["TenderAcceptedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "tender.accepted";
+        };
+        TenderAcceptedEventData: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-24T14:00:00.000Z
+             */
+            CreatedAt: string;
+            CustomerId: string;
+            Equipment: string | null;
+            /** @description The sender's tender id; with CustomerId the idempotency key of POST /tenders. */
+            ExternalId: string;
+            Id: string;
+            /** @description The load an acceptance created. */
+            LoadNumber: string | null;
+            Rate: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-24T14:00:00.000Z
+             */
+            ReceivedAt: string;
+            References: components["schemas"]["TenderReference"][];
+            RejectionReason: string | null;
+            RespondBy: string | null;
+            RespondedAt: string | null;
+            /**
+             * @description A Pending tender whose RespondBy has passed reads Expired.
+             * @enum {string}
+             */
+            Status: "Pending" | "Accepted" | "Rejected" | "Cancelled" | "Expired";
+            Stops: components["schemas"]["TenderStop"][];
+            /** @description The customer's subsidiary; null when it has none. */
+            SubsidiaryId: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-24T14:00:00.000Z
+             */
+            UpdatedAt: string;
+        };
+        /** @description The body of a `tender.cancelled` delivery. */
+        TenderCancelledEvent: {
+            data: components["schemas"]["TenderCancelledEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "tender.cancelled";
+        };
+        TenderCancelledEventData: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-24T14:00:00.000Z
+             */
+            CreatedAt: string;
+            CustomerId: string;
+            Equipment: string | null;
+            /** @description The sender's tender id; with CustomerId the idempotency key of POST /tenders. */
+            ExternalId: string;
+            Id: string;
+            /** @description The load an acceptance created. */
+            LoadNumber: string | null;
+            Rate: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-24T14:00:00.000Z
+             */
+            ReceivedAt: string;
+            References: components["schemas"]["TenderReference"][];
+            RejectionReason: string | null;
+            RespondBy: string | null;
+            RespondedAt: string | null;
+            /**
+             * @description A Pending tender whose RespondBy has passed reads Expired.
+             * @enum {string}
+             */
+            Status: "Pending" | "Accepted" | "Rejected" | "Cancelled" | "Expired";
+            Stops: components["schemas"]["TenderStop"][];
+            /** @description The customer's subsidiary; null when it has none. */
+            SubsidiaryId: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-24T14:00:00.000Z
+             */
+            UpdatedAt: string;
+        };
+        /** @description The body of a `tender.expired` delivery. */
+        TenderExpiredEvent: {
+            data: components["schemas"]["TenderExpiredEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "tender.expired";
+        };
+        TenderExpiredEventData: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-24T14:00:00.000Z
+             */
+            CreatedAt: string;
+            CustomerId: string;
+            Equipment: string | null;
+            /** @description The sender's tender id; with CustomerId the idempotency key of POST /tenders. */
+            ExternalId: string;
+            Id: string;
+            /** @description The load an acceptance created. */
+            LoadNumber: string | null;
+            Rate: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-24T14:00:00.000Z
+             */
+            ReceivedAt: string;
+            References: components["schemas"]["TenderReference"][];
+            RejectionReason: string | null;
+            RespondBy: string | null;
+            RespondedAt: string | null;
+            /**
+             * @description A Pending tender whose RespondBy has passed reads Expired.
+             * @enum {string}
+             */
+            Status: "Pending" | "Accepted" | "Rejected" | "Cancelled" | "Expired";
+            Stops: components["schemas"]["TenderStop"][];
+            /** @description The customer's subsidiary; null when it has none. */
+            SubsidiaryId: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-24T14:00:00.000Z
+             */
+            UpdatedAt: string;
+        };
         TenderPage: {
             Items: components["schemas"]["Tender"][];
             /** @description Send it as Cursor, with the same filters, for the items after this page (keyset paging: items that stay in the list are neither skipped nor repeated when others are added or removed meanwhile). null when this page is the last. */
@@ -3654,9 +4926,111 @@ export interface components {
             /** @description Items in the whole filtered list, on every page. */
             Total: number;
         };
+        /** @description The body of a `tender.received` delivery. */
+        TenderReceivedEvent: {
+            data: components["schemas"]["TenderReceivedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "tender.received";
+        };
+        TenderReceivedEventData: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-24T14:00:00.000Z
+             */
+            CreatedAt: string;
+            CustomerId: string;
+            Equipment: string | null;
+            /** @description The sender's tender id; with CustomerId the idempotency key of POST /tenders. */
+            ExternalId: string;
+            Id: string;
+            /** @description The load an acceptance created. */
+            LoadNumber: string | null;
+            Rate: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-24T14:00:00.000Z
+             */
+            ReceivedAt: string;
+            References: components["schemas"]["TenderReference"][];
+            RejectionReason: string | null;
+            RespondBy: string | null;
+            RespondedAt: string | null;
+            /**
+             * @description A Pending tender whose RespondBy has passed reads Expired.
+             * @enum {string}
+             */
+            Status: "Pending" | "Accepted" | "Rejected" | "Cancelled" | "Expired";
+            Stops: components["schemas"]["TenderStop"][];
+            /** @description The customer's subsidiary; null when it has none. */
+            SubsidiaryId: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-24T14:00:00.000Z
+             */
+            UpdatedAt: string;
+        };
         TenderReference: {
             Name: string;
             Value: string;
+        };
+        /** @description The body of a `tender.rejected` delivery. */
+        TenderRejectedEvent: {
+            data: components["schemas"]["TenderRejectedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "tender.rejected";
+        };
+        TenderRejectedEventData: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-24T14:00:00.000Z
+             */
+            CreatedAt: string;
+            CustomerId: string;
+            Equipment: string | null;
+            /** @description The sender's tender id; with CustomerId the idempotency key of POST /tenders. */
+            ExternalId: string;
+            Id: string;
+            /** @description The load an acceptance created. */
+            LoadNumber: string | null;
+            Rate: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-24T14:00:00.000Z
+             */
+            ReceivedAt: string;
+            References: components["schemas"]["TenderReference"][];
+            RejectionReason: string | null;
+            RespondBy: string | null;
+            RespondedAt: string | null;
+            /**
+             * @description A Pending tender whose RespondBy has passed reads Expired.
+             * @enum {string}
+             */
+            Status: "Pending" | "Accepted" | "Rejected" | "Cancelled" | "Expired";
+            Stops: components["schemas"]["TenderStop"][];
+            /** @description The customer's subsidiary; null when it has none. */
+            SubsidiaryId: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-24T14:00:00.000Z
+             */
+            UpdatedAt: string;
         };
         TenderStop: {
             Address: {
@@ -3807,6 +5181,41 @@ export interface components {
              */
             UpdatedAt: string;
         };
+        /** @description The body of a `trip.changed` delivery. */
+        TripChangedEvent: {
+            data: components["schemas"]["TripChangedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "trip.changed";
+        };
+        TripChangedEventData: {
+            CarrierId: string | null;
+            diff: components["schemas"]["EventDiff"];
+            DriverId: string | null;
+            /** @description The final stop's Eta; null without stops or estimate. */
+            Eta: components["schemas"]["Eta"] | null;
+            Id: string;
+            LineItems: components["schemas"]["TripLineItem"][];
+            LoadNumber: string;
+            References: components["schemas"]["Reference"][];
+            /** @description Planned, Assigned, Dispatched, InTransit, Delivered or Cancelled. */
+            Status: string;
+            Stops: components["schemas"]["Stop"][];
+            SubsidiaryId: string | null;
+            TrailerId: string | null;
+            TripNumber: string;
+            TruckId: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-21T14:00:00.000Z
+             */
+            UpdatedAt: string;
+        };
         TripLineItem: {
             Amount: components["schemas"]["Money"];
             Description: string;
@@ -3821,6 +5230,41 @@ export interface components {
             PageSize: number;
             /** @description Items in the whole filtered list, on every page. */
             Total: number;
+        };
+        /** @description The body of a `trip.status.changed` delivery. */
+        TripStatusChangedEvent: {
+            data: components["schemas"]["TripStatusChangedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "trip.status.changed";
+        };
+        TripStatusChangedEventData: {
+            CarrierId: string | null;
+            diff: components["schemas"]["EventDiff"];
+            DriverId: string | null;
+            /** @description The final stop's Eta; null without stops or estimate. */
+            Eta: components["schemas"]["Eta"] | null;
+            Id: string;
+            LineItems: components["schemas"]["TripLineItem"][];
+            LoadNumber: string;
+            References: components["schemas"]["Reference"][];
+            /** @description Planned, Assigned, Dispatched, InTransit, Delivered or Cancelled. */
+            Status: string;
+            Stops: components["schemas"]["Stop"][];
+            SubsidiaryId: string | null;
+            TrailerId: string | null;
+            TripNumber: string;
+            TruckId: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-21T14:00:00.000Z
+             */
+            UpdatedAt: string;
         };
         Truck: {
             Id: string;
@@ -4150,6 +5594,21 @@ export interface components {
             DeliveryId: string;
             EventType: string;
         };
+        /** @description The body of a `webhook.test` delivery. */
+        WebhookTestEvent: {
+            data: components["schemas"]["WebhookTestEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "webhook.test";
+        };
+        WebhookTestEventData: {
+            Message: string;
+            WebhookId: string;
+        };
         WebhookVerification: {
             DurationMs: number;
             HttpStatus: number | null;
@@ -4310,6 +5769,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4441,7 +5902,7 @@ export interface operations {
                     "Cache-Control"?: "no-store";
                     /** @description Strong ETag of the record version; send it as If-Match to update. */
                     ETag: string;
-                    /** @description Present when the answer replays the record an earlier request with the same ExternalId created. */
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
                     "Idempotent-Replayed"?: "true";
                     /** @description Path of the record. */
                     Location: string;
@@ -4464,6 +5925,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -4522,6 +5985,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -4533,7 +5998,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request conflicts with the current state. */
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
             409: {
                 headers: {
                     /** @description The versions served, comma-separated. */
@@ -4541,6 +6006,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -4598,6 +6065,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -5122,6 +6591,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -5253,7 +6724,7 @@ export interface operations {
                     "Cache-Control"?: "no-store";
                     /** @description Strong ETag of the record version; send it as If-Match to update. */
                     ETag: string;
-                    /** @description Present when the answer replays the record an earlier request with the same ExternalId created. */
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
                     "Idempotent-Replayed"?: "true";
                     /** @description Path of the record. */
                     Location: string;
@@ -5276,6 +6747,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -5334,6 +6807,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -5345,7 +6820,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request conflicts with the current state. */
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
             409: {
                 headers: {
                     /** @description The versions served, comma-separated. */
@@ -5353,6 +6828,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -5410,6 +6887,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -5934,6 +7413,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -6065,7 +7546,7 @@ export interface operations {
                     "Cache-Control"?: "no-store";
                     /** @description Strong ETag of the record version; send it as If-Match to update. */
                     ETag: string;
-                    /** @description Present when the answer replays the record an earlier request with the same ExternalId created. */
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
                     "Idempotent-Replayed"?: "true";
                     /** @description Path of the record. */
                     Location: string;
@@ -6088,6 +7569,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -6146,6 +7629,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -6157,7 +7642,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request conflicts with the current state. */
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
             409: {
                 headers: {
                     /** @description The versions served, comma-separated. */
@@ -6165,6 +7650,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -6222,6 +7709,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -6885,6 +8374,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 assetId: string;
@@ -6996,6 +8487,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -7015,6 +8508,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -7073,6 +8568,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -7084,7 +8581,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request conflicts with the current state. */
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
             409: {
                 headers: {
                     /** @description The versions served, comma-separated. */
@@ -7092,6 +8589,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -7149,6 +8648,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -7456,6 +8957,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7557,6 +9060,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -7576,6 +9081,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -7634,6 +9141,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -8111,12 +9641,382 @@ export interface operations {
             };
         };
     };
+    "documents-uploadCarrierDocument": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                carrierId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The file and its document type. Parts other than these two are 400. */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * @description The document type; matched case-insensitively and stored in this casing.
+                     * @enum {string}
+                     */
+                    DocumentType: "Carrier Agreement" | "Carrier Application" | "Carrier Authority" | "Carrier Onboarding" | "Other Documents";
+                    /**
+                     * Format: binary
+                     * @description The file, with a file name (at most 255 characters, kept with a timestamp suffix as AttachmentPath). PDF, JPEG or PNG, decided from its bytes alone (the declared type and the name are ignored; anything else 415); at most 10 MiB (413).
+                     */
+                    File: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Document"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "documents-deleteCarrierDocument": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+            };
+            path: {
+                carrierId: string;
+                /** @description The `id` from the document list. */
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            204: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is understood but refused. */
+            422: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "carriers-searchCarriers": {
         parameters: {
             query?: never;
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -8250,6 +10150,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -8269,6 +10171,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -8327,6 +10231,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -8405,6 +10332,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -8536,7 +10465,7 @@ export interface operations {
                     "Cache-Control"?: "no-store";
                     /** @description Strong ETag of the record version; send it as If-Match to update. */
                     ETag: string;
-                    /** @description Present when the answer replays the record an earlier request with the same ExternalId created. */
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
                     "Idempotent-Replayed"?: "true";
                     /** @description Path of the record. */
                     Location: string;
@@ -8559,6 +10488,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -8617,6 +10548,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -8628,7 +10561,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request conflicts with the current state. */
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
             409: {
                 headers: {
                     /** @description The versions served, comma-separated. */
@@ -8636,6 +10569,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -8693,6 +10628,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -9217,6 +11154,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -9348,7 +11287,7 @@ export interface operations {
                     "Cache-Control"?: "no-store";
                     /** @description Strong ETag of the record version; send it as If-Match to update. */
                     ETag: string;
-                    /** @description Present when the answer replays the record an earlier request with the same ExternalId created. */
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
                     "Idempotent-Replayed"?: "true";
                     /** @description Path of the record. */
                     Location: string;
@@ -9371,6 +11310,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -9429,6 +11370,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -9440,7 +11383,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request conflicts with the current state. */
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
             409: {
                 headers: {
                     /** @description The versions served, comma-separated. */
@@ -9448,6 +11391,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -9505,6 +11450,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -10029,6 +11976,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -10124,7 +12073,7 @@ export interface operations {
                     "Cache-Control"?: "no-store";
                     /** @description Strong ETag of the record version; send it as If-Match to update. */
                     ETag: string;
-                    /** @description Present when the answer replays the record an earlier request with the same ExternalId created. */
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
                     "Idempotent-Replayed"?: "true";
                     /** @description Path of the record. */
                     Location: string;
@@ -10147,6 +12096,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -10205,6 +12156,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -10216,7 +12169,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request conflicts with the current state. */
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
             409: {
                 headers: {
                     /** @description The versions served, comma-separated. */
@@ -10224,6 +12177,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -10875,6 +12830,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -11014,6 +12971,8 @@ export interface operations {
                     "Cache-Control"?: "no-store";
                     /** @description Strong ETag of the record version; send it as If-Match to update. */
                     ETag: string;
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description Path of the new record. */
                     Location: string;
                     /** @description IETF RateLimit header field. */
@@ -11035,6 +12994,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -11093,6 +13054,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -11104,7 +13067,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request conflicts with the current state. */
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
             409: {
                 headers: {
                     /** @description The versions served, comma-separated. */
@@ -11112,6 +13075,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -11866,6 +13831,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -12007,6 +13974,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -12026,6 +13995,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -12084,6 +14055,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -12449,6 +14443,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -12600,6 +14596,8 @@ export interface operations {
                     "Cache-Control"?: "no-store";
                     /** @description Strong ETag of the record version; send it as If-Match to update. */
                     ETag: string;
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description Path of the new record. */
                     Location: string;
                     /** @description IETF RateLimit header field. */
@@ -12621,6 +14619,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -12679,6 +14679,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -12757,6 +14780,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -12858,6 +14883,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -12877,6 +14904,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -12935,6 +14964,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -13242,6 +15294,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -13323,6 +15377,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -13342,6 +15398,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -13400,6 +15458,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -13612,6 +15693,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -13705,6 +15788,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -13724,6 +15809,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -13782,6 +15869,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -14129,6 +16239,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -14230,6 +16342,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -14249,6 +16363,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -14307,6 +16423,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -14385,6 +16524,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -14462,6 +16603,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -14481,6 +16624,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -14539,6 +16684,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -14617,6 +16785,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -15048,7 +17218,7 @@ export interface operations {
                     "Cache-Control"?: "no-store";
                     /** @description Strong ETag of the record version; send it as If-Match to update. */
                     ETag: string;
-                    /** @description Present when the answer replays the record an earlier request with the same ExternalId created. */
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
                     "Idempotent-Replayed"?: "true";
                     /** @description Path of the record. */
                     Location: string;
@@ -15071,6 +17241,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -15129,6 +17301,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -15140,7 +17314,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request conflicts with the current state. */
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
             409: {
                 headers: {
                     /** @description The versions served, comma-separated. */
@@ -15148,6 +17322,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -15205,6 +17381,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -15380,6 +17558,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -15525,6 +17705,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -15544,6 +17726,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -15602,6 +17786,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -15954,6 +18161,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 id: string;
@@ -16047,7 +18256,7 @@ export interface operations {
                     "Cache-Control"?: "no-store";
                     /** @description Strong ETag of the record version; send it as If-Match to update. */
                     ETag: string;
-                    /** @description Present when the answer replays the record an earlier request with the same ExternalId created. */
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
                     "Idempotent-Replayed"?: "true";
                     /** @description Path of the record. */
                     Location: string;
@@ -16070,6 +18279,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -16128,6 +18339,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -16139,7 +18352,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request conflicts with the current state. */
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
             409: {
                 headers: {
                     /** @description The versions served, comma-separated. */
@@ -16147,6 +18360,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -16225,6 +18440,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -16434,6 +18651,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -16453,6 +18672,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -16511,6 +18732,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -16998,6 +19242,397 @@ export interface operations {
             };
         };
     };
+    "documents-uploadLoadDocument": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Unique load number. */
+                loadNumber: string;
+            };
+            cookie?: never;
+        };
+        /** @description The file and its document type. Parts other than these two are 400. */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * @description The document type; matched case-insensitively and stored in this casing.
+                     * @enum {string}
+                     */
+                    DocumentType: "Customer Rate and Load Confirmation" | "Customer Load Confirmation" | "Customer Rate Confirmation" | "Signed Customer Rate Confirmation" | "Proof of Delivery" | "Proof of Pickup" | "Bill of Lading" | "Shipping Labels";
+                    /**
+                     * Format: binary
+                     * @description The file, with a file name (at most 255 characters, kept with a timestamp suffix as AttachmentPath). PDF, JPEG or PNG, decided from its bytes alone (the declared type and the name are ignored; anything else 415); at most 10 MiB (413).
+                     */
+                    File: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Document"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is understood but refused. */
+            422: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "documents-deleteLoadDocument": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+            };
+            path: {
+                /** @description The `id` from the document list. */
+                documentId: string;
+                /** @description Unique load number. */
+                loadNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            204: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is understood but refused. */
+            422: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "documents-changeLoadDocumentType": {
         parameters: {
             query?: never;
@@ -17368,6 +20003,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 loadNumber: string;
@@ -17384,6 +20021,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -17403,6 +20042,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -17461,6 +20102,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -17632,6 +20296,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -17845,6 +20511,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -17864,6 +20532,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -17922,6 +20592,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -18271,6 +20964,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -18392,6 +21087,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -18411,6 +21108,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -18469,6 +21168,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -18547,6 +21269,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -18706,6 +21430,8 @@ export interface operations {
                     "Cache-Control"?: "no-store";
                     /** @description Strong ETag of the record version; send it as If-Match to update. */
                     ETag: string;
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description Path of the new record. */
                     Location: string;
                     /** @description IETF RateLimit header field. */
@@ -18727,6 +21453,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -18785,6 +21513,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -19292,6 +22043,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -19393,6 +22146,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -19412,6 +22167,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -19470,6 +22227,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -20089,6 +22869,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -20460,7 +23242,7 @@ export interface operations {
                     "Cache-Control"?: "no-store";
                     /** @description Strong ETag of the record version; send it as If-Match to update. */
                     ETag: string;
-                    /** @description Present when the answer replays the record an earlier request with the same ExternalId created. */
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
                     "Idempotent-Replayed"?: "true";
                     /** @description Path of the record. */
                     Location: string;
@@ -20483,6 +23265,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -20541,6 +23325,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -20552,7 +23338,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request conflicts with the current state. */
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
             409: {
                 headers: {
                     /** @description The versions served, comma-separated. */
@@ -20560,6 +23346,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -20773,6 +23561,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 id: string;
@@ -20791,6 +23581,8 @@ export interface operations {
                     "Cache-Control"?: "no-store";
                     /** @description Strong ETag of the record version; send it as If-Match to update. */
                     ETag: string;
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -20810,6 +23602,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -20868,6 +23662,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -20879,7 +23675,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request conflicts with the current state. */
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
             409: {
                 headers: {
                     /** @description The versions served, comma-separated. */
@@ -20887,6 +23683,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -20927,6 +23725,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 id: string;
@@ -20960,6 +23760,8 @@ export interface operations {
                     "Cache-Control"?: "no-store";
                     /** @description Strong ETag of the record version; send it as If-Match to update. */
                     ETag: string;
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -20979,6 +23781,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -21037,6 +23841,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -21048,7 +23854,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request conflicts with the current state. */
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
             409: {
                 headers: {
                     /** @description The versions served, comma-separated. */
@@ -21056,6 +23862,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -21134,6 +23942,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 id: string;
@@ -21167,6 +23977,8 @@ export interface operations {
                     "Cache-Control"?: "no-store";
                     /** @description Strong ETag of the record version; send it as If-Match to update. */
                     ETag: string;
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -21186,6 +23998,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -21244,6 +24058,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -21255,7 +24071,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request conflicts with the current state. */
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
             409: {
                 headers: {
                     /** @description The versions served, comma-separated. */
@@ -21263,6 +24079,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -21341,6 +24159,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -21478,6 +24298,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -21497,6 +24319,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -21555,6 +24379,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -21633,6 +24480,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -21876,7 +24725,7 @@ export interface operations {
                     "Cache-Control"?: "no-store";
                     /** @description Strong ETag of the record version; send it as If-Match to update. */
                     ETag: string;
-                    /** @description Present when the answer replays the record an earlier request with the same ExternalId created. */
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
                     "Idempotent-Replayed"?: "true";
                     /** @description Path of the record. */
                     Location: string;
@@ -21899,6 +24748,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -21957,6 +24808,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -21968,7 +24821,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request conflicts with the current state. */
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
             409: {
                 headers: {
                     /** @description The versions served, comma-separated. */
@@ -21976,6 +24829,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -22033,6 +24888,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -22208,6 +25065,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -22345,6 +25204,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -22364,6 +25225,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -22422,6 +25285,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -22769,6 +25655,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -22870,6 +25758,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -22889,6 +25779,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -22947,6 +25839,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -23025,6 +25940,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -23102,6 +26019,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -23121,6 +26040,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -23179,6 +26100,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -23540,6 +26484,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 tripId: string;
@@ -23555,7 +26501,7 @@ export interface operations {
                     DriverId?: string;
                     TrailerId?: string;
                     TruckId?: string;
-                };
+                } | unknown | unknown | unknown | unknown;
                 "application/json": {
                     /** @description A carrier of the tenant. */
                     CarrierId?: string;
@@ -23563,7 +26509,7 @@ export interface operations {
                     DriverId?: string;
                     TrailerId?: string;
                     TruckId?: string;
-                };
+                } | unknown | unknown | unknown | unknown;
                 "application/json-patch+json": {
                     /** @description A carrier of the tenant. */
                     CarrierId?: string;
@@ -23571,7 +26517,7 @@ export interface operations {
                     DriverId?: string;
                     TrailerId?: string;
                     TruckId?: string;
-                };
+                } | unknown | unknown | unknown | unknown;
                 "text/json": {
                     /** @description A carrier of the tenant. */
                     CarrierId?: string;
@@ -23579,7 +26525,7 @@ export interface operations {
                     DriverId?: string;
                     TrailerId?: string;
                     TruckId?: string;
-                };
+                } | unknown | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -23593,6 +26539,8 @@ export interface operations {
                     "Cache-Control"?: "no-store";
                     /** @description The trip's strong ETag after the write (unchanged when the write changed nothing). */
                     ETag: string;
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -23612,6 +26560,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -23670,6 +26620,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -23681,7 +26633,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request conflicts with the current state. */
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
             409: {
                 headers: {
                     /** @description The versions served, comma-separated. */
@@ -23689,6 +26641,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -23767,6 +26721,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 tripId: string;
@@ -23785,6 +26741,8 @@ export interface operations {
                     "Cache-Control"?: "no-store";
                     /** @description The trip's strong ETag after the write (unchanged when the write changed nothing). */
                     ETag: string;
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -23804,6 +26762,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -23862,6 +26822,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -23873,7 +26835,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request conflicts with the current state. */
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
             409: {
                 headers: {
                     /** @description The versions served, comma-separated. */
@@ -23881,6 +26843,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -24009,6 +26973,397 @@ export interface operations {
             };
             /** @description The record does not exist, is deleted, or is outside the credential's scope. */
             404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "documents-uploadTripDocument": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Trip id (the ParentId of a trip document). */
+                tripId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The file and its document type. Parts other than these two are 400. */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * @description The document type; matched case-insensitively and stored in this casing.
+                     * @enum {string}
+                     */
+                    DocumentType: "Customer Rate and Load Confirmation" | "Customer Load Confirmation" | "Customer Rate Confirmation" | "Signed Customer Rate Confirmation" | "Proof of Delivery" | "Proof of Pickup" | "Bill of Lading" | "Shipping Labels";
+                    /**
+                     * Format: binary
+                     * @description The file, with a file name (at most 255 characters, kept with a timestamp suffix as AttachmentPath). PDF, JPEG or PNG, decided from its bytes alone (the declared type and the name are ignored; anything else 415); at most 10 MiB (413).
+                     */
+                    File: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Document"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is understood but refused. */
+            422: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "documents-deleteTripDocument": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+            };
+            path: {
+                /** @description The `id` from the document list. */
+                documentId: string;
+                /** @description Trip id (the ParentId of a trip document). */
+                tripId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            204: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is understood but refused. */
+            422: {
                 headers: {
                     /** @description The versions served, comma-separated. */
                     "api-supported-versions"?: string;
@@ -24419,6 +27774,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 tripId: string;
@@ -24472,6 +27829,8 @@ export interface operations {
                     "Cache-Control"?: "no-store";
                     /** @description The trip's strong ETag after the write (unchanged when the write changed nothing). */
                     ETag: string;
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -24491,6 +27850,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -24549,6 +27910,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -24560,7 +27923,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request conflicts with the current state. */
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
             409: {
                 headers: {
                     /** @description The versions served, comma-separated. */
@@ -24568,6 +27931,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -26222,6 +29587,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -26435,6 +29802,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -26454,6 +29823,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -26512,6 +29883,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -26858,6 +30252,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -26959,6 +30355,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -26978,6 +30376,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -27036,6 +30436,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -27114,6 +30537,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -27183,6 +30608,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -27202,6 +30629,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -27260,6 +30689,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -27602,6 +31054,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -27715,6 +31169,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -27734,6 +31190,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -27792,6 +31250,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -28011,6 +31492,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 assetId: string;
@@ -28124,6 +31607,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -28143,6 +31628,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -28201,6 +31688,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -28212,7 +31701,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request conflicts with the current state. */
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
             409: {
                 headers: {
                     /** @description The versions served, comma-separated. */
@@ -28220,6 +31709,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -28277,6 +31768,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -28593,6 +32086,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 assetId: string;
@@ -28666,6 +32161,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -28685,6 +32182,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -28743,6 +32242,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -28800,6 +32322,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -29116,6 +32640,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -29213,6 +32739,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -29232,6 +32760,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -29290,6 +32820,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -29503,6 +33056,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -29513,7 +33068,7 @@ export interface operations {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
                     /** @description Event types or <prefix>.* patterns. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "webhook.test" | "webhook.*")[];
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /** @description The subsidiary whose events the subscription receives; required for tenant-wide clients, defaults to the client's own. */
@@ -29529,7 +33084,7 @@ export interface operations {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
                     /** @description Event types or <prefix>.* patterns. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "webhook.test" | "webhook.*")[];
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /** @description The subsidiary whose events the subscription receives; required for tenant-wide clients, defaults to the client's own. */
@@ -29545,7 +33100,7 @@ export interface operations {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
                     /** @description Event types or <prefix>.* patterns. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "webhook.test" | "webhook.*")[];
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /** @description The subsidiary whose events the subscription receives; required for tenant-wide clients, defaults to the client's own. */
@@ -29561,7 +33116,7 @@ export interface operations {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
                     /** @description Event types or <prefix>.* patterns. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "webhook.test" | "webhook.*")[];
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /** @description The subsidiary whose events the subscription receives; required for tenant-wide clients, defaults to the client's own. */
@@ -29584,6 +33139,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description URL of the new subscription. */
                     Location: string;
                     /** @description IETF RateLimit header field. */
@@ -29605,6 +33162,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -29663,6 +33222,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -29886,7 +33468,7 @@ export interface operations {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
                     /** @description Event types or <prefix>.* patterns. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "webhook.test" | "webhook.*")[];
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /**
@@ -29900,7 +33482,7 @@ export interface operations {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
                     /** @description Event types or <prefix>.* patterns. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "webhook.test" | "webhook.*")[];
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /**
@@ -29914,7 +33496,7 @@ export interface operations {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
                     /** @description Event types or <prefix>.* patterns. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "webhook.test" | "webhook.*")[];
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /**
@@ -29928,7 +33510,7 @@ export interface operations {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
                     /** @description Event types or <prefix>.* patterns. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "webhook.test" | "webhook.*")[];
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /**
@@ -30235,6 +33817,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 id: string;
@@ -30251,6 +33835,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -30270,6 +33856,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -30328,6 +33916,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -30368,6 +33979,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 id: string;
@@ -30384,6 +33997,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -30403,6 +34018,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -30461,6 +34078,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -30501,6 +34141,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 id: string;
@@ -30576,6 +34218,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -30595,6 +34239,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -30653,6 +34299,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -30664,7 +34312,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request conflicts with the current state. */
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
             409: {
                 headers: {
                     /** @description The versions served, comma-separated. */
@@ -30672,6 +34320,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -30750,6 +34400,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 id: string;
@@ -30766,6 +34418,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -30785,6 +34439,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -30843,6 +34499,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -30883,6 +34562,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 id: string;
@@ -30899,6 +34580,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -30918,6 +34601,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -30976,6 +34661,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -31016,6 +34724,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 id: string;
@@ -31032,6 +34742,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -31051,6 +34763,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -31109,6 +34823,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -31149,6 +34886,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 id: string;
@@ -31165,6 +34904,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -31184,6 +34925,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -31242,6 +34985,29 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -31423,6 +35189,8 @@ export interface operations {
             header?: {
                 /** @description Overrides the path version (empty: no override). */
                 "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description A delivery-log entry's DeliveryId (its webhook-id header). */
@@ -31441,6 +35209,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -31460,6 +35230,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -31518,6 +35290,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -31529,7 +35303,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request conflicts with the current state. */
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
             409: {
                 headers: {
                     /** @description The versions served, comma-separated. */
@@ -31537,6 +35311,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -31978,6 +35754,622 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    event_carrier_document_created: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CarrierDocumentCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_carrier_document_deleted: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CarrierDocumentDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_carrier_document_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CarrierDocumentUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_customer_created: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_customer_deleted: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_customer_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_document_created: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocumentCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_document_deleted: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocumentDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_document_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocumentUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_invoice_paid: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoicePaidEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_invoice_payment_recorded: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoicePaymentRecordedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_load_changed: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoadChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_load_created: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoadCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_load_status_changed: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoadStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_tender_accepted: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TenderAcceptedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_tender_cancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TenderCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_tender_expired: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TenderExpiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_tender_received: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TenderReceivedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_tender_rejected: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TenderRejectedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_trip_changed: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TripChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_trip_status_changed: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TripStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_webhook_test: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
