@@ -366,3 +366,20 @@ describe('Idempotency-Key: a request still running', () => {
     expect(retried.headers.get('idempotent-replayed')).toBeNull();
   });
 });
+
+describe('Idempotency-Key: stored answers are sealed', () => {
+  it('a keyed answer carrying a secret (a tracking link token) is replayed, but the database never holds it in the clear', async () => {
+    const key = fresh('sealed');
+    const first = await t.api(`${base}/loads/L-1001/tracking-link`, withKey(key));
+    expect(first.status, first.text).toBe(201);
+    const token = new URL(first.body.Url).pathname.split('/').pop()!;
+    expect(token.length).toBeGreaterThan(20);
+    const replay = await t.api(`${base}/loads/L-1001/tracking-link`, withKey(key));
+    expectReplayOf(replay, first);
+    const row = await t.db.selectFrom('request_idempotency_keys').selectAll().where('idempotency_key', '=', key).executeTakeFirstOrThrow();
+    const stored = JSON.stringify(row);
+    expect(stored).not.toContain(token);
+    expect(stored).not.toContain('/track/');
+    expect(row.response_status).toBe(201);
+  });
+});

@@ -171,7 +171,15 @@ async function handleMatched(
   // the credential (401, 403, 429) never touch a key, and a busy key is refused at once.
   const held =
     method === 'POST'
-      ? await startIdempotencyKey({ db: ctx.db, clock: ctx.clock, baseUrl: deps.baseUrl, principal, header: req.headers['idempotency-key'], instance })
+      ? await startIdempotencyKey({
+          db: ctx.db,
+          clock: ctx.clock,
+          baseUrl: deps.baseUrl,
+          principal,
+          header: req.headers['idempotency-key'],
+          instance,
+          secretKey: ctx.config.secretKey,
+        })
       : ({ kind: 'absent' } as const);
   if (held.kind === 'refused') {
     req.resume();

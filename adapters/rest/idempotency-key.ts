@@ -7,6 +7,7 @@ import type { Database } from '../../db/database.js';
 import { claimKey, markCommitted, releaseKey, storeAnswer, type Claim, type StoredAnswer } from '../http/idempotency-key-store.js';
 import { problemAnswer, type Answer } from './answer.js';
 import { buildProblem, problemKinds } from './problem.js';
+import { decryptSecret, encryptSecret } from '../../core/crypto/secret-box.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 /** 1 to 255 visible ASCII characters (RESOURCES.md). */
@@ -37,6 +38,8 @@ export interface IdempotencyKeyOptions {
   header: string | string[] | undefined;
   /** The request path, for problems' Instance. */
   instance: string;
+  /** SECRET_KEY: stored answers are sealed with it (they can hold a revealed secret or a link token). */
+  secretKey: Buffer | null;
 }
 
 export type IdempotencyKeyStart =
@@ -89,8 +92,9 @@ export async function startIdempotencyKey(options: IdempotencyKeyOptions): Promi
   }
   const reuse = () =>
     problem('The Idempotency-Key was already used with another method, path or body; use a new key.', 'IdempotencyKeyReuse');
-  if (claimed.kind === 'done') return { kind: 'held', key: new ReplayingKey(claimed.fingerprint, claimed.answer, reuse) };
-  return { kind: 'held', key: new ClaimedKey(options.db, claimed.claim) };
+  const box = answerBox(options.secretKey);
+  if (claimed.kind === 'done') return { kind: 'held', key: new ReplayingKey(claimed.fingerprint, box.open(claimed.answer), reuse) };
+  return { kind: 'held', key: new ClaimedKey(options.db, claimed.claim, box) };
 }
 
 export interface HeldIdempotencyKey {
@@ -117,6 +121,30 @@ export function requestDigest(method: string, target: string, rawBody: Buffer): 
   const hasher = bodyHasher(method, target);
   hasher.update(rawBody);
   return hasher.digest();
+}
+
+/**
+ * Stored answers are sealed (AES-256-GCM under a key derived from SECRET_KEY): an answer may
+ * carry a webhook secret just revealed or rotated, or a tracking link's token, and secrets are
+ * never kept in the clear. Status stays readable; headers and body travel sealed in the body.
+ */
+interface AnswerBox {
+  seal(answer: StoredAnswer): StoredAnswer;
+  open(stored: StoredAnswer): StoredAnswer;
+}
+
+function answerBox(secretKey: Buffer | null): AnswerBox {
+  const key = (): Buffer => {
+    if (!secretKey) throw new Error('SECRET_KEY is not resolved; Idempotency-Key answers cannot be stored or read');
+    return secretKey;
+  };
+  return {
+    seal: (answer) => ({ status: answer.status, headers: {}, body: encryptSecret(key(), 'stored-answer', JSON.stringify({ headers: answer.headers, body: answer.body })) }),
+    open: (stored) => {
+      const opened = JSON.parse(decryptSecret(key(), 'stored-answer', stored.body)) as { headers: Record<string, string>; body: string };
+      return { status: stored.status, headers: opened.headers, body: opened.body };
+    },
+  };
 }
 
 /** The key already holds an answer. */
@@ -150,6 +178,7 @@ class ClaimedKey implements HeldIdempotencyKey {
   constructor(
     private readonly db: Db,
     private readonly claim: Claim,
+    private readonly box: AnswerBox,
   ) {}
 
   async fingerprint(digest: string): Promise<undefined> {
@@ -168,7 +197,7 @@ class ClaimedKey implements HeldIdempotencyKey {
     // a replay with: the key is given up.
     if (this.hash === undefined || !isStoredOutcome(answer.status)) return this.release();
     const headers = Object.fromEntries(REPLAYED_HEADERS.filter((name) => answer.headers[name] !== undefined).map((name) => [name, answer.headers[name]!]));
-    await storeAnswer(this.db, this.claim, this.hash, { status: answer.status, headers, body: answer.body ?? '' });
+    await storeAnswer(this.db, this.claim, this.hash, this.box.seal({ status: answer.status, headers, body: answer.body ?? '' }));
   }
 
   async release(): Promise<void> {

@@ -6,7 +6,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
  * per purpose so a value encrypted for one use cannot be replayed as another.
  * Format: `v1.<iv b64url>.<tag b64url>.<ciphertext b64url>`.
  */
-export type SecretPurpose = 'webhook-secret' | 'signing-key' | 'visibility-secret' | 'download-link';
+export type SecretPurpose = 'webhook-secret' | 'signing-key' | 'visibility-secret' | 'download-link' | 'stored-answer';
 
 export function deriveKey(secretKey: Buffer, purpose: SecretPurpose): Buffer {
   return Buffer.from(hkdfSync('sha256', secretKey, Buffer.alloc(0), `waybill:${purpose}`, 32));
