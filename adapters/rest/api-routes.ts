@@ -11,7 +11,7 @@ import { malformedQueryNames, queryObject, type RequestTarget } from '../http/re
 import { matchRoute, type Route } from './routes.js';
 import { sendStream } from './stream.js';
 import { MAX_UPLOAD_BYTES } from '../../core/documents/uploaded-file.js';
-import { withUploadBody, type UploadFailure } from './multipart-upload.js';
+import { withUploadBody, type UploadFailure, type UploadFields } from './multipart-upload.js';
 import { SUPPORTED_VERSIONS, resolveVersion, versionHeaders } from './versions.js';
 import { fieldPath } from './validation.js';
 import { UNMATCHABLE_ID, UNSAFE_TEXT_MESSAGE, findUnsafeText, isSafeText } from '../../core/shared/safe-text.js';
@@ -235,14 +235,15 @@ async function runRoute(options: RunOptions): Promise<RunOutcome> {
     ({ kind: 'answer', answer: problemAnswer(buildProblem(deps.baseUrl, { kind, detail, instance, ...extra }), edgeHeaders) }) as const;
 
   // Uploads read their own body (multipart, streamed to staging); every other write reads JSON.
-  // With an Idempotency-Key the raw bytes are hashed as they stream past (no second copy).
+  // An upload's Idempotency-Key fingerprint is over its parts (DocumentType, the file's name
+  // and bytes), not the raw body: a client's retry serializes the form with a new boundary.
   if (route.meta.upload) {
     const target = url.pathname + (url.rawQuery ? `?${url.rawQuery}` : '');
-    const hasher = key ? bodyHasher(method, target) : undefined;
-    if (hasher) req.on('data', (chunk: Buffer) => hasher.update(chunk));
     const upload = await withUploadBody(req, async (fields): Promise<RunOutcome> => {
-      const early = hasher ? await key?.fingerprint(hasher.digest()) : undefined;
-      if (early) return { kind: 'answer', answer: withHeaders(early, edgeHeaders), replayed: true };
+      if (key) {
+        const early = await key.fingerprint(await uploadDigest(method, target, fields));
+        if (early) return { kind: 'answer', answer: withHeaders(early, edgeHeaders), replayed: true };
+      }
       return execute(fields);
     });
     if (upload.ok) return upload.value;
@@ -309,6 +310,17 @@ async function runRoute(options: RunOptions): Promise<RunOutcome> {
       };
     }
   }
+}
+
+/** The fingerprint of an upload's parts (the staged file is read once more, as its commit does). */
+async function uploadDigest(method: string, target: string, fields: UploadFields): Promise<string> {
+  const hasher = bodyHasher(method, target);
+  hasher.update(Buffer.from(`DocumentType ${JSON.stringify(fields.DocumentType ?? null)}\n`));
+  if (fields.File) {
+    hasher.update(Buffer.from(`File ${JSON.stringify(fields.File.FileName)}\n`));
+    hasher.update(await fields.File.readContent());
+  }
+  return hasher.digest();
 }
 
 /** The problem for an upload body the edge refuses before the procedure runs. */
