@@ -181,6 +181,8 @@ describe.skipIf(onSqlite)('daily partitions on Postgres', () => {
       'btree (asset_id, tenant_id, recorded_at DESC, id, subsidiary_id)',
       'btree (id, recorded_at)',
       'btree (tenant_id, asset_type, recorded_at DESC, id, asset_id)',
+      // A load's inbound visibility history reads its trips' readings (migration 0096).
+      'btree (trip_id, tenant_id, recorded_at DESC, id) WHERE (trip_id IS NOT NULL)',
     ]);
     expect(await maintain()).toEqual(empty);
     t.clock.advance(3_600_000);
