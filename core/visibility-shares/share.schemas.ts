@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ZDateTimeRange } from '../shared/master-data-filters.js';
 import { ZPathId, input } from '../shared/schemas.js';
 import { ZQueryPage, ZSearchPage, pageOf } from '../shared/search-page.js';
+import { ZAddress } from '../visibility/position.schemas.js';
 
 const ZDateTimeOut = z.iso.datetime();
 
@@ -13,15 +14,8 @@ const ZShareCoordinates = z
   .object({ Latitude: z.string().meta({ example: '39.0997' }), Longitude: z.string().meta({ example: '-94.5786' }) })
   .meta({ id: 'VisibilityCoordinates' });
 
-export const ZShareAddress = z
-  .object({
-    Street: z.string().nullable(),
-    City: z.string().nullable(),
-    State: z.string().nullable(),
-    ZipCode: z.string().nullable(),
-    Country: z.string().nullable(),
-  })
-  .meta({ id: 'VisibilityAddress' });
+// A share's address is a reading's: the one Address shape of asset locations.
+export const ZShareAddress = ZAddress;
 export type TShareAddress = z.infer<typeof ZShareAddress>;
 
 export const ZShare = z

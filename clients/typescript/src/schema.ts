@@ -5364,13 +5364,6 @@ export interface components {
                 [key: string]: string[];
             };
         };
-        VisibilityAddress: {
-            City: string | null;
-            Country: string | null;
-            State: string | null;
-            Street: string | null;
-            ZipCode: string | null;
-        };
         VisibilityCoordinates: {
             /** @example 39.0997 */
             Latitude: string;
@@ -5378,7 +5371,7 @@ export interface components {
             Longitude: string;
         };
         VisibilityInboundEvent: {
-            Address: components["schemas"]["VisibilityAddress"] | null;
+            Address: components["schemas"]["AssetLocationAddress"] | null;
             /** @description The asset that reported the position; null for stop events. */
             AssetId: string | null;
             AssetType: ("Driver" | "Truck" | "Trailer") | null;
@@ -5412,7 +5405,7 @@ export interface components {
             Total: number;
         };
         VisibilityShare: {
-            Address: components["schemas"]["VisibilityAddress"] | null;
+            Address: components["schemas"]["AssetLocationAddress"] | null;
             Coordinates: components["schemas"]["VisibilityCoordinates"] | null;
             /** @description Why the last attempt failed (the receiver's status, a timeout, …); null otherwise. */
             Error: string | null;
