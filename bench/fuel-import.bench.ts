@@ -15,17 +15,17 @@
  * SQLite runs on a file; Postgres when BENCH_DATABASE_URL or TEST_DATABASE_URL names a server
  * (the bench creates and drops its own database there). BENCH_FUEL_DB=sqlite|postgres runs one.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { createDb } from '../db/create-db.js';
 import { AUDIENCE, SECRET_KEY } from '../test/harness.js';
 import type { FuelLoadPlan } from './fuel-load.js';
 import type { LoadResult } from './position-load.js';
 import { recordResults } from './results.js';
+import { createBenchDatabase, startBare, startServer, stop } from './server-process.js';
 
 const TENANTS = Number(process.env.BENCH_FUEL_TENANTS ?? 50);
 const CLIENTS_PER_TENANT = 4;
@@ -82,61 +82,6 @@ function buildFleet(): Fleet {
     });
   }
   return { fixture: { Tenants: tenants }, clients };
-}
-
-interface Started {
-  child: ChildProcess;
-  apiUrl: string;
-  authUrl?: string;
-}
-
-function startProcess(script: string, env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
-  // BENCH_SERVER_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the servers.
-  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    let found = false;
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (found) return;
-      out += chunk.toString();
-      const match = out.match(ready);
-      if (match) {
-        found = true;
-        resolve({ child, match });
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.on('exit', (code) => {
-      if (!found) reject(new Error(`${script} exited with ${code}:\n${err}\n${out.slice(-2000)}`));
-    });
-  });
-}
-
-async function startServer(databaseUrl: string, fixturePath: string, rateLimits: boolean): Promise<Started> {
-  const { child, match } = await startProcess(
-    join(here, '..', 'bin', 'start.js'),
-    {
-      DATABASE_URL: databaseUrl,
-      SEED: fixturePath,
-      PORT: '0',
-      AUTH_PORT: '0',
-      SECRET_KEY: SECRET_KEY.toString('utf8'),
-      API_AUDIENCE: AUDIENCE,
-      RATE_LIMITS: rateLimits ? 'on' : 'off',
-      NODE_ENV: '',
-    },
-    /API host:\s+(\S+)[\s\S]*Token host:\s+(\S+)/,
-  );
-  return { child, apiUrl: match[1]!, authUrl: match[2]! };
-}
-
-function stop(started: Started): Promise<void> {
-  return new Promise((resolve) => {
-    started.child.once('exit', () => resolve());
-    started.child.kill('SIGTERM');
-  });
 }
 
 async function slotsOf(authUrl: string, fleet: Fleet): Promise<FuelLoadPlan['slots']> {
@@ -213,9 +158,9 @@ async function benchDatabase(label: string, databaseUrl: string, fleet: Fleet, f
   const unlimited = await measure('api, RATE_LIMITS=off', server.apiUrl, slots, SECONDS);
   await stop(server);
 
-  const bare = (await startProcess(join(here, 'bare-fuel-server.js'), { DATABASE_URL: databaseUrl }, /listening (\S+)/)) as { child: ChildProcess; match: RegExpMatchArray };
-  const plain = await measure('bare node:http, same insert', bare.match[1]!, slots, SECONDS);
-  await stop({ child: bare.child, apiUrl: bare.match[1]! });
+  const bare = await startBare('bare-fuel-server.js', databaseUrl);
+  const plain = await measure('bare node:http, same insert', bare.apiUrl, slots, SECONDS);
+  await stop(bare);
 
   const db = createDb(databaseUrl);
   const stored = Number((await db.selectFrom('fuel_transactions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
@@ -245,21 +190,6 @@ async function benchDatabase(label: string, databaseUrl: string, fleet: Fleet, f
   );
 }
 
-async function createBenchDatabase(url: string): Promise<string> {
-  const target = new URL(url);
-  const name = 'waybill_fuel_bench';
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  target.pathname = `/${name}`;
-  return target.toString();
-}
-
 async function main(): Promise<void> {
   const fleet = buildFleet();
   const fixturePath = join(work, 'fleet.json');
@@ -269,7 +199,7 @@ async function main(): Promise<void> {
     if (only !== 'postgres') await benchDatabase('sqlite', `sqlite:${join(work, 'fuel.db')}`, fleet, fixturePath);
     const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
     if (only !== 'sqlite') {
-      if (postgresUrl) await benchDatabase('postgres', await createBenchDatabase(postgresUrl), fleet, fixturePath);
+      if (postgresUrl) await benchDatabase('postgres', await createBenchDatabase(postgresUrl, 'waybill_fuel_bench'), fleet, fixturePath);
       else console.log('\n[postgres] skipped: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a Postgres server');
     }
   } finally {

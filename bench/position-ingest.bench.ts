@@ -20,83 +20,23 @@
  * SQLite runs on a file (the embedded default). Postgres runs when BENCH_DATABASE_URL or
  * TEST_DATABASE_URL names a server; the bench creates and drops its own database there.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { createDb } from '../db/create-db.js';
 import { AUDIENCE, SECRET_KEY } from '../test/harness.js';
 import { buildFleet, CLIENTS_PER_TENANT, TENANTS, type Fleet } from './position-fleet.js';
 import type { LoadPlan, LoadResult } from './position-load.js';
 import { recordResults } from './results.js';
+import { createBenchDatabase, startBare, startServer, stop } from './server-process.js';
 
 const SECONDS = Number(process.env.BENCH_POSITION_SECONDS ?? 60);
 const WARMUP_SECONDS = 5;
 const CONNECTIONS = Number(process.env.BENCH_POSITION_CONNECTIONS ?? 64);
 const here = fileURLToPath(new URL('.', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'waybill-position-bench-'));
-
-interface Started {
-  child: ChildProcess;
-  apiUrl: string;
-  authUrl?: string;
-}
-
-/** Starts a Node script and resolves once it printed the line `ready` matches. */
-function startProcess(script: string, env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
-  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    let found = false;
-    // Keep draining both pipes after start-up: the server logs every request to stdout.
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (found) return;
-      out += chunk.toString();
-      const match = out.match(ready);
-      if (match) {
-        found = true;
-        resolve({ child, match });
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.on('exit', (code) => {
-      if (!found) reject(new Error(`${script} exited with ${code}:\n${err}\n${out.slice(-2000)}`));
-    });
-  });
-}
-
-async function startServer(databaseUrl: string, fixturePath: string, rateLimits: boolean): Promise<Started> {
-  const { child, match } = await startProcess(
-    join(here, '..', 'bin', 'start.js'),
-    {
-      DATABASE_URL: databaseUrl,
-      SEED: fixturePath,
-      PORT: '0',
-      AUTH_PORT: '0',
-      SECRET_KEY: SECRET_KEY.toString('utf8'),
-      API_AUDIENCE: AUDIENCE,
-      RATE_LIMITS: rateLimits ? 'on' : 'off',
-      NODE_ENV: '',
-    },
-    /API host:\s+(\S+)[\s\S]*Token host:\s+(\S+)/,
-  );
-  return { child, apiUrl: match[1]!, authUrl: match[2]! };
-}
-
-async function startBare(databaseUrl: string): Promise<Started> {
-  const { child, match } = await startProcess(join(here, 'bare-position-server.js'), { DATABASE_URL: databaseUrl }, /listening (\S+)/);
-  return { child, apiUrl: match[1]! };
-}
-
-function stop(started: Started): Promise<void> {
-  return new Promise((resolve) => {
-    started.child.once('exit', () => resolve());
-    started.child.kill('SIGTERM');
-  });
-}
 
 /** One token per client, from the server's own token host (a handful at a time: scrypt is slow on purpose). */
 async function fetchTokens(authUrl: string, fleet: Fleet): Promise<Map<string, string>> {
@@ -191,7 +131,7 @@ async function benchDatabase(label: string, databaseUrl: string, fleet: Fleet, f
   const unlimited = await measure('api, RATE_LIMITS=off', server.apiUrl, slots, SECONDS);
   await stop(server);
 
-  const bare = await startBare(databaseUrl);
+  const bare = await startBare('bare-position-server.js', databaseUrl);
   await measure('warm-up', bare.apiUrl, slots, WARMUP_SECONDS, true);
   const plain = await measure('bare node:http, same insert', bare.apiUrl, slots, SECONDS);
   await stop(bare);
@@ -236,21 +176,6 @@ async function benchDatabase(label: string, databaseUrl: string, fleet: Fleet, f
   );
 }
 
-async function createBenchDatabase(url: string): Promise<string> {
-  const target = new URL(url);
-  const name = 'waybill_position_bench';
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  target.pathname = `/${name}`;
-  return target.toString();
-}
-
 async function main(): Promise<void> {
   const fleet = buildFleet();
   const fixturePath = join(work, 'fleet.json');
@@ -260,7 +185,7 @@ async function main(): Promise<void> {
     if (only !== 'postgres') await benchDatabase('sqlite', `sqlite:${join(work, 'freight.db')}`, fleet, fixturePath);
     const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
     if (only !== 'sqlite') {
-      if (postgresUrl) await benchDatabase('postgres', await createBenchDatabase(postgresUrl), fleet, fixturePath);
+      if (postgresUrl) await benchDatabase('postgres', await createBenchDatabase(postgresUrl, 'waybill_position_bench'), fleet, fixturePath);
       else console.log('\n[postgres] skipped: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a Postgres server');
     }
   } finally {
