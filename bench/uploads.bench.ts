@@ -268,7 +268,8 @@ async function benchDatabase(label: string, databaseUrl: string, fixturePath: st
   const result = await burst(server, token);
   let downloadMatches = false;
   if (result.downloadUrl) {
-    const download = await fetch(result.downloadUrl);
+    // PUBLIC_BASE_URL names port 0 (the server was asked for any port): keep the link's path only.
+    const download = await fetch(new URL(new URL(result.downloadUrl).pathname, server.apiUrl));
     downloadMatches = download.status === 200 && Buffer.from(await download.arrayBuffer()).equals(result.file);
   }
   await stop(server);
