@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, openSync } from 'node:fs';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { createReadStream, createWriteStream, openSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { fileTypeFromBuffer } from 'file-type';
+import { CHUNK_BYTES } from '../../core/documents/document-content.js';
 import { MAX_UPLOAD_BYTES, UPLOAD_CONTENT_TYPES, type UploadContentType, type UploadedFile } from '../../core/documents/uploaded-file.js';
 
 /**
@@ -239,6 +240,7 @@ function stagedUpload(staged: StagedFile, contentType: UploadContentType): Uploa
     FileName: staged.fileName,
     ContentType: contentType,
     Size: staged.size,
-    readContent: () => readFile(staged.path),
+    // Read in the pieces the database stores, so each read is one piece's insert.
+    openContent: () => createReadStream(staged.path, { highWaterMark: CHUNK_BYTES }),
   };
 }
