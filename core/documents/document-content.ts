@@ -3,13 +3,17 @@ import type { Row } from '../shared/row-set.js';
 
 /**
  * A document's bytes, kept as pieces of CHUNK_BYTES in `document_chunks` (migration 0098), so
- * that memory per upload or download stays about one piece whatever the file's size: on
- * Postgres a bytea parameter travels as a hex string, so one 10 MiB value cost some 50 MiB of
- * buffers and strings at once, and parallel uploads multiplied it.
+ * that memory per upload or download stays about one piece whatever the file's size (a whole
+ * file per write and per read, and on Postgres a bytea read back as hex text twice its size,
+ * made parallel uploads and downloads grow the server by the files' sizes).
  */
 export const CHUNK_BYTES = 256 * 1024;
 
-/** A file's bytes as they arrive (a staged file's read stream, a decoded buffer), in pieces of any size. */
+/**
+ * A file's bytes as they arrive (a staged file, a decoded buffer), in pieces of any size. A
+ * source may hand out the same buffer again for its next piece: consumers use each piece before
+ * asking for the next, and copy what they keep.
+ */
 export type ContentSource = AsyncIterable<Buffer | Uint8Array> | Iterable<Buffer | Uint8Array>;
 
 /** The bytes as a Buffer without copying them (both drivers answer Buffers already). */
@@ -31,7 +35,8 @@ export async function* inChunks(source: ContentSource): AsyncGenerator<Buffer> {
       pendingBytes = 0;
     }
     if (piece.length > 0) {
-      pending.push(piece);
+      // Kept past the next read, which may reuse the source's buffer.
+      pending.push(Buffer.from(piece));
       pendingBytes += piece.length;
     }
   }

@@ -2,10 +2,10 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /**
  * A document's bytes move from one `documents.content` value to pieces of at most 256 KiB in
- * `document_chunks`. One value meant a whole file in memory at every write and read, several
- * times over on Postgres, where the driver sends a bytea as a hex string: 20 parallel 10 MiB
- * uploads grew the server by hundreds of MiB. Pieces are written from the staged file and read
- * back to the download one at a time (core/documents/document-content.ts).
+ * `document_chunks`. One value meant a whole file in memory at every write and read (a
+ * download on Postgres twice over: a bytea comes back as hex text), and 20 parallel 10 MiB
+ * uploads grew the server by over 90 MiB (`npm run bench -- uploads`). Pieces are written from
+ * the staged file and read back to the download one at a time (core/documents/document-content.ts).
  *
  * Existing files are cut into pieces here, in SQL (`substr` takes bytes of a blob or bytea on
  * both dialects), then the column goes, so there is one place to read bytes from. The primary
