@@ -1,7 +1,7 @@
 import type { DriversTable, TrailersTable, TrucksTable } from './tables/assets.js';
 import type { AssetPositionsLatestTable, AssetPositionsTable } from './tables/asset-positions.js';
 import type { AssetTelemetryTable } from './tables/asset-telemetry.js';
-import type { DocumentsTable } from './tables/documents.js';
+import type { DocumentChunksTable, DocumentsTable } from './tables/documents.js';
 import type { DocumentTypeChangesTable } from './tables/document-history.js';
 import type { LoadsTable, StopsTable, TripLineItemsTable, TripsTable } from './tables/loads.js';
 import type { CarriersTable, CustomerNumbersTable, CustomersTable, FactoringCompaniesTable, OwnerOperatorsTable } from './tables/parties.js';
@@ -72,6 +72,7 @@ export interface Database {
   trip_references: TripReferencesTable;
   trip_line_items: TripLineItemsTable;
   documents: DocumentsTable;
+  document_chunks: DocumentChunksTable;
   document_type_changes: DocumentTypeChangesTable;
 
   carrier_settlement_statements: CarrierSettlementStatementsTable;

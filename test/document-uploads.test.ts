@@ -1,7 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UPLOAD_STAGING_DIR } from '../adapters/rest/multipart-upload.js';
+import { createDocument } from '../core/documents/create-document.js';
+import { CHUNK_BYTES } from '../core/documents/document-content.js';
+import { findLoadOwner } from '../core/documents/document.repository.js';
 import { startTestApp, type TestApp } from './harness.js';
 import { describeAuthCases } from './support/auth-cases.js';
 import { documentFixture, HEARTLAND_VISIBILITY_URL } from './support/document-fixture.js';
@@ -36,9 +40,11 @@ function upload(path: string, body: FormData | string, as = 'tn_prairie-all', he
   return t.api(path, { method: 'POST', as, body, headers });
 }
 
-async function documentCount(): Promise<number> {
-  const row = await t.db.selectFrom('documents').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-  return Number(row.n);
+/** Document rows and their pieces of bytes: a refused upload adds to neither. */
+async function documentCount(): Promise<{ documents: number; pieces: number }> {
+  const documents = await t.db.selectFrom('documents').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  const pieces = await t.db.selectFrom('document_chunks').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  return { documents: Number(documents.n), pieces: Number(pieces.n) };
 }
 
 async function stagedFiles(): Promise<number> {
@@ -62,7 +68,7 @@ async function expectNothingStored(action: () => Promise<{ status: number; body:
   expect(response.status, JSON.stringify(response.body)).toBe(status);
   expect(response.body.Status).toBe(status);
   if (field) expect(Object.keys(response.body.Errors ?? {})).toContain(field);
-  expect(await documentCount()).toBe(rows);
+  expect(await documentCount()).toEqual(rows);
   await expectNoStagedFiles();
   return response;
 }
@@ -214,7 +220,7 @@ describe('POST /loads/{loadNumber}/documents', () => {
     const result = await rawDeclaredUpload(`${V}/loads/L-1001/documents`, body.byteLength, Buffer.from(body));
     expect(result.status).toBe(413);
     expect(result.body.Type).toMatch(/\/errors\/PayloadTooLarge$/);
-    expect(await documentCount()).toBe(rows);
+    expect(await documentCount()).toEqual(rows);
     await expectNoStagedFiles();
   });
 
@@ -231,7 +237,7 @@ describe('POST /loads/{loadNumber}/documents', () => {
     expect(result.status).toBe(413);
     // The server answered while the client was still sending: it stopped reading near the limit.
     expect(result.bytesSent).toBeLessThan(20 * MiB);
-    expect(await documentCount()).toBe(rows);
+    expect(await documentCount()).toEqual(rows);
     await expectNoStagedFiles();
   });
 
@@ -248,6 +254,59 @@ describe('POST /loads/{loadNumber}/documents', () => {
 
   it('refuses a multipart content type without a boundary with 415', async () => {
     await expectNothingStored(() => upload(`${V}/loads/L-1001/documents`, 'x', 'tn_prairie-all', { 'content-type': 'multipart/form-data' }), 415);
+  });
+});
+
+describe('storage in pieces', () => {
+  /** A PDF file-type recognises, of `size` bytes, none of them alike. */
+  const bigPdf = (size: number) => Buffer.concat([PDF, randomBytes(size - PDF.length)]);
+
+  it('keeps a file in 256 KiB pieces of its tenant and serves it back whole', async () => {
+    const bytes = bigPdf(2 * CHUNK_BYTES + 1000);
+    const response = await upload(`${V}/loads/L-1001/documents`, form({ file: { bytes, name: 'long.pdf' }, DocumentType: 'Bill of Lading' }));
+    expect(response.status, response.text).toBe(201);
+    const pieces = await t.db.selectFrom('document_chunks').selectAll().where('document_id', '=', response.body.id).orderBy('seq').execute();
+    expect(pieces.map((piece) => [piece.seq, piece.content.length, piece.tenant_id])).toEqual([
+      [0, CHUNK_BYTES, 'tn_prairie'],
+      [1, CHUNK_BYTES, 'tn_prairie'],
+      [2, 1000, 'tn_prairie'],
+    ]);
+    const download = await fetch(response.body.DownloadUrl);
+    expect(download.headers.get('content-length')).toBe(String(bytes.length));
+    expect(Buffer.from(await download.arrayBuffer()).equals(bytes)).toBe(true);
+  });
+
+  it('stores parallel uploads each whole and apart', async () => {
+    const files = Array.from({ length: 6 }, (_, index) => bigPdf(CHUNK_BYTES + 100 * index + 1));
+    const answers = await Promise.all(
+      files.map((bytes, index) => upload(`${V}/loads/L-1001/documents`, form({ file: { bytes, name: `parallel-${index}.pdf` }, DocumentType: 'Bill of Lading' }))),
+    );
+    for (const [index, answer] of answers.entries()) {
+      expect(answer.status, answer.text).toBe(201);
+      expect(answer.body.AttachmentSize).toBe(files[index]!.length);
+      const download = await fetch(answer.body.DownloadUrl);
+      expect(Buffer.from(await download.arrayBuffer()).equals(files[index]!)).toBe(true);
+    }
+    await expectNoStagedFiles();
+  });
+
+  it('leaves neither a row nor a piece when the write fails halfway through the bytes', async () => {
+    const load = await findLoadOwner(t.db, { tenantId: 'tn_prairie', subsidiaryId: null }, 'L-1001');
+    const before = await documentCount();
+    async function* failing() {
+      yield bigPdf(CHUNK_BYTES);
+      throw new Error('the staged file went away');
+    }
+    const ctx = {
+      db: t.db,
+      clock: t.clock,
+      config: t.config,
+      response: {},
+      principal: { TenantId: 'tn_prairie', SubsidiaryId: null, ClientId: 'ops-app', Scopes: [] },
+    };
+    const file = { AttachmentType: 'Bill of Lading', FileName: 'gone.pdf', Size: 2 * CHUNK_BYTES, openContent: failing };
+    await expect(createDocument(ctx, { kind: 'load', load: load! }, file)).rejects.toThrow('the staged file went away');
+    expect(await documentCount()).toEqual(before);
   });
 });
 

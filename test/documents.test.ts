@@ -4,6 +4,7 @@ import { createCaller } from '../core/router.js';
 import { startTestApp, type TestApp } from './harness.js';
 import { describeAuthCases } from './support/auth-cases.js';
 import { documentFixture, PDF_BASE64 } from './support/document-fixture.js';
+import { storedContent } from './support/stored-content.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -197,7 +198,7 @@ describe('PATCH /loads/{loadNumber}/documents/{documentId} (spec 4.1)', () => {
     const row = await t.db.selectFrom('documents').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
     expect(row.attachment_type).toBe('Customer Load Confirmation');
     expect(row.file_name).toBe('scan.pdf');
-    expect(Buffer.from(row.content!).toString('base64')).toBe(PDF_BASE64);
+    expect((await storedContent(t.db, created.id)).toString('base64')).toBe(PDF_BASE64);
   });
 
   it.each([

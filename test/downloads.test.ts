@@ -10,6 +10,7 @@ import {
 import { createCaller } from '../core/router.js';
 import { SECRET_KEY, startTestApp, type TestApp } from './harness.js';
 import { documentFixture, PDF_BASE64 } from './support/document-fixture.js';
+import { storedContent } from './support/stored-content.js';
 
 const NOW = '2026-11-22T12:00:00.000Z';
 const V = '/api/p/v1.0';
@@ -131,8 +132,8 @@ describe('GET /files/{token}', () => {
       (d: any) => d.id === 'doc_car_agreement',
     );
     const carrierResponse = await fetch(carrier.DownloadUrl);
-    const row = await t.db.selectFrom('documents').select('content').where('id', '=', 'doc_car_agreement').executeTakeFirstOrThrow();
-    expect(Buffer.from(await carrierResponse.arrayBuffer()).equals(Buffer.from(row.content!))).toBe(true);
+    const stored = await storedContent(t.db, 'doc_car_agreement');
+    expect(Buffer.from(await carrierResponse.arrayBuffer()).equals(stored)).toBe(true);
     expect(carrierResponse.headers.get('content-length')).toBe(String(carrier.AttachmentSize));
   });
 

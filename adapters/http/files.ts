@@ -1,9 +1,12 @@
 import { isSafeText } from '../../core/shared/safe-text.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Clock } from '../../core/clock.js';
 import type { Config } from '../../core/config.js';
 import { FILES_PATH_PREFIX } from '../../core/documents/download-link.js';
 import { readDownload } from '../../core/documents/read-download.js';
+import type { StoredFile } from '../../core/documents/document.repository.js';
 import type { Db } from '../../db/create-db.js';
 import { mapError } from '../rest/errors.js';
 import { buildProblem, edgeKinds, sendProblem } from '../rest/problem.js';
@@ -36,21 +39,39 @@ export async function serveFile(deps: FileRouteDeps, req: IncomingMessage, res: 
     token = '';
   }
   if (!isSafeText(token)) token = '';
+  let file: StoredFile;
   try {
-    const file = await readDownload(deps, token);
-    res.writeHead(200, {
-      'Content-Type': file.contentType,
-      'Content-Length': String(file.content.length),
-      'Content-Disposition': contentDisposition(file.fileName),
-      'Cache-Control': 'private, no-store',
-      'X-Content-Type-Options': 'nosniff',
-    });
-    res.end(req.method === 'HEAD' ? undefined : file.content);
+    file = await readDownload(deps, token);
   } catch (error) {
     const mapped = mapError(error, deps.config.publicBaseUrl, path);
     if (mapped.unexpected) throw error;
     sendProblem(res, mapped.problem, mapped.headers);
+    return;
   }
+  res.writeHead(200, {
+    'Content-Type': file.contentType,
+    'Content-Length': String(file.size),
+    'Content-Disposition': contentDisposition(file.fileName),
+    'Cache-Control': 'private, no-store',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  // Piece by piece, each read when the client has taken the last. A failure once the headers are
+  // out cannot become a problem: the connection is cut (the host does that for an error thrown
+  // after the headers), and Content-Length tells the client the file is short.
+  try {
+    await pipeline(Readable.from(file.content), res);
+  } catch (error) {
+    if (!isClientGone(error)) throw error;
+  }
+}
+
+/** The client closed the connection before the file was sent: nothing to report. */
+function isClientGone(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE';
 }
 
 /** `attachment; filename="…"`, plus RFC 6266's `filename*` when the name is not plain ASCII. */

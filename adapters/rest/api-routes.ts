@@ -312,13 +312,13 @@ async function runRoute(options: RunOptions): Promise<RunOutcome> {
   }
 }
 
-/** The fingerprint of an upload's parts (the staged file is read once more, as its commit does). */
+/** The fingerprint of an upload's parts (the staged file is read once more, streamed, as its commit does). */
 async function uploadDigest(method: string, target: string, fields: UploadFields): Promise<string> {
   const hasher = bodyHasher(method, target);
   hasher.update(Buffer.from(`DocumentType ${JSON.stringify(fields.DocumentType ?? null)}\n`));
   if (fields.File) {
     hasher.update(Buffer.from(`File ${JSON.stringify(fields.File.FileName)}\n`));
-    hasher.update(await fields.File.readContent());
+    for await (const piece of fields.File.openContent()) hasher.update(piece);
   }
   return hasher.digest();
 }

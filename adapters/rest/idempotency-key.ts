@@ -112,7 +112,7 @@ export interface HeldIdempotencyKey {
  * The fingerprint of a request: sha256 of method, path (with its query) and the raw body bytes,
  * fed as they arrive (a streamed upload is hashed without keeping it), hex once complete.
  */
-export function bodyHasher(method: string, target: string): { update(chunk: Buffer): void; digest(): string } {
+export function bodyHasher(method: string, target: string): { update(chunk: Uint8Array): void; digest(): string } {
   const hash = createHash('sha256').update(`${method}\n${target}\n`);
   return { update: (chunk) => void hash.update(chunk), digest: () => hash.digest('hex') };
 }

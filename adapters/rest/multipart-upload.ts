@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, openSync } from 'node:fs';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, open, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { fileTypeFromBuffer } from 'file-type';
+import { CHUNK_BYTES } from '../../core/documents/document-content.js';
 import { MAX_UPLOAD_BYTES, UPLOAD_CONTENT_TYPES, type UploadContentType, type UploadedFile } from '../../core/documents/uploaded-file.js';
 
 /**
@@ -26,8 +27,13 @@ export const UPLOAD_STAGING_DIR = join(tmpdir(), `waybill-uploads-${process.pid}
 const MULTIPART_OVERHEAD = 64 * 1024;
 /** Enough of the file for every magic number file-type knows among PDF, JPEG and PNG (and more). */
 const SNIFF_BYTES = 4100;
-/** Files whose bytes are being read into a write at once: bounds memory under parallel uploads. */
-const COMMIT_PERMITS = 2;
+/**
+ * Uploads writing their bytes at once. Memory no longer needs it (a write holds one 256 KiB
+ * piece, not the file, since migration 0098), but a write holds a database connection for as
+ * long as its pieces take: this keeps uploads from taking every pooled connection (10 by
+ * default) from the other requests. On SQLite, writes take turns anyway.
+ */
+const COMMIT_PERMITS = 4;
 
 export type UploadFailure =
   | { kind: 'too-large' }
@@ -239,6 +245,32 @@ function stagedUpload(staged: StagedFile, contentType: UploadContentType): Uploa
     FileName: staged.fileName,
     ContentType: contentType,
     Size: staged.size,
-    readContent: () => readFile(staged.path),
+    openContent: () => readPieces(staged.path),
   };
+}
+
+/**
+ * The staged file in whole pieces of CHUNK_BYTES (the last may be shorter), each read into the
+ * same buffer: a fresh buffer per read would leave a file's size of garbage per upload, and
+ * garbage buffers are freed only when V8 collects them. Each piece must be used (inserted,
+ * hashed) before the next is asked for, as the consumers of ContentSource do.
+ */
+async function* readPieces(path: string): AsyncGenerator<Buffer> {
+  const file = await open(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    for (;;) {
+      let filled = 0;
+      while (filled < CHUNK_BYTES) {
+        const { bytesRead } = await file.read(buffer, filled, CHUNK_BYTES - filled, null);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      if (filled === 0) return;
+      yield buffer.subarray(0, filled);
+      if (filled < CHUNK_BYTES) return;
+    }
+  } finally {
+    await file.close();
+  }
 }

@@ -6,6 +6,7 @@ import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf } from '../shared/scope.js';
 import type { Context, Principal } from '../trpc.js';
 import { linkIssuerFor } from './document-links.js';
+import { writeDocumentContent, type ContentSource } from './document-content.js';
 import { documentRow } from './document-rows.js';
 import { insertDocument, toDocument, type CarrierOwner, type LoadOwner, type TripOwner } from './document.repository.js';
 import type { TDocument, ZCreateLoadDocumentInput } from './document.schemas.js';
@@ -15,22 +16,29 @@ import { CARRIER_DOCUMENT_TYPES, INVOICE_FAMILY_TYPES, LOAD_DOCUMENT_TYPES, reco
 /** Largest file accepted, decoded. Internal uploads travel base64 in one tRPC request. */
 export const MAX_DOCUMENT_BYTES = 25 * 1024 * 1024;
 
-/** A file to store: its bytes are read inside the write, so a staged upload is not held in memory before. */
+/**
+ * A file to store: its bytes are read inside the write, piece by piece, so a staged upload is
+ * never held in memory whole.
+ */
 export interface Upload {
   AttachmentType: string;
   FileName: string;
   /** Guessed from the file name when absent. */
   ContentType?: string | undefined;
-  readContent: () => Promise<Buffer>;
+  /** The byte count `openContent` yields. */
+  Size: number;
+  openContent: () => ContentSource;
 }
 
 /** An internal (tRPC) upload, its file as base64. */
 export function uploadFromBase64(input: Pick<z.infer<typeof ZCreateLoadDocumentInput>, 'AttachmentType' | 'FileName' | 'ContentBase64' | 'ContentType'>): Upload {
+  const content = Buffer.from(input.ContentBase64, 'base64');
   return {
     AttachmentType: input.AttachmentType,
     FileName: input.FileName,
     ContentType: input.ContentType,
-    readContent: async () => Buffer.from(input.ContentBase64, 'base64'),
+    Size: content.length,
+    openContent: () => [content],
   };
 }
 
@@ -63,11 +71,11 @@ export async function createDocument(
   const tenantId = owner.kind === 'carrier' ? owner.carrier.tenantId : (load as LoadOwner).tenantId;
   const subsidiaryId = load?.subsidiaryId ?? null;
 
+  if (upload.Size > MAX_DOCUMENT_BYTES) {
+    throw validationError('ContentBase64', `The file may be at most ${MAX_DOCUMENT_BYTES} bytes.`);
+  }
+
   return ctx.db.transaction().execute(async (trx) => {
-    const content = await upload.readContent();
-    if (content.length > MAX_DOCUMENT_BYTES) {
-      throw validationError('ContentBase64', `The file may be at most ${MAX_DOCUMENT_BYTES} bytes.`);
-    }
     // Uploaded now, by the caller; the fixture path builds the same row from the same shape.
     const newRow = documentRow(
       {
@@ -86,9 +94,12 @@ export async function createDocument(
         tripId: owner.kind === 'trip' ? owner.trip.id : undefined,
         carrierId: owner.kind === 'carrier' ? owner.carrier.id : undefined,
       },
-      content,
+      upload.Size,
     );
     const row = await insertDocument(trx, newRow);
+    const written = await writeDocumentContent(trx, { id: row.id, tenantId }, upload.openContent());
+    // A staged file that changed under the write would store something else than was checked.
+    if (written !== upload.Size) throw new Error(`upload of ${upload.Size} bytes yielded ${written}`);
     const document = toDocument(row, linkIssuerFor(ctx));
 
     if (load) {

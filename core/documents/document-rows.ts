@@ -1,6 +1,7 @@
 import type { TFixtureDocument } from '../fixtures/fixture.schemas.js';
 import { toStoredDateTime, toStoredDateTimeOrNull } from '../shared/datetime.js';
 import { flag, type Row } from '../shared/row-set.js';
+import { chunkRows } from './document-content.js';
 
 /** What a document row takes from where it is created. */
 export interface DocumentRowContext {
@@ -59,16 +60,11 @@ export function attachmentPathFor(fileName: string, uploadedAt: string): string 
 /**
  * A document's row from the fixture/API shape (CONTRACT.md "Fixture format"): the content
  * type from the file name when none is given, the attachment path stamped with the upload
- * time, the size of the content. Absent UploadedAt means "uploaded now"; an explicit null is
- * kept (the field is nullable). `content` is the file's bytes when they did not come as base64
- * (a streamed upload); by default they are ContentBase64 decoded.
+ * time, `size` the file's byte count (null: no file). Absent UploadedAt means "uploaded now";
+ * an explicit null is kept (the field is nullable). The bytes are rows of `document_chunks`
+ * (`addDocumentRows` for bytes in hand, `writeDocumentContent` for a stream).
  */
-export function documentRow(
-  document: TFixtureDocument,
-  ctx: DocumentRowContext,
-  owner: DocumentOwner,
-  content: Buffer | null = document.ContentBase64 == null ? null : Buffer.from(document.ContentBase64, 'base64'),
-): Row<'documents'> {
+export function documentRow(document: TFixtureDocument, ctx: DocumentRowContext, owner: DocumentOwner, size: number | null): Row<'documents'> {
   const uploadedAt = document.UploadedAt === undefined ? ctx.now : toStoredDateTimeOrNull(document.UploadedAt);
   return {
     id: document.id,
@@ -83,12 +79,23 @@ export function documentRow(
     attachment_path: attachmentPathFor(document.FileName, uploadedAt ?? ctx.now),
     file_name: document.FileName,
     content_type: document.ContentType ?? contentTypeFor(document.FileName),
-    content,
-    attachment_size: content === null ? null : content.length,
+    attachment_size: size,
     uploaded_at: uploadedAt,
     uploaded_by: document.UploadedBy ?? null,
     is_deleted: flag(document.IsDeleted),
     created_at: ctx.now,
     updated_at: ctx.now,
   };
+}
+
+/** Adds a fixture document's row and its bytes (ContentBase64, when given) in pieces to a row set. */
+export function addDocumentRows(
+  rows: { documents: Row<'documents'>[]; document_chunks: Row<'document_chunks'>[] },
+  document: TFixtureDocument,
+  ctx: DocumentRowContext,
+  owner: DocumentOwner,
+): void {
+  const content = document.ContentBase64 == null ? null : Buffer.from(document.ContentBase64, 'base64');
+  rows.documents.push(documentRow(document, ctx, owner, content === null ? null : content.length));
+  if (content) rows.document_chunks.push(...chunkRows(document.id, ctx.tenantId, content));
 }

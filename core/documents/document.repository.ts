@@ -5,11 +5,12 @@ import type { DocumentsTable } from '../../db/tables/documents.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
+import { readDocumentContent } from './document-content.js';
 import type { DownloadLink } from './download-link.js';
 import type { TDocument, TDocumentTypeChange } from './document.schemas.js';
 
-/** A document's metadata: everything but the bytes, which only the file route reads. */
-export type DocumentRow = Omit<Selectable<DocumentsTable>, 'content'>;
+/** A document's metadata (its bytes are in `document_chunks`, which only the file route reads). */
+export type DocumentRow = Selectable<DocumentsTable>;
 
 const METADATA_COLUMNS = [
   'id',
@@ -255,8 +256,7 @@ export async function findTypeChanges(db: Db, scope: Scope, documentId: string, 
 
 export async function insertDocument(trx: Db, row: Insertable<DocumentsTable>): Promise<DocumentRow> {
   await trx.insertInto('documents').values(row).execute();
-  const { content: _content, ...metadata } = row;
-  return metadata as DocumentRow;
+  return row as DocumentRow;
 }
 
 /**
@@ -277,22 +277,25 @@ export async function findVisibilityCustomer(db: Db, scope: Scope, customerId: s
 export interface StoredFile {
   fileName: string;
   contentType: string;
-  content: Buffer;
+  size: number;
+  /** The bytes, read piece by piece as they are consumed (nothing is read until then). */
+  content: AsyncIterable<Buffer>;
 }
 
 /**
- * The bytes behind a download link. Not scoped by tenant: the link itself is the credential,
+ * The file behind a download link. Not scoped by tenant: the link itself is the credential,
  * and document ids are unique across the database. Deleted documents have no file.
  */
 export async function findStoredFile(db: Db, documentId: string): Promise<StoredFile | undefined> {
   const row = await db
     .selectFrom('documents')
-    .select(['attachment_path', 'content_type', 'content'])
+    .select(['attachment_path', 'content_type', 'attachment_size'])
     .where('id', '=', documentId)
     .where('is_deleted', '=', 0)
     .executeTakeFirst();
-  if (!row || row.content === null) return undefined;
-  return { fileName: row.attachment_path, contentType: row.content_type, content: Buffer.from(row.content) };
+  if (!row || row.attachment_size === null) return undefined;
+  const size = Number(row.attachment_size);
+  return { fileName: row.attachment_path, contentType: row.content_type, size, content: readDocumentContent(db, documentId, size) };
 }
 
 /** Soft-deletes a live document in the caller's scope; false (nothing written) when there is none. */

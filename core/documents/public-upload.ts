@@ -19,6 +19,7 @@ export function uploadOf(input: { DocumentType: string; File: UploadedFile }): U
     AttachmentType: input.DocumentType,
     FileName: input.File.FileName,
     ContentType: input.File.ContentType,
-    readContent: input.File.readContent,
+    Size: input.File.Size,
+    openContent: input.File.openContent,
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ContentSource } from './document-content.js';
 
 /** Largest file the public upload routes take (RESOURCES "Document uploads and deletes"). */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -9,8 +10,8 @@ export type UploadContentType = (typeof UPLOAD_CONTENT_TYPES)[number];
 
 /**
  * A file an edge received and staged before the procedure runs (the REST adapter streams a
- * multipart part to temporary storage). Its bytes are read only by `readContent`, inside the
- * write that stores them, so a large upload is not held while the request is checked.
+ * multipart part to temporary storage). Its bytes are read only by `openContent`, inside the
+ * write that stores them and piece by piece, so a large upload is never held in memory whole.
  */
 export interface UploadedFile {
   /** The name the client gave the part (no path). */
@@ -18,7 +19,8 @@ export interface UploadedFile {
   /** Sniffed from the bytes. */
   ContentType: UploadContentType;
   Size: number;
-  readContent: () => Promise<Buffer>;
+  /** A fresh read of the staged bytes each call. */
+  openContent: () => ContentSource;
 }
 
 function isUploadedFile(value: unknown): value is UploadedFile {
@@ -29,7 +31,7 @@ function isUploadedFile(value: unknown): value is UploadedFile {
     typeof file.FileName === 'string' &&
     typeof file.ContentType === 'string' &&
     typeof file.Size === 'number' &&
-    typeof file.readContent === 'function'
+    typeof file.openContent === 'function'
   );
 }
 

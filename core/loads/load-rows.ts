@@ -1,12 +1,12 @@
 import type { Db } from '../../db/create-db.js';
-import { documentRow } from '../documents/document-rows.js';
+import { addDocumentRows } from '../documents/document-rows.js';
 import type { TFixtureLoad } from '../fixtures/fixture.schemas.js';
 import { emptyRowSet, insertRowSet, type RowSet } from '../shared/row-set.js';
 import { deriveLoadStatus } from '../shared/statuses.js';
 import { lineItemRow, referenceRow, stopRow, tripRow, type TripRowsContext } from '../trips/trip-rows.js';
 
 /** The tables a new load fills, in the order foreign keys allow them to be filled. */
-export const LOAD_TABLES = ['loads', 'trips', 'stops', 'trip_references', 'trip_line_items', 'documents'] as const;
+export const LOAD_TABLES = ['loads', 'trips', 'stops', 'trip_references', 'trip_line_items', 'documents', 'document_chunks'] as const;
 
 export type LoadRowSet = RowSet<(typeof LOAD_TABLES)[number]>;
 
@@ -39,7 +39,7 @@ export function buildLoadRows(load: TFixtureLoad, ctx: LoadRowsContext, rows: Lo
     updated_at: ctx.now,
   });
   for (const document of load.Documents ?? []) {
-    rows.documents.push(documentRow(document, ctx, { parentType: 'Load', parentId: load.LoadNumber, subsidiaryId, loadId: load.Id }));
+    addDocumentRows(rows, document, ctx, { parentType: 'Load', parentId: load.LoadNumber, subsidiaryId, loadId: load.Id });
   }
   load.Trips.forEach((trip, index) => {
     rows.trips.push(tripRow(trip, load, index + 1, ctx));
@@ -49,9 +49,7 @@ export function buildLoadRows(load: TFixtureLoad, ctx: LoadRowsContext, rows: Lo
     });
     for (const reference of trip.References ?? []) rows.trip_references.push(referenceRow(reference, trip.Id, null, ctx));
     for (const document of trip.Documents ?? []) {
-      rows.documents.push(
-        documentRow(document, ctx, { parentType: 'Trip', parentId: trip.Id, subsidiaryId, loadId: load.Id, tripId: trip.Id }),
-      );
+      addDocumentRows(rows, document, ctx, { parentType: 'Trip', parentId: trip.Id, subsidiaryId, loadId: load.Id, tripId: trip.Id });
     }
     (trip.LineItems ?? []).forEach((item, itemIndex) => rows.trip_line_items.push(lineItemRow(item, trip.Id, itemIndex + 1, ctx)));
   });

@@ -27,6 +27,7 @@ import * as webhookReplay from './2026-11-23T0094-webhook-replay.js';
 import * as idempotencyKeys from './2026-11-23T0095-idempotency-keys.js';
 import * as visibilityShares from './2026-11-23T0096-visibility-shares.js';
 import * as trackingLinks from './2026-11-23T0097-tracking-links.js';
+import * as documentChunks from './2026-11-23T0098-document-chunks.js';
 import * as masterDataTextSearch from './2026-11-23T0099-master-data-text-search.js';
 
 /**
@@ -62,5 +63,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T0095-idempotency-keys': idempotencyKeys,
   '2026-11-23T0096-visibility-shares': visibilityShares,
   '2026-11-23T0097-tracking-links': trackingLinks,
+  '2026-11-23T0098-document-chunks': documentChunks,
   '2026-11-23T0099-master-data-text-search': masterDataTextSearch,
 };

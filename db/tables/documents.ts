@@ -1,4 +1,4 @@
-/** Load, trip and carrier documents with their bytes (kept in the database by default). */
+/** Load, trip and carrier documents; their bytes are in `document_chunks`. */
 export interface DocumentsTable {
   id: string;
   tenant_id: string;
@@ -16,8 +16,7 @@ export interface DocumentsTable {
   attachment_path: string;
   file_name: string;
   content_type: string;
-  /** `blob` on SQLite, `bytea` on Postgres: both drivers return a Buffer. */
-  content: Buffer | null;
+  /** The file's byte count; null for a (fixture) document without a file. */
   attachment_size: number | null;
   uploaded_at: string | null;
   uploaded_by: string | null;
@@ -25,4 +24,17 @@ export interface DocumentsTable {
   is_deleted: number;
   created_at: string;
   updated_at: string;
+}
+
+/**
+ * A document's bytes in pieces of at most 256 KiB (migration 0098), so that no write or read
+ * holds a whole file: an upload is written piece by piece from its staged file, a download sent
+ * piece by piece. `seq` counts from 0; the pieces concatenated are the file.
+ */
+export interface DocumentChunksTable {
+  document_id: string;
+  seq: number;
+  tenant_id: string;
+  /** `blob` on SQLite, `bytea` on Postgres: both drivers return a Buffer. */
+  content: Buffer;
 }
