@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../../core/config.js';
 import { originOf } from '../http/cors.js';
+import { sendStaticBody } from '../http/static-body.js';
 
 // The reference page is Swagger UI served from the swagger-ui-dist package: no CDN, works offline.
 const require = createRequire(import.meta.url);
@@ -165,7 +166,7 @@ function initScript(config: Config): string {
 const cache = new Map<string, Buffer>();
 
 /** Serves `/docs` and its assets; returns false when the path is not a docs path. */
-export async function serveDocs(pathname: string, res: ServerResponse, config: Config): Promise<boolean> {
+export async function serveDocs(pathname: string, req: IncomingMessage, res: ServerResponse, config: Config): Promise<boolean> {
   const csp = contentSecurityPolicy(config);
   if (pathname === '/docs' || pathname === '/docs/') {
     send(res, csp, 'text/html; charset=utf-8', Buffer.from(page));
@@ -187,7 +188,7 @@ export async function serveDocs(pathname: string, res: ServerResponse, config: C
     body = await readFile(join(assetsDir, name));
     cache.set(name, body);
   }
-  send(res, csp, type, body, 'public, max-age=3600');
+  sendStaticBody(req, res, body, { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600', 'Content-Security-Policy': csp, 'X-Content-Type-Options': 'nosniff' });
   return true;
 }
 
