@@ -11,6 +11,7 @@ import { projectRoot } from '../adapters/project-root.js';
 import { resolveSecretKey } from './secret-key.js';
 import { stopOnSignals } from './shutdown.js';
 import { welcome } from './welcome.js';
+import { startSandbox } from './sandbox-activity.js';
 import { Dispatcher } from '../workers/dispatcher.js';
 import { startPositionPartitions } from '../workers/position-partitions.js';
 import { startTenderExpiry } from '../workers/tender-expiry.js';
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
   // WEBHOOKS=off leaves delivery to `npm run worker` processes.
   const dispatcher = config.webhooks ? new Dispatcher({ db, config, clock, logger }) : null;
   dispatcher?.start();
+  if (demoClient) await startSandbox({ db, clock, config, logger });
   const { apiUrl, authUrl, metricsUrl } = await app.listen();
   logger.info({ apiUrl, authUrl, metricsUrl, database: redactUrl(config.databaseUrl) }, 'listening');
   process.stdout.write(welcome({ apiUrl, authUrl, metricsUrl, audience: config.audience, client: demoClient, production: config.production, noTenants }));

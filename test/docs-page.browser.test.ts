@@ -74,6 +74,22 @@ describe.skipIf(!run)('the reference page /docs in a browser', () => {
     await status.waitFor();
     expect((await status.textContent())?.trim()).toBe('200');
     expect(await operation.locator('.live-responses-table').textContent()).toContain('"Items"');
+
+    // One section at a time (the whole document is far too slow for Swagger UI): another
+    // section's link shows its operations, authorization kept; the webhook events have theirs.
+    expect(await page.locator('#operations-tag-Trips').count()).toBe(0);
+    await page.locator('#tags a', { hasText: /^Subsidiaries$/ }).click();
+    const subsidiaries = page.locator('#operations-Subsidiaries-subsidiaries-findSubsidiaries');
+    await subsidiaries.waitFor();
+    expect(await page.locator('#operations-Loads-loads-findLoads').count()).toBe(0);
+    await subsidiaries.locator('.opblock-summary-control').click();
+    await subsidiaries.locator('.try-out__btn').click();
+    await subsidiaries.locator('.execute').click();
+    const listed = subsidiaries.locator('.live-responses-table .response .response-col_status').first();
+    await listed.waitFor();
+    expect((await listed.textContent())?.trim()).toBe('200');
+    await page.locator('#tags a', { hasText: 'Webhook events' }).click();
+    await page.locator('.opblock', { hasText: 'trip.changed' }).first().waitFor();
     expect(problems).toEqual([]);
     await page.close();
   }, 240_000);

@@ -16,9 +16,11 @@ import { fromMinorUnits, toMinorUnits } from '../core/shared/money.js';
 import { createDb, createSchema, dropSchema, type Db } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { storedContent } from './support/stored-content.js';
+import { demoText } from '../scripts/generate-demo.js';
 
 const SECRET_KEY = Buffer.from('fixture-test-secret-key-0123456789abcdef');
-// The project's copy of the shared demo fixture (CONTRACT.md: it must load as it is).
+// The project's demo data: its hand-written records (demo-base.json, grown from the shared demo
+// fixture) and the fleet scripts/generate-demo.ts adds; CONTRACT.md: it must load as it is.
 const DEMO_PATH = new URL('../fixtures/demo.json', import.meta.url);
 
 function demo(): any {
@@ -82,29 +84,29 @@ const DEMO_SUMMARY: FixtureSummary = {
   tenants: 2,
   subsidiaries: 3,
   clients: 4,
-  customers: 5,
+  customers: 8,
   carriers: 3,
   users: 5,
   locations: 4,
   ownerOperators: 1,
   factoringCompanies: 0,
-  drivers: 4,
-  trucks: 3,
-  trailers: 3,
+  drivers: 21,
+  trucks: 20,
+  trailers: 20,
   referenceDefinitions: 3,
   accessorialTypes: 3,
-  loads: 4,
-  trips: 4,
-  stops: 8,
-  references: 1,
-  lineItems: 1,
-  documents: 7,
+  loads: 40,
+  trips: 40,
+  stops: 88,
+  references: 68,
+  lineItems: 37,
+  documents: 79,
   carrierSettlementStatements: 1,
   driverSettlementStatements: 1,
   deductions: 3,
   invoices: 5,
   tenders: 4,
-  webhooks: 1,
+  webhooks: 3,
   fuelTransactions: 2,
   tollTransactions: 2,
 };
@@ -252,6 +254,12 @@ describe('money and date-time helpers', () => {
   });
 });
 
+describe('the demo data', () => {
+  it('is what scripts/generate-demo.ts makes of fixtures/demo-base.json (run npm run demo:generate after changing either)', () => {
+    expect(readFileSync(DEMO_PATH, 'utf8')).toBe(demoText());
+  });
+});
+
 for (const dialect of dialects()) {
   describe(`loadFixture on ${dialect}`, () => {
     const clock = new ManualClock('2026-11-22T12:00:00Z');
@@ -266,17 +274,17 @@ for (const dialect of dialects()) {
         tenants: 2,
         subsidiaries: 3,
         api_clients: 4,
-        loads: 4,
-        trips: 4,
-        stops: 8,
-        trip_references: 1,
-        documents: 7,
+        loads: 40,
+        trips: 40,
+        stops: 88,
+        trip_references: 68,
+        documents: 79,
         carrier_settlement_statements: 1,
         carrier_statement_trips: 1,
         carrier_statement_trip_items: 2,
         carrier_statement_payments: 1,
         deductions: 3,
-        webhooks: 1,
+        webhooks: 3,
       });
     });
 

@@ -14,9 +14,14 @@ import { createTestDatabase, type TestDatabase } from './support/database.js';
 export const AUDIENCE = 'https://api.test.invalid';
 export const SECRET_KEY = Buffer.from('test-secret-key-0123456789abcdef-0123456789');
 
-/** The demo fixture plus clients every test needs: all scopes, subsidiary-bound, no useful scope. */
+/**
+ * The demo data's hand-written records (fixtures/demo-base.json: the ones tests address by id,
+ * without the generated fleet of fixtures/demo.json, which would only make every test's
+ * database slower to fill and its lists longer) plus clients every test needs: all scopes,
+ * subsidiary-bound, no useful scope.
+ */
 export function testFixture(): any {
-  const fixture = JSON.parse(readFileSync(join(projectRoot(), 'fixtures', 'demo.json'), 'utf8'));
+  const fixture = JSON.parse(readFileSync(join(projectRoot(), 'fixtures', 'demo-base.json'), 'utf8'));
   for (const tenant of fixture.Tenants) {
     tenant.Clients.push(
       { ClientId: `${tenant.Id}-all`, ClientSecret: `secret-${tenant.Id}-all`, Scopes: [...SCOPES], SubsidiaryId: null },

@@ -39,6 +39,26 @@ describe('GET /openapi.json', () => {
   });
 });
 
+describe('the document and the reference page assets', () => {
+  it('are gzip-compressed when accepted and revalidate with their ETag (304)', async () => {
+    for (const path of ['/openapi.json', '/docs/swagger-ui-bundle.js']) {
+      const plain = await fetch(t.apiUrl + path, { headers: { 'accept-encoding': 'identity' } });
+      const plainBytes = (await plain.arrayBuffer()).byteLength;
+      expect(plain.headers.get('content-encoding'), path).toBeNull();
+      const zipped = await fetch(t.apiUrl + path, { headers: { 'accept-encoding': 'gzip' } });
+      expect(zipped.headers.get('content-encoding'), path).toBe('gzip');
+      expect(Number(zipped.headers.get('content-length')), path).toBeLessThan(plainBytes / 2);
+      // fetch decompresses: the same bytes arrive either way.
+      expect((await zipped.arrayBuffer()).byteLength, path).toBe(plainBytes);
+      const etag = plain.headers.get('etag');
+      expect(etag, path).toMatch(/^"[\w-]+"$/);
+      expect(zipped.headers.get('etag'), path).toBe(etag);
+      const again = await fetch(t.apiUrl + path, { headers: { 'if-none-match': etag! } });
+      expect(again.status, path).toBe(304);
+    }
+  });
+});
+
 describe('GET /docs', () => {
   it('serves the reference page and its assets from the package, no CDN', async () => {
     const page = await t.api('/docs');

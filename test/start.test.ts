@@ -83,6 +83,54 @@ describe('npm start in development (the sandbox)', () => {
   }, SLOW);
 });
 
+/** A demo token straight from the token host. */
+async function demoToken(authUrl: string): Promise<string> {
+  const response = await fetch(`${authUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_id: DEMO_CLIENT.id, client_secret: DEMO_CLIENT.secret, audience: AUDIENCE, grant_type: 'client_credentials' }),
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+describe('npm start in development: the sandbox activity (bin/sandbox-activity.ts)', () => {
+  it('gives in-transit trucks positions, and the demo subscriptions delivered and failed attempts', async () => {
+    const { apiUrl, authUrl } = await start({ NODE_ENV: 'development' });
+    const token = await demoToken(authUrl);
+    const get = async (path: string) => {
+      const response = await fetch(`${apiUrl}/api/p/v1.0${path}`, { headers: { authorization: `Bearer ${token}` } });
+      return { status: response.status, body: (await response.json()) as any };
+    };
+    // trp_1108_a (generated, InTransit) rides trk_103: the trail's last reading is the story's now.
+    const position = await get('/assets/trk_103/locations/latest');
+    expect(position.status).toBe(200);
+    expect(position.body).toMatchObject({ TripId: 'trp_1108_a', RecordedAt: '2026-11-22T12:00:00.000Z' });
+    // The arriving trucks reached their delivery; dispatched trips got a seal.
+    const arrived = await get('/trips/trp_1110_a');
+    expect(arrived.body.Stops.at(-1)).toMatchObject({ Status: 'Arrived', ArrivedAt: '2026-11-22T11:40:00.000Z' });
+    const dispatched = await get('/trips/trp_2001_a');
+    expect(dispatched.body.References.map((r: any) => r.Name)).toContain('Seal Number');
+
+    // The dispatcher delivers the trip.changed events of those writes: the sandbox's receiver
+    // takes them (refusing one first attempt in three), the unreachable Dallas URL fails.
+    const statuses = async (webhookId: string) =>
+      ((await get(`/webhooks/${webhookId}/delivery-logs?PageSize=100`)).body.Items as any[]).map((item) => item.Status);
+    const deadline = Date.now() + 60_000;
+    let received: string[] = [];
+    let refused: string[] = [];
+    while (Date.now() < deadline) {
+      received = await statuses('wh_kc_sandbox');
+      refused = await statuses('wh_dal_tms');
+      if (received.includes('success') && received.includes('failure') && refused.length > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(received).toContain('success');
+    expect(received).toContain('failure');
+    expect(refused.length).toBeGreaterThan(0);
+    expect(new Set(refused)).toEqual(new Set(['failure']));
+  }, SLOW);
+});
+
 describe('npm run sandbox:reset', () => {
   it('rebuilds the sandbox SQLite database from the demo data, and refuses anything else', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'waybill-sandbox-'));

@@ -10,6 +10,7 @@ import type { Logger } from '../logger.js';
 import { createTrpcHandler, TRPC_PREFIX } from '../trpc/server.js';
 import { handleApiRequest } from '../rest/api-routes.js';
 import { serveDocs } from '../rest/docs.js';
+import { sendStaticBody } from './static-body.js';
 import { errorPageFor, serveErrorPage } from './error-pages.js';
 import { FILES_PATH_PREFIX, serveFile } from './files.js';
 import { serveTrackingPage, TRACK_PATH_PREFIX } from './tracking-page/serve-tracking-page.js';
@@ -62,7 +63,7 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
   const readiness = createReadinessCheck(options.db);
   const router = options.router ?? appRouter;
   const routes = buildRoutes(router);
-  let openApiJson: string | undefined;
+  let openApiJson: Buffer | undefined;
   const cors = apiCorsPolicy(config.corsOrigins);
   const contextFor = <P extends Principal | null>(principal: P, req?: IncomingMessage): Context & { principal: P } => {
     const ifMatch = req?.headers['if-match'];
@@ -154,9 +155,8 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
       return {};
     }
     if (path === '/openapi.json') {
-      openApiJson ??= JSON.stringify(buildOpenApiDocument(router, routes, config));
-      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache' });
-      res.end(openApiJson);
+      openApiJson ??= Buffer.from(JSON.stringify(buildOpenApiDocument(router, routes, config)));
+      sendStaticBody(req, res, openApiJson, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache' });
       return {};
     }
     if (path === '/healthz') {
@@ -188,7 +188,7 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
       return {};
     }
     if (serveErrorPage(req, res, path)) return {};
-    if (await serveDocs(path, res, config)) return {};
+    if (await serveDocs(path, req, res, config)) return {};
     notFound(res, url);
     return {};
   };

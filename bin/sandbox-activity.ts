@@ -1,0 +1,171 @@
+import { SCOPES } from '../core/auth/scopes.js';
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
+import { AppError } from '../core/errors.js';
+import { createCaller } from '../core/router.js';
+import type { TTrip } from '../core/trips/trip.schemas.js';
+import type { Db } from '../db/create-db.js';
+import type { Logger } from '../adapters/logger.js';
+import { DEMO_NOW } from './demo-story.js';
+import { startSandboxReceiver } from './sandbox-receiver.js';
+
+const TENANT_ID = 'tn_prairie';
+const RECEIVER_WEBHOOK_ID = 'wh_kc_sandbox';
+const MINUTE = 60_000;
+/** A trail of readings per truck, the last at DEMO_NOW: a track on the map, not a lone dot. */
+const TRAIL_MINUTES = [45, 30, 15, 0];
+
+export interface SandboxOptions {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  logger: Logger;
+}
+
+/**
+ * What `npm start` adds to the demo data (bin/start.ts, outside production, when the database
+ * holds the demo tenant), all through the API's own procedures so every row is built by its
+ * domain and every event goes through the outbox as a client's write would:
+ *
+ * - On every start, a webhook receiver in this process (bin/sandbox-receiver.ts), with the demo
+ *   subscription `wh_kc_sandbox` pointed at it and verified, so its delivery log fills with
+ *   real attempts.
+ * - Once, on the first start after the demo data was loaded (no truck has a position yet):
+ *   a trail of positions for every in-transit truck at DEMO_NOW (the fixture format has no
+ *   positions: this is how the tracking page and the position reads get some), the arrival of
+ *   the trucks that reach their last stop by then, and a Seal Number on each dispatched trip.
+ *   The last two are trip writes, so the dispatcher delivers `trip.changed` events to
+ *   `wh_kc_sandbox` (successes, and the receiver's deliberate refusals with their retries) and
+ *   to `wh_dal_tms` (an unreachable URL: failures).
+ */
+export async function startSandbox(options: SandboxOptions): Promise<void> {
+  const { logger } = options;
+  const call = () =>
+    createCaller({
+      db: options.db,
+      clock: options.clock,
+      config: options.config,
+      principal: { TenantId: TENANT_ID, SubsidiaryId: null, ClientId: 'sandbox', Scopes: [...SCOPES] },
+      response: {},
+    });
+  try {
+    const receiverUrl = await startReceiver(call);
+    const activity = await recordActivity(call, options.clock);
+    logger.info({ receiverUrl, ...activity }, 'sandbox: webhook receiver started and demo activity recorded');
+  } catch (error) {
+    // The sandbox is a convenience: the server still starts without it.
+    logger.warn({ err: error }, 'sandbox: could not set up the demo activity');
+  }
+}
+
+type Caller = () => ReturnType<typeof createCaller>;
+
+async function startReceiver(call: Caller): Promise<string | null> {
+  const webhook = await call().webhooks.getWebhook({ id: RECEIVER_WEBHOOK_ID }).catch(notFoundAsNull);
+  if (!webhook) return null;
+  const { Secret } = await call().webhooks.revealWebhookSecret({ id: RECEIVER_WEBHOOK_ID });
+  const receiver = await startSandboxReceiver({ secret: () => Secret });
+  await call().webhooks.updateWebhook({ id: RECEIVER_WEBHOOK_ID, Name: webhook.Name, Url: receiver.url, EventTypes: webhook.EventTypes });
+  const verification = await call().webhooks.verifyWebhook({ id: RECEIVER_WEBHOOK_ID });
+  if (!verification.Verified) throw new Error(`the sandbox receiver did not verify: ${verification.Reason}`);
+  return receiver.url;
+}
+
+async function recordActivity(call: Caller, clock: Clock): Promise<{ positions: number; arrivals: number; seals: number }> {
+  const done = { positions: 0, arrivals: 0, seals: 0 };
+  const demoNow = Date.parse(DEMO_NOW);
+  // Readings ahead of the server's clock would be refused (422): a machine dated before the
+  // demo's story gets none.
+  if (clock.now().getTime() < demoNow) return done;
+  const inTransit = await tripsWithStatus(call, 'InTransit');
+  const trucks = inTransit.filter((trip) => trip.TruckId !== null);
+  for (const trip of trucks) {
+    const held = await call().visibility.getLatestAssetLocation({ assetId: trip.TruckId! }).catch(notFoundAsNull);
+    if (held) return done;
+  }
+
+  for (const trip of trucks) {
+    for (const reading of trail(trip, demoNow)) {
+      await call().visibility.createAssetLocation({ assetId: trip.TruckId!, TripId: trip.Id, ...reading });
+      done.positions++;
+    }
+  }
+  for (const trip of inTransit) {
+    const next = nextOpenStop(trip);
+    // The snapshot read before the positions: their Live ETAs would move the schedule.
+    if (next && next === trip.Stops[trip.Stops.length - 1] && scheduleOf(next) <= demoNow) {
+      await call().trips.recordArrival({ tripId: trip.Id, stopId: next.Id, ArrivedAt: iso(demoNow - 20 * MINUTE) });
+      done.arrivals++;
+    }
+  }
+  for (const trip of await tripsWithStatus(call, 'Dispatched')) {
+    if (trip.References.some((reference) => reference.Name === 'Seal Number')) continue;
+    const value = `SL${String(700000 + Number.parseInt(trip.Id.replace(/\D/g, '') || '0', 10)).slice(-6)}`;
+    await call().trips.createTripReference({ tripId: trip.Id, ReferenceId: 'refdef_seal', Name: 'Seal Number', Value: value });
+    done.seals++;
+  }
+  return done;
+}
+
+async function tripsWithStatus(call: Caller, status: 'InTransit' | 'Dispatched'): Promise<TTrip[]> {
+  const trips: TTrip[] = [];
+  for (let page = 0; ; page++) {
+    const result = await call().trips.searchTrips({ Status: [status], Page: page, PageSize: 100 });
+    trips.push(...result.Items);
+    if (trips.length >= result.Total || result.Items.length === 0) return trips;
+  }
+}
+
+type Stop = TTrip['Stops'][number];
+
+function nextOpenStop(trip: TTrip): Stop | undefined {
+  return trip.Stops.find((stop) => stop.Status === 'Open');
+}
+
+/** A stop's appointment or the start of its window. */
+function scheduleOf(stop: Stop): number {
+  const at = stop.AppointmentDate ?? stop.StopWindow?.Begin;
+  return at ? Date.parse(at) : Number.POSITIVE_INFINITY;
+}
+
+/** When a stop is expected: its estimate, else its schedule. */
+function expectedAt(stop: Stop): number {
+  const at = stop.Eta?.Live ?? stop.Eta?.Planned ?? stop.Eta?.Manual;
+  return at ? Date.parse(at) : scheduleOf(stop);
+}
+
+/**
+ * Readings between the last stop the truck left and the next one, where the schedule puts it:
+ * the share of the leg's time gone at each reading's moment (kept within the leg), on the
+ * straight line between the two stops. A truck standing at a stop reads at the stop.
+ */
+function trail(trip: TTrip, demoNow: number): Array<{ Coordinates: { Latitude: string; Longitude: string }; RecordedAt: string }> {
+  const next = nextOpenStop(trip);
+  const left = [...trip.Stops].reverse().find((stop) => stop.ArrivedAt !== null);
+  if (!left?.Coordinates) return [];
+  const from = { lat: Number(left.Coordinates.Latitude), lon: Number(left.Coordinates.Longitude) };
+  const to = next?.Coordinates ? { lat: Number(next.Coordinates.Latitude), lon: Number(next.Coordinates.Longitude) } : from;
+  const start = Date.parse(left.DepartedAt ?? left.ArrivedAt!);
+  const end = next ? expectedAt(next) : start;
+  return TRAIL_MINUTES.map((minutesBefore) => {
+    const at = demoNow - minutesBefore * MINUTE;
+    const standing = left.DepartedAt === null || !Number.isFinite(end) || end <= start;
+    const share = standing ? 0 : Math.min(0.97, Math.max(0.03, (at - start) / (end - start)));
+    return {
+      Coordinates: {
+        Latitude: (from.lat + (to.lat - from.lat) * share).toFixed(4),
+        Longitude: (from.lon + (to.lon - from.lon) * share).toFixed(4),
+      },
+      RecordedAt: iso(at),
+    };
+  });
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+function notFoundAsNull(error: unknown): null {
+  if (error instanceof AppError && error.appCode === 'NOT_FOUND') return null;
+  throw error;
+}
