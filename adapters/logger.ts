@@ -49,6 +49,18 @@ function prettyTerminal(): boolean {
   return process.stdout.isTTY === true && process.env.NODE_ENV !== 'production' && process.env.LOG_FORMAT !== 'json';
 }
 
+/**
+ * The logger of the one line each request writes. Its fields are fixed primitives (host,
+ * request id, method, a path with any download or tracking token already cut out, status,
+ * time, client and tenant ids), none of them a redacted name, so redaction could never change
+ * the line; it is skipped because with wildcard paths pino passes every field of every line
+ * through the redactor, which cost about a tenth of a position request's CPU. Anything else,
+ * errors included, goes through the redacting logger.
+ */
+export function requestLineLogger(logger: Logger): Logger {
+  return logger.child({}, { redact: [] });
+}
+
 /** A logger that writes nothing, for tests. */
 export function silentLogger(): Logger {
   return pino({ level: 'silent' });

@@ -6,7 +6,7 @@ import type { AnyTRPCRouter } from '@trpc/server';
 import { appRouter } from '../../core/router.js';
 import type { Context, Principal } from '../../core/trpc.js';
 import { pingDb, type Db } from '../../db/create-db.js';
-import type { Logger } from '../logger.js';
+import { requestLineLogger, type Logger } from '../logger.js';
 import { createTrpcHandler, TRPC_PREFIX } from '../trpc/server.js';
 import { handleApiRequest } from '../rest/api-routes.js';
 import { serveDocs } from '../rest/docs.js';
@@ -59,6 +59,7 @@ export interface ApiHandlerOptions {
  */
 export function createApiHandler(options: ApiHandlerOptions): RequestListener {
   const { config, logger, rateLimits } = options;
+  const requestLog = requestLineLogger(logger);
   const measured = options.measured ?? false;
   const readiness = createReadinessCheck(options.db);
   const router = options.router ?? appRouter;
@@ -205,7 +206,7 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
           const seconds = (performance.now() - started) / 1000;
           requestDuration.observe({ route: template ?? fixedRouteLabel(url.pathname), method: req.method ?? 'GET', status: res.statusCode }, seconds);
         }
-        logger.info(
+        requestLog.info(
           {
             host: 'api',
             requestId,

@@ -74,10 +74,55 @@ export function bySpecificity(a: string, b: string): number {
   return left.length - right.length;
 }
 
+/** Which path segment names the resource: `/api/p/v{version}/<resource>/…` is segment 4. */
+const RESOURCE_SEGMENT = 4;
+
+/**
+ * The routes a path can match, by its resource segment, each list in table order. Matching is
+ * per segment (a parameter never spans a `/`) and case-insensitive, so a route whose resource
+ * segment is a literal can match only paths with that segment, lower-cased; routes whose
+ * segment is a parameter (or that have none) are in every list. Trying only these keeps the
+ * first match and the 405's Allow exactly as a scan of the whole table would, without running
+ * a few hundred regular expressions per request.
+ */
+interface RouteIndex {
+  byResource: Map<string, Route[]>;
+  anyResource: Route[];
+}
+
+const indexes = new WeakMap<Route[], RouteIndex>();
+
+function resourceOf(path: string): string | null {
+  const segment = path.split('/', RESOURCE_SEGMENT + 1)[RESOURCE_SEGMENT];
+  return segment === undefined ? null : segment.toLowerCase();
+}
+
+function indexOf(routes: Route[]): RouteIndex {
+  let index = indexes.get(routes);
+  if (index) return index;
+  const literal = (route: Route) => {
+    const segment = resourceOf(route.template);
+    return segment === null || segment.includes('{') ? null : segment;
+  };
+  const byResource = new Map<string, Route[]>();
+  for (const route of routes) {
+    const resource = literal(route);
+    if (resource !== null && !byResource.has(resource)) {
+      byResource.set(resource, routes.filter((candidate) => [resource, null].includes(literal(candidate))));
+    }
+  }
+  index = { byResource, anyResource: routes.filter((route) => literal(route) === null) };
+  indexes.set(routes, index);
+  return index;
+}
+
 export function matchRoute(routes: Route[], method: string, pathname: string): RouteMatch {
   const wanted = method === 'HEAD' ? 'GET' : method;
   const allow = new Set<string>();
-  for (const route of routes) {
+  const index = indexOf(routes);
+  const resource = resourceOf(pathname);
+  const candidates = (resource !== null && index.byResource.get(resource)) || index.anyResource;
+  for (const route of candidates) {
     const match = route.regexp.exec(pathname);
     if (!match) continue;
     if (route.method === wanted) {

@@ -44,12 +44,13 @@ function haversineTerm(phi: number, lambda: number, cosPhi: number, to: Centroid
   return dPhi * dPhi + cosPhi * to.cosPhi * dLambda * dLambda;
 }
 
-let grid: Map<string, Centroid[]> | null = null;
-const cellKey = (latRow: number, lonCol: number) => `${latRow}:${lonCol}`;
+let grid: Map<number, Centroid[]> | null = null;
+/** A cell's key as one integer (rows -90..90, columns -180..180): cheaper per lookup than text. */
+const cellKey = (latRow: number, lonCol: number) => (latRow + 90) * 361 + (lonCol + 180);
 
-function loadGrid(): Map<string, Centroid[]> {
+function loadGrid(): Map<number, Centroid[]> {
   const require = createRequire(import.meta.url);
-  const cells = new Map<string, Centroid[]>();
+  const cells = new Map<number, Centroid[]>();
   const tables: [string, string][] = [
     ['reverse-geocode/locations/US.json', 'US'],
     ['reverse-geocode/locations/CA.json', 'CA'],
