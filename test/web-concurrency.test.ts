@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -82,6 +83,15 @@ function alive(pid: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The pids of a process's children (none: empty). */
+function childrenOf(pid: number): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(pid)]).toString().split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
   }
 }
 
@@ -260,6 +270,34 @@ describe.runIf(testDatabaseKind() === 'postgres')('WEB_CONCURRENCY=2 on Postgres
     const code = await server.stop();
     expect(code, server.output().slice(-3000)).toBe(0);
     for (const pid of allWorkers) expect(alive(pid), `worker ${pid} outlived the primary`).toBe(false);
+  }, SLOW);
+
+  it('stops with exit code 1 when workers keep dying (the crash-loop brake)', async () => {
+    const database = await scratchDatabase();
+    databases.push(database);
+    const server = start(database.url, { WEB_CONCURRENCY: '2' });
+    await ready(server);
+    let exited = false;
+    const code = new Promise<number | null>((resolve) => server.child.on('exit', resolve));
+    void code.then(() => (exited = true));
+    // Every worker the primary forks is killed as soon as it appears.
+    const killed = new Set<number>();
+    while (!exited && killed.size < 20) {
+      for (const pid of childrenOf(server.child.pid!)) {
+        if (killed.has(pid)) continue;
+        killed.add(pid);
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await code).toBe(1);
+    expect(server.output()).toContain('API workers keep dying (5 within 60 s): stopping');
+    expect(killed.size).toBeGreaterThanOrEqual(5);
+    for (const pid of killed) expect(alive(pid)).toBe(false);
   }, SLOW);
 
   it('two separate npm start processes on one database hold the limits together', async () => {
