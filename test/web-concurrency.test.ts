@@ -230,8 +230,10 @@ describe.runIf(testDatabaseKind() === 'postgres')('WEB_CONCURRENCY=2 on Postgres
 
     // The banner once; two workers, each with its own pid, none the primary's.
     expect(server.output().match(/Waybill is running/g)).toHaveLength(1);
-    const listening = logLines(server).filter((line) => line.msg === 'API worker listening');
-    const workerPids = [...new Set(listening.map((line) => line.pid!))];
+    // Each worker logs before telling the primary, but the lines of several processes may reach the pipe after the banner.
+    const listening = () => [...new Set(logLines(server).filter((line) => line.msg === 'API worker listening').map((line) => line.pid!))];
+    await until(() => listening().length >= 2, 'two workers listening');
+    const workerPids = listening();
     expect(workerPids).toHaveLength(2);
     expect(workerPids).not.toContain(server.child.pid);
     // The demo data was loaded once (a second load would have failed on its ids).
