@@ -181,8 +181,15 @@ async function tokenEndpointBurst(authUrls: string[], total: number): Promise<Re
     // Counted per client id named, before the secret is checked: an unknown id is counted too.
     async (attempt) => ({ id: `probe-${randomBytes(4).toString('hex')}-${attempt}`, secret: 'not-the-secret' }),
     async (client) => {
-      const answers = await Promise.all(Array.from({ length: total }, (_, i) => tokenRequest(authUrls[i % authUrls.length]!, client)));
-      return countStatuses(answers.map((answer) => answer.status));
+      // In waves of 8 (still one connection each): 40 secret checks at once on a busy machine can
+      // keep the shared count waiting past its timeout, and the limiter then lets requests through.
+      const statuses: number[] = [];
+      for (let wave = 0; wave < total; wave += 8) {
+        const size = Math.min(8, total - wave);
+        const answers = await Promise.all(Array.from({ length: size }, (_, i) => tokenRequest(authUrls[(wave + i) % authUrls.length]!, client)));
+        statuses.push(...answers.map((answer) => answer.status));
+      }
+      return countStatuses(statuses);
     },
   );
 }
@@ -248,7 +255,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('WEB_CONCURRENCY=2 on Postgres
 
     // The token endpoint, 30 a minute per client id, over both workers.
     const tokenCounts = await tokenEndpointBurst([authUrl], 40);
-    expect(tokenCounts[429]).toBe(40 - TOKEN_ENDPOINT_LIMIT);
+    expect(tokenCounts[429], JSON.stringify({ tokenCounts, warnings: logLines(server).filter((line) => line.level !== 'info') })).toBe(40 - TOKEN_ENDPOINT_LIMIT);
     expect(tokenCounts[401]).toBe(TOKEN_ENDPOINT_LIMIT);
 
     // METRICS_PORT: the primary answers the sum over the workers.
