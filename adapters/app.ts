@@ -10,6 +10,7 @@ import { createBearerVerifier } from './auth/verify.js';
 import type { Logger } from './logger.js';
 import { createRateLimits, type RateLimits } from './http/rate-limit.js';
 import { createApiHandler } from './http/api-host.js';
+import { observeCore } from './metrics/registry.js';
 import { createMetricsServer } from './metrics/server.js';
 
 export interface App {
@@ -36,6 +37,11 @@ export interface AppOptions {
   router?: AnyTRPCRouter;
   /** The limiter of both hosts; by default over the store that suits `db` (memory or Postgres). */
   rateLimits?: RateLimits;
+  /**
+   * false in a WEB_CONCURRENCY worker: it still measures (with METRICS_PORT), but the primary
+   * listens on METRICS_PORT and answers the sum over the workers.
+   */
+  serveMetrics?: boolean;
 }
 
 /** Both hosts of one process: the API host and the token host, over one database. */
@@ -50,7 +56,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     createApiHandler({ db, config, clock, logger, rateLimits, verifyBearer, router: options.router, measured }),
   );
   const auth = createServer({ keepAliveTimeout: 5_000 }, createAuthHandler({ db, config, keys, clock, logger, rateLimits }));
-  const metrics = measured ? createMetricsServer({ db, clock, logger }) : null;
+  const metrics = measured && options.serveMetrics !== false ? createMetricsServer({ db, clock, logger }) : null;
+  // A worker without the listener still counts batches and delivery attempts for the primary's sum.
+  if (measured && !metrics) observeCore();
   const servers = [api, auth, ...(metrics ? [metrics] : [])];
 
   return {

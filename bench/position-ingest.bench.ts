@@ -10,6 +10,7 @@
  *   2. limits off  — the same load with RATE_LIMITS=off;
  *   3. bare        — the same load against bench/bare-position-server.ts (node:http doing the
  *                    same insert, nothing else) on the same database.
+ *   4. Postgres only: limits on with WEB_CONCURRENCY=2, and its scaling over run 1.
  * autocannon keeps BENCH_POSITION_CONNECTIONS (64) connections busy, each sending its next
  * reading as soon as the last is answered: throughput is what the server sustains, latency what
  * each reading waits. (autocannon's fixed-rate mode sends each second's quota in a burst at the
@@ -22,7 +23,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDb } from '../db/create-db.js';
@@ -136,6 +137,8 @@ async function benchDatabase(label: string, databaseUrl: string, fleet: Fleet, f
   const plain = await measure('bare node:http, same insert', bare.apiUrl, slots, SECONDS);
   await stop(bare);
 
+  if (label === 'postgres') await measureTwoProcesses(databaseUrl, fixturePath, slots, limited, measure);
+
   const db = createDb(databaseUrl);
   const stored = Number(
     (await db.selectFrom('asset_positions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
@@ -173,6 +176,44 @@ async function benchDatabase(label: string, databaseUrl: string, fleet: Fleet, f
       every_acknowledged_stored: intact,
     },
     { api_vs_bare: rate(limited) / rate(plain), limiter_cost: 1 - rate(limited) / rate(unlimited) },
+  );
+}
+
+/**
+ * Issue 19: the limits-on run again with WEB_CONCURRENCY=2 (two API processes on the shared
+ * port, limits counted in Postgres; SQLite refuses more than one), and its throughput over the
+ * one-process run's. The load generator shares the machine's cores with the servers.
+ */
+async function measureTwoProcesses(
+  databaseUrl: string,
+  fixturePath: string,
+  slots: LoadPlan['slots'],
+  oneProcess: LoadResult,
+  measure: (name: string, url: string, slots: LoadPlan['slots'], seconds: number, warmup?: boolean) => Promise<LoadResult>,
+): Promise<void> {
+  const server = await startServer(databaseUrl, fixturePath, true, { WEB_CONCURRENCY: '2' });
+  await measure('warm-up', server.apiUrl, slots, WARMUP_SECONDS, true);
+  const two = await measure('API, limits on, WEB_CONCURRENCY=2', server.apiUrl, slots, SECONDS);
+  await stop(server);
+  const rate = (result: LoadResult) => result.accepted / result.seconds;
+  const scaling = rate(two) / rate(oneProcess);
+  console.log(
+    `[postgres] WEB_CONCURRENCY=2: ${rate(two).toFixed(0)}/s against ${rate(oneProcess).toFixed(0)}/s for one process: ` +
+      `${scaling.toFixed(2)}× (${availableParallelism()} cores, the load generator included)`,
+  );
+  recordResults(
+    'position-ingest/postgres-web-concurrency-2',
+    {
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      processes: 2,
+      accepted_per_s: rate(two),
+      p50_ms: two.p50,
+      p99_ms: two.p99,
+      one_process_accepted_per_s: rate(oneProcess),
+      one_process_p99_ms: oneProcess.p99,
+    },
+    { scaling },
   );
 }
 

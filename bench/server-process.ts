@@ -43,8 +43,8 @@ export function startProcess(script: string, env: Record<string, string>, ready:
   });
 }
 
-/** The real server, as `npm start` runs it, seeded with the benchmark's fixture. */
-export async function startServer(databaseUrl: string, fixturePath: string, rateLimits: boolean): Promise<Started> {
+/** The real server, as `npm start` runs it, seeded with the benchmark's fixture; `env` adds settings (WEB_CONCURRENCY). */
+export async function startServer(databaseUrl: string, fixturePath: string, rateLimits: boolean, env: Record<string, string> = {}): Promise<Started> {
   const { child, match } = await startProcess(
     join(here, '..', 'bin', 'start.js'),
     {
@@ -56,6 +56,7 @@ export async function startServer(databaseUrl: string, fixturePath: string, rate
       API_AUDIENCE: AUDIENCE,
       RATE_LIMITS: rateLimits ? 'on' : 'off',
       NODE_ENV: '',
+      ...env,
     },
     /API host:\s+(\S+)[\s\S]*Token host:\s+(\S+)/,
   );

@@ -1,60 +1,59 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import cluster from 'node:cluster';
 import { createApp } from '../adapters/app.js';
 import { createLogger } from '../adapters/logger.js';
 import { systemClock } from '../core/clock.js';
-import { loadConfig } from '../core/config.js';
-import { FixtureError, loadFixture } from '../core/fixtures/load-fixture.js';
+import { loadConfig, type Config } from '../core/config.js';
+import { FixtureError } from '../core/fixtures/load-fixture.js';
 import { createDb, redactUrl } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { projectRoot } from '../adapters/project-root.js';
+import { runApiWorker } from './api-worker.js';
+import { runClusterPrimary } from './cluster-primary.js';
 import { resolveSecretKey } from './secret-key.js';
 import { stopOnSignals } from './shutdown.js';
+import { loadStartData, startBackgroundJobs } from './start-data.js';
 import { welcome } from './welcome.js';
 import { startSandbox } from './sandbox-activity.js';
 import { Dispatcher } from '../workers/dispatcher.js';
-import { startPositionPartitions } from '../workers/position-partitions.js';
-import { startTenderExpiry } from '../workers/tender-expiry.js';
-import { startIdempotencyKeyExpiry } from '../workers/idempotency-key-expiry.js';
 
 /**
  * `npm start` (CONTRACT.md): migrate, load SEED or (outside production) the demo data into an
  * empty database, start the API host and the token host (and the metrics listener with
  * METRICS_PORT), print how to get a token, and shut down gracefully.
+ *
+ * With WEB_CONCURRENCY > 1 (Postgres only) this process is the cluster's primary
+ * (bin/cluster-primary.ts) and the same file, forked, runs each API worker (bin/api-worker.ts).
  */
 async function main(): Promise<void> {
+  if (cluster.isWorker) return runApiWorker();
   const config = loadConfig();
+  if (config.webConcurrency > 1) {
+    refuseSqliteCluster(config);
+    return runClusterPrimary(config);
+  }
+  return runOneProcess(config);
+}
+
+/**
+ * SQLite is one writer on one file and its rate-limit counters live in the process's memory:
+ * N processes would multiply every limit by N. Refused rather than run wrong.
+ */
+function refuseSqliteCluster(config: Config): void {
+  if (!config.databaseUrl.startsWith('sqlite:')) return;
+  throw new Error(
+    `WEB_CONCURRENCY=${config.webConcurrency} needs Postgres: on SQLite the rate limits are counted in one process's memory and the database file has one writer; use WEB_CONCURRENCY=1 or a postgres:// DATABASE_URL`,
+  );
+}
+
+/** Everything in this one process: both hosts, the dispatcher and the periodic jobs. */
+async function runOneProcess(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
-  config.secretKey = resolveSecretKey(config);
+  const secretKey = resolveSecretKey(config);
+  config.secretKey = secretKey;
   const clock = systemClock;
   const db = createDb(config.databaseUrl, { maxConnections: config.databasePoolSize });
   await migrateToLatest(db);
-  const partitions = await startPositionPartitions({ db, clock, retentionDays: config.positionRetentionDays, logger });
-  const tenderExpiry = startTenderExpiry({ db, clock, logger });
-  const keyExpiry = startIdempotencyKeyExpiry({ db, clock, logger });
-
-  const empty = !(await db.selectFrom('tenants').select('id').limit(1).executeTakeFirst());
-  const demoPath = join(projectRoot(), 'fixtures', 'demo.json');
-  // Production never gets the demo data (its client secrets are published): only a SEED it names.
-  const fixturePath = config.seed ?? (config.production ? null : demoPath);
-  let demoClient: { id: string; secret: string } | null = null;
-  if (empty && fixturePath) {
-    const fixture = JSON.parse(await readFile(fixturePath, 'utf8'));
-    const summary = await loadFixture(db, fixture, { clock, secretKey: config.secretKey });
-    logger.info({ fixture: fixturePath, summary }, 'fixture loaded into the empty database');
-    // Only the demo data's own, published credentials are printed; a SEED's secrets are not.
-    const client = fixture.Tenants?.[0]?.Clients?.[0];
-    if (client && fixturePath === demoPath && !config.production) demoClient = { id: client.ClientId, secret: client.ClientSecret };
-  } else if (empty) {
-    logger.warn('NODE_ENV=production and the database is empty: no demo data loaded (set SEED to load a fixture)');
-  } else if (!config.seed && !config.production) {
-    // The database was seeded before; the demo credentials still work if it was the demo data.
-    const fixture = JSON.parse(await readFile(demoPath, 'utf8'));
-    const client = fixture.Tenants[0].Clients[0];
-    const known = await db.selectFrom('api_clients').select('client_id').where('client_id', '=', client.ClientId).executeTakeFirst();
-    if (known) demoClient = { id: client.ClientId, secret: client.ClientSecret };
-  }
-  const noTenants = empty && !fixturePath;
+  const jobs = await startBackgroundJobs({ db, config, clock, logger });
+  const { demoClient, noTenants } = await loadStartData({ db, config, secretKey, clock, logger });
 
   const app = await createApp({ db, config, clock, logger });
   // WEBHOOKS=off leaves delivery to `npm run worker` processes.
@@ -68,9 +67,7 @@ async function main(): Promise<void> {
   stopOnSignals(logger, 'in-flight requests', 10_000, async () => {
     await app.close();
     await dispatcher?.stop();
-    await partitions.stop();
-    await tenderExpiry.stop();
-    await keyExpiry.stop();
+    await jobs.stop();
     await db.destroy();
   });
 }

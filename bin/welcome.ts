@@ -10,6 +10,8 @@ export interface Welcome {
   production: boolean;
   /** Production started on an empty database: nobody can get a token yet. */
   noTenants: boolean;
+  /** WEB_CONCURRENCY: API processes sharing the two ports (the line is left out for 1). */
+  workers?: number;
 }
 
 /** The start banner: where the hosts are and how to get a first token. */
@@ -20,6 +22,7 @@ export function welcome(w: Welcome): string {
     `  API host:   ${w.apiUrl}   (REST under /api/p/v1.0/, docs at ${w.apiUrl}/docs, OpenAPI at ${w.apiUrl}/openapi.json, /healthz, /readyz)`,
     `  Token host: ${w.authUrl}   (POST /oauth/token, GET /.well-known/jwks.json)`,
     ...(w.metricsUrl ? [`  Metrics:    ${w.metricsUrl}/metrics   (Prometheus; keep this port private)`] : []),
+    ...(w.workers && w.workers > 1 ? [`  Workers:    ${w.workers} API processes share these ports (WEB_CONCURRENCY)`] : []),
     '',
   ];
   if (w.noTenants) {

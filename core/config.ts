@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 /**
  * Runtime settings, read once from the environment (CONTRACT.md "Environment").
  * Everything downstream takes a `Config`, so tests build one directly.
@@ -32,7 +34,12 @@ export interface Config {
   databasePoolSize: number;
   /** The Prometheus `/metrics` listener's port; null keeps it off (it never shares the API port). */
   metricsPort: number | null;
+  /** WEB_CONCURRENCY: API processes `npm start` runs on the shared ports (more than 1: Postgres only). */
+  webConcurrency: number;
 }
+
+/** More API processes than this is a typo, not a machine: each holds its own Postgres pool. */
+export const MAX_WEB_CONCURRENCY = 64;
 
 export class ConfigError extends Error {}
 
@@ -53,6 +60,21 @@ function intInRange(env: NodeJS.ProcessEnv, name: string, fallback: number, min:
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
   }
   return value;
+}
+
+/**
+ * WEB_CONCURRENCY: a whole number from 1 to 64, or `auto` for one process per core the
+ * machine gives this one (capped at 64). 0 is refused rather than guessed at: some platforms
+ * use it for "off", others for "one per core".
+ */
+function webConcurrencyFrom(env: NodeJS.ProcessEnv): number {
+  const raw = env.WEB_CONCURRENCY?.trim();
+  if (raw?.toLowerCase() === 'auto') return Math.min(availableParallelism(), MAX_WEB_CONCURRENCY);
+  try {
+    return intInRange(env, 'WEB_CONCURRENCY', 1, 1, MAX_WEB_CONCURRENCY);
+  } catch {
+    throw new ConfigError(`WEB_CONCURRENCY must be a whole number from 1 to ${MAX_WEB_CONCURRENCY} or "auto", got "${env.WEB_CONCURRENCY}"`);
+  }
 }
 
 function onOff(env: NodeJS.ProcessEnv, name: string): boolean {
@@ -117,5 +139,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: originsFrom(env),
     databasePoolSize: intInRange(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     metricsPort: env.METRICS_PORT ? intInRange(env, 'METRICS_PORT', 0, 0, 65_535) : null,
+    webConcurrency: webConcurrencyFrom(env),
   };
 }

@@ -6,8 +6,7 @@ import { decoyHash } from '../../core/crypto/secret-hash.js';
 import type { Db } from '../../db/create-db.js';
 import type { Logger } from '../logger.js';
 import { applyCors, originOf, tokenCorsPolicy } from '../http/cors.js';
-import { MemoryRateLimitStore } from '../http/rate-limit-store.js';
-import { RateLimits } from '../http/rate-limit.js';
+import { createRateLimits, type RateLimits } from '../http/rate-limit.js';
 import type { SigningKeys } from './keys.js';
 import { OAuthError } from './oauth-error.js';
 import { buildTokenHostDocument, TOKEN_HOST_DOCUMENT_PATH } from './openapi.js';
@@ -20,7 +19,11 @@ export interface AuthHandlerOptions {
   keys: SigningKeys;
   clock: Clock;
   logger: Logger;
-  /** Shared with the API host in an app; a token host of its own counts in memory. */
+  /**
+   * Shared with the API host in an app. A token host of its own counts in the store that suits
+   * `db` (Postgres when several processes share it), so the endpoint's 30 a minute per client
+   * is never multiplied by the number of processes.
+   */
   rateLimits?: RateLimits;
 }
 
@@ -38,9 +41,7 @@ const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
  */
 export function createAuthHandler(options: AuthHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { keys, logger } = options;
-  const rateLimits =
-    options.rateLimits ??
-    new RateLimits({ enabled: options.config.rateLimits, store: new MemoryRateLimitStore(), clock: options.clock, logger });
+  const rateLimits = options.rateLimits ?? createRateLimits({ db: options.db, config: options.config, clock: options.clock, logger });
   const token = createTokenEndpoint({ ...options, rateLimits });
   // The API host's origin is read per request: tests learn its port after the handler exists.
   const cors = tokenCorsPolicy(options.config.corsOrigins, () => originOf(options.config.publicBaseUrl));

@@ -34,21 +34,27 @@ const positionBatchSize = new Histogram({
   registers: [registry],
 });
 
+// The database gauges below are one database-wide reading, not a per-process amount: with
+// WEB_CONCURRENCY > 1 only the primary reads them (the workers' stay 0), and the sum over the
+// processes takes their maximum instead of adding them up.
 const outboxOldestAge = new Gauge({
   name: 'waybill_outbox_oldest_undispatched_age_seconds',
   help: 'Age of the oldest outbox event not yet fanned out to deliveries (0 when none).',
+  aggregator: 'max',
   registers: [registry],
 });
 
 const pendingDeliveries = new Gauge({
   name: 'waybill_webhook_deliveries_pending',
   help: 'Deliveries waiting for their next attempt (all processes, read from the database).',
+  aggregator: 'max',
   registers: [registry],
 });
 
 const pendingDeliveryOldestAge = new Gauge({
   name: 'waybill_webhook_delivery_oldest_pending_age_seconds',
   help: 'Age of the oldest delivery still pending (0 when none).',
+  aggregator: 'max',
   registers: [registry],
 });
 
@@ -83,6 +89,12 @@ function ageSeconds(storedDateTime: string | null | undefined, now: number): num
  * every process's work, not this one's.
  */
 export async function scrape(db: Db, now: number): Promise<string> {
+  await readDatabaseGauges(db, now);
+  return registry.metrics();
+}
+
+/** Sets the outbox and delivery gauges from the database (see `scrape`). */
+export async function readDatabaseGauges(db: Db, now: number): Promise<void> {
   const [outbox, pending] = await Promise.all([
     db.selectFrom('outbox').select((eb) => eb.fn.min('created_at').as('oldest')).where('dispatched_at', 'is', null).executeTakeFirst(),
     db
@@ -94,5 +106,4 @@ export async function scrape(db: Db, now: number): Promise<string> {
   outboxOldestAge.set(ageSeconds(outbox?.oldest, now));
   pendingDeliveries.set(Number(pending?.n ?? 0));
   pendingDeliveryOldestAge.set(ageSeconds(pending?.oldest, now));
-  return registry.metrics();
 }

@@ -9,8 +9,15 @@ import { observeCore, registry, scrape } from './registry.js';
  * It is a port of its own, never the public API port, and has no authentication: bind it where
  * only the scraper reaches it (HOST, a private interface or a firewall rule; docs/deploying.md).
  */
-export function createMetricsServer(options: { db: Db; clock: Clock; logger: Logger }): Server {
+export function createMetricsServer(options: {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  /** The exposition; by default this process's registry (a cluster primary sums its workers'). */
+  render?: () => Promise<string>;
+}): Server {
   observeCore();
+  const render = options.render ?? (() => scrape(options.db, options.clock.now().getTime()));
   return createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics') {
@@ -21,7 +28,7 @@ export function createMetricsServer(options: { db: Db; clock: Clock; logger: Log
       res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Use GET.\n');
       return;
     }
-    scrape(options.db, options.clock.now().getTime())
+    render()
       .then((text) => {
         res.writeHead(200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' });
         res.end(req.method === 'HEAD' ? undefined : text);
