@@ -9,6 +9,11 @@
  * second each tenant sees R / TENANTS and each token R / (TENANTS × CLIENTS), evenly spaced:
  * at 3,000/s that is 15 per tenant and under 4 per token; even at 5,000/s (25 and 6.3) both
  * limits hold with room for uneven seconds.
+ *
+ * Given a visibility URL, each tenant's loads belong to a customer with a visibility
+ * integration there, so positions on a trip also share the load's progress (issue 17: a
+ * location at most every 15 minutes, the delivery ETA when first computed and on moves of
+ * 15 minutes or more), through the outbox and the dispatcher, as in production.
  */
 import type { TFixtureTenant } from '../core/fixtures/fixture.schemas.js';
 
@@ -24,6 +29,8 @@ export interface FleetTruck {
   /** Where the truck starts; each reading moves it a little. */
   latitude: number;
   longitude: number;
+  /** Drives a load's InTransit trip: its positions refresh Live ETAs and are shared. */
+  onTrip: boolean;
 }
 
 export interface Fleet {
@@ -42,7 +49,10 @@ function startOf(index: number): { latitude: number; longitude: number } {
   return { latitude: 31 + (a / 1000) * 16, longitude: -104 + (b / 1000) * 22 };
 }
 
-export function buildFleet(): Fleet {
+/** A fixed signing secret per tenant (`whsec_` and 32 bytes): the bench verifies nothing. */
+const visibilitySecret = (t: number) => `whsec_${Buffer.from(`bench-visibility-secret-${pad(t)}`.padEnd(32, '.')).toString('base64')}`;
+
+export function buildFleet(visibilityUrl: string | null = null): Fleet {
   const tenants: TFixtureTenant[] = [];
   const clients: Fleet['clients'] = [];
   const byTenant: FleetTruck[][] = [];
@@ -64,6 +74,7 @@ export function buildFleet(): Fleet {
           Id: `lod_${pad(t)}_${pad(n, 3)}`,
           LoadNumber: `L-${t}-${n}`,
           Status: 'InTransit' as const,
+          CustomerId: `cus_bench_${pad(t)}`,
           Trips: [
             {
               Id: `trp_${pad(t)}_${pad(n, 3)}`,
@@ -104,7 +115,13 @@ export function buildFleet(): Fleet {
       Plan: 'HosEta',
       Subsidiaries: [],
       Clients: tenantClients,
-      Customers: [],
+      Customers: [
+        {
+          Id: `cus_bench_${pad(t)}`,
+          Name: `Bench shipper ${t}`,
+          ...(visibilityUrl ? { VisibilityUrl: visibilityUrl, VisibilitySecret: visibilitySecret(t) } : {}),
+        },
+      ],
       Carriers: [],
       Drivers: [],
       Trucks: trucks,
@@ -114,7 +131,7 @@ export function buildFleet(): Fleet {
       CarrierSettlementStatements: [],
       Deductions: [],
     });
-    byTenant.push(trucks.map((truck, k) => ({ tenant: t, truckId: truck.Id, ...startOf(t * TRUCKS_PER_TENANT + k) })));
+    byTenant.push(trucks.map((truck, k) => ({ tenant: t, truckId: truck.Id, ...startOf(t * TRUCKS_PER_TENANT + k), onTrip: k % ON_TRIP_EVERY === 0 })));
   }
   const trucks: FleetTruck[] = [];
   for (let k = 0; k < TRUCKS_PER_TENANT; k++) for (let t = 0; t < TENANTS; t++) trucks.push(byTenant[t]![k]!);

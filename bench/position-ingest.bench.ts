@@ -20,6 +20,10 @@
  *
  * SQLite runs on a file (the embedded default). Postgres runs when BENCH_DATABASE_URL or
  * TEST_DATABASE_URL names a server; the bench creates and drops its own database there.
+ *
+ * The fleet's loads belong to customers whose visibility integration is a local receiver
+ * (bench/share-receiver.ts), so the server shares their progress as it ingests. With
+ * BENCH_BASELINE=<git ref>, each database also gets a head-to-head (`compareWithBaseline`).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,7 +35,8 @@ import { AUDIENCE, SECRET_KEY } from '../test/harness.js';
 import { buildFleet, CLIENTS_PER_TENANT, TENANTS, type Fleet } from './position-fleet.js';
 import type { LoadPlan, LoadResult } from './position-load.js';
 import { recordResults } from './results.js';
-import { createBenchDatabase, startBare, startServer, stop } from './server-process.js';
+import { buildBaseline, createBenchDatabase, dropBenchDatabases, startBare, startServer, stop, type BaselineBuild } from './server-process.js';
+import { startShareReceiver, type ShareReceiver } from './share-receiver.js';
 
 const SECONDS = Number(process.env.BENCH_POSITION_SECONDS ?? 60);
 const WARMUP_SECONDS = 5;
@@ -191,7 +196,7 @@ async function measureTwoProcesses(
   oneProcess: LoadResult,
   measure: (name: string, url: string, slots: LoadPlan['slots'], seconds: number, warmup?: boolean) => Promise<LoadResult>,
 ): Promise<void> {
-  const server = await startServer(databaseUrl, fixturePath, true, { WEB_CONCURRENCY: '2' });
+  const server = await startServer(databaseUrl, fixturePath, true, { env: { WEB_CONCURRENCY: '2' } });
   await measure('warm-up', server.apiUrl, slots, WARMUP_SECONDS, true);
   const two = await measure('API, limits on, WEB_CONCURRENCY=2', server.apiUrl, slots, SECONDS);
   await stop(server);
@@ -217,19 +222,107 @@ async function measureTwoProcesses(
   );
 }
 
+/**
+ * BENCH_BASELINE=<git ref>: the same fleet and the same load (limits on) against the server
+ * of that ref and this one, in this run, each on a fresh database, so a change's cost is one
+ * ratio measured under the same conditions. The warm-up drives only trucks without a trip, so
+ * every load's first shares (its location and first delivery ETA, thousands of outbox rows and
+ * posts) fall in the measured window; the ref's server ignores the integration it does not
+ * know to post to.
+ */
+async function compareWithBaseline(
+  label: string,
+  baseline: BaselineBuild,
+  freshDatabase: (name: string) => Promise<string>,
+  fleet: Fleet,
+  fixturePath: string,
+  receiver: ShareReceiver,
+): Promise<void> {
+  const runs: { name: string; startScript?: string; result?: LoadResult; posts?: number; intact?: boolean }[] = [
+    { name: `baseline ${baseline.ref} (${baseline.commit.slice(0, 7)})`, startScript: baseline.startScript },
+    { name: 'HEAD' },
+  ];
+  console.log(`\n[${label}] head-to-head, limits on, each on a fresh database: ${runs.map((r) => r.name).join(' vs ')}`);
+  for (const entry of runs) {
+    const databaseUrl = await freshDatabase(entry.startScript ? 'baseline' : 'head');
+    const server = await startServer(databaseUrl, fixturePath, true, { startScript: entry.startScript });
+    const slots = slotsOf(fleet, await fetchTokens(server.authUrl!, fleet));
+    const warm = await load(server.apiUrl, slots.filter((_, i) => !fleet.trucks[i]!.onTrip), WARMUP_SECONDS);
+    const before = receiver.posts;
+    const result = await load(server.apiUrl, slots, SECONDS);
+    // The dispatcher may still be posting the window's shares: they count for this server.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    entry.posts = receiver.posts - before;
+    await stop(server);
+    const db = createDb(databaseUrl);
+    const stored = Number((await db.selectFrom('asset_positions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    await db.destroy();
+    entry.result = result;
+    // The warm-up's readings are stored too.
+    entry.intact = stored >= warm.accepted + result.accepted && stored <= warm.sent + result.sent;
+    console.log(`${format({ name: entry.name, result })}  shares posted ${entry.posts}`);
+  }
+  const [base, head] = runs.map((entry) => entry.result!);
+  const rate = (result: LoadResult) => result.accepted / result.seconds;
+  const ratio = rate(head!) / rate(base!);
+  console.log(
+    `[${label}] HEAD ${rate(head!).toFixed(0)}/s p99 ${head!.p99} ms vs ${baseline.ref} ${rate(base!).toFixed(0)}/s p99 ${base!.p99} ms: ` +
+      `${(ratio * 100).toFixed(1)}% of the baseline's throughput (${((1 - ratio) * 100).toFixed(1)}% lost; the budget is 10%)`,
+  );
+  recordResults(
+    `position-ingest-baseline/${label}`,
+    {
+      baseline_ref: baseline.ref,
+      baseline_commit: baseline.commit,
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      baseline_accepted_per_s: rate(base!),
+      baseline_p99_ms: base!.p99,
+      head_accepted_per_s: rate(head!),
+      head_p99_ms: head!.p99,
+      head_shares_posted: runs[1]!.posts!,
+      every_acknowledged_stored: runs.every((entry) => entry.intact),
+    },
+    { head_vs_baseline: ratio, throughput_lost: 1 - ratio },
+  );
+}
+
 async function main(): Promise<void> {
-  const fleet = buildFleet();
+  const receiver = await startShareReceiver();
+  const fleet = buildFleet(receiver.url);
   const fixturePath = join(work, 'fleet.json');
   writeFileSync(fixturePath, JSON.stringify(fleet.fixture));
+  const baseline = process.env.BENCH_BASELINE ? buildBaseline(process.env.BENCH_BASELINE) : null;
+  // BENCH_BASELINE_ONLY=1: only the head-to-head, without the three rows above.
+  const baselineOnly = baseline !== null && process.env.BENCH_BASELINE_ONLY === '1';
   try {
     const only = process.env.BENCH_POSITION_DB;
-    if (only !== 'postgres') await benchDatabase('sqlite', `sqlite:${join(work, 'freight.db')}`, fleet, fixturePath);
+    if (only !== 'postgres') {
+      if (!baselineOnly) await benchDatabase('sqlite', `sqlite:${join(work, 'freight.db')}`, fleet, fixturePath);
+      if (baseline) await compareWithBaseline('sqlite', baseline, async (name) => `sqlite:${join(work, `${name}.db`)}`, fleet, fixturePath, receiver);
+    }
     const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
     if (only !== 'sqlite') {
-      if (postgresUrl) await benchDatabase('postgres', await createBenchDatabase(postgresUrl, process.env.BENCH_POSITION_DATABASE ?? 'waybill_position_bench'), fleet, fixturePath);
-      else console.log('\n[postgres] skipped: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a Postgres server');
+      if (postgresUrl) {
+        // Named after this process: two benches on one Postgres server must not drop each other's.
+        const prefix = `waybill_position_bench_${process.pid}`;
+        const made: string[] = [];
+        const fresh = (name: string) => {
+          made.push(`${prefix}_${name}`);
+          return createBenchDatabase(postgresUrl, `${prefix}_${name}`);
+        };
+        try {
+          if (!baselineOnly) await benchDatabase('postgres', await fresh('main'), fleet, fixturePath);
+          if (baseline) await compareWithBaseline('postgres', baseline, fresh, fleet, fixturePath, receiver);
+        } finally {
+          if (!process.env.BENCH_KEEP_WORK) await dropBenchDatabases(postgresUrl, made);
+        }
+      } else console.log('\n[postgres] skipped: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a Postgres server');
     }
+    console.log(`\nvisibility posts received: ${receiver.posts}`);
   } finally {
+    baseline?.dispose();
+    await receiver.close();
     // BENCH_KEEP_WORK=1 keeps the databases, fixture and plans for profiling by hand.
     if (process.env.BENCH_KEEP_WORK) console.log(`kept ${work}`);
     else rmSync(work, { recursive: true, force: true });

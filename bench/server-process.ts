@@ -1,4 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, realpathSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -43,10 +45,19 @@ export function startProcess(script: string, env: Record<string, string>, ready:
   });
 }
 
-/** The real server, as `npm start` runs it, seeded with the benchmark's fixture; `env` adds settings (WEB_CONCURRENCY). */
-export async function startServer(databaseUrl: string, fixturePath: string, rateLimits: boolean, env: Record<string, string> = {}): Promise<Started> {
+/**
+ * The real server, as `npm start` runs it, seeded with the benchmark's fixture: this one, or
+ * another ref's (`startScript` of `buildBaseline`); `env` adds settings (WEB_CONCURRENCY).
+ */
+export async function startServer(
+  databaseUrl: string,
+  fixturePath: string,
+  rateLimits: boolean,
+  options: { env?: Record<string, string>; startScript?: string } = {},
+): Promise<Started> {
+  const { env = {}, startScript = join(here, '..', 'bin', 'start.js') } = options;
   const { child, match } = await startProcess(
-    join(here, '..', 'bin', 'start.js'),
+    startScript,
     {
       DATABASE_URL: databaseUrl,
       SEED: fixturePath,
@@ -89,4 +100,70 @@ export async function createBenchDatabase(url: string, name: string): Promise<st
   }
   target.pathname = `/${name}`;
   return target.toString();
+}
+
+/** Drops the databases `createBenchDatabase` made on the server of `url`. */
+export async function dropBenchDatabases(url: string, names: readonly string[]): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    for (const name of names) await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** The server of another git ref, compiled and ready to start with `startServer`. */
+export interface BaselineBuild {
+  ref: string;
+  commit: string;
+  startScript: string;
+  /** Removes the temporary worktree. */
+  dispose(): void;
+}
+
+function run(command: string, args: string[], cwd: string): { status: number | null; output: string } {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
+  return { status: result.status, output: `${result.stdout ?? ''}${result.stderr ?? ''}` };
+}
+
+function must(command: string, args: string[], cwd: string): string {
+  const { status, output } = run(command, args, cwd);
+  if (status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${status}):\n${output}`);
+  return output.trim();
+}
+
+/**
+ * BENCH_BASELINE: the server of another git ref, to measure a change against what came before
+ * it in one run, on one machine under one load. A temporary `git worktree` of the ref shares
+ * this project's node_modules (symlinked) and is compiled the way `npm run bench` compiles this
+ * one (its tsconfig.bench.json; tsconfig.build.json into the same folder for a ref without
+ * one). Type errors alone do not stop it (tsc still emits), a missing entry point does.
+ */
+export function buildBaseline(ref: string): BaselineBuild {
+  // Compiled into .bench-build/bench/: the project is two folders up.
+  const root = join(here, '..', '..');
+  const commit = must('git', ['rev-parse', '--verify', `${ref}^{commit}`], root);
+  const dir = join(mkdtempSync(join(tmpdir(), 'waybill-baseline-')), 'tree');
+  must('git', ['worktree', 'add', '--detach', dir, commit], root);
+  const modules = join(dir, 'node_modules');
+  const dispose = () => {
+    if (existsSync(modules)) unlinkSync(modules);
+    run('git', ['worktree', 'remove', '--force', dir], root);
+    rmSync(join(dir, '..'), { recursive: true, force: true });
+    run('git', ['worktree', 'prune'], root);
+  };
+  try {
+    symlinkSync(realpathSync(join(root, 'node_modules')), modules, 'dir');
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    const config = existsSync(join(dir, 'tsconfig.bench.json')) ? ['-p', 'tsconfig.bench.json'] : ['-p', 'tsconfig.build.json', '--outDir', '.bench-build'];
+    const compiled = run(process.execPath, [tsc, ...config], dir);
+    const startScript = join(dir, '.bench-build', 'bin', 'start.js');
+    if (!existsSync(startScript)) throw new Error(`${ref} (${commit}) did not compile to ${startScript}:\n${compiled.output}`);
+    if (compiled.status !== 0) console.log(`[baseline] ${ref} compiled with type errors (emitted anyway):\n${compiled.output.slice(0, 2000)}`);
+    return { ref, commit, startScript, dispose };
+  } catch (error) {
+    dispose();
+    throw error;
+  }
 }
