@@ -8,8 +8,19 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
  */
 export type SecretPurpose = 'webhook-secret' | 'signing-key' | 'visibility-secret' | 'download-link' | 'stored-answer';
 
+/**
+ * Derived keys by SECRET_KEY buffer and purpose: HKDF per call showed in the profile of the
+ * ingestion bench (every share post opens its customer's secret). Keyed by the buffer object,
+ * so a process with one configured key derives each purpose once, and a dropped key goes too.
+ */
+const derived = new WeakMap<Buffer, Map<SecretPurpose, Buffer>>();
+
 export function deriveKey(secretKey: Buffer, purpose: SecretPurpose): Buffer {
-  return Buffer.from(hkdfSync('sha256', secretKey, Buffer.alloc(0), `waybill:${purpose}`, 32));
+  let keys = derived.get(secretKey);
+  if (!keys) derived.set(secretKey, (keys = new Map()));
+  let key = keys.get(purpose);
+  if (!key) keys.set(purpose, (key = Buffer.from(hkdfSync('sha256', secretKey, Buffer.alloc(0), `waybill:${purpose}`, 32))));
+  return key;
 }
 
 export function encryptSecret(secretKey: Buffer, purpose: SecretPurpose, plaintext: string): string {
