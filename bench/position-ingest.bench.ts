@@ -185,7 +185,7 @@ async function main(): Promise<void> {
     if (only !== 'postgres') await benchDatabase('sqlite', `sqlite:${join(work, 'freight.db')}`, fleet, fixturePath);
     const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
     if (only !== 'sqlite') {
-      if (postgresUrl) await benchDatabase('postgres', await createBenchDatabase(postgresUrl, 'waybill_position_bench'), fleet, fixturePath);
+      if (postgresUrl) await benchDatabase('postgres', await createBenchDatabase(postgresUrl, process.env.BENCH_POSITION_DATABASE ?? 'waybill_position_bench'), fleet, fixturePath);
       else console.log('\n[postgres] skipped: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a Postgres server');
     }
   } finally {
