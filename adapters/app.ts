@@ -76,6 +76,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     async close() {
       await Promise.all(servers.map(closeServer));
+      // After the last request: units leased from a shared budget go back for other processes.
+      await rateLimits.close();
     },
   };
 }

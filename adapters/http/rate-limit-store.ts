@@ -14,7 +14,8 @@ export interface CounterState {
  * Where counters live. `hit` counts one request of `key` under `rule` at `nowMs` and returns
  * the counter afterwards; every implementation applies `nextCounter` (Postgres in one atomic
  * statement), so memory and shared stores decide alike. The memory store answers
- * synchronously, which keeps the limiter off the event loop's I/O path.
+ * synchronously, which keeps the limiter off the event loop's I/O path; the state it returns
+ * is its own counter, which the next hit changes (read it before counting again).
  */
 export interface RateLimitStore {
   readonly kind: 'memory' | 'postgres';
@@ -27,6 +28,8 @@ export interface RateLimitStore {
   hitInOrder?(checks: readonly { rule: RateRule; key: string }[], nowMs: number, refuses: (rule: RateRule, state: CounterState) => boolean): Promise<CounterState[]>;
   /** Forgets counters whose window and block have both ended. */
   sweep(nowMs: number): void | Promise<void>;
+  /** Optional: hands back what the store holds for other processes (a leasing store's unspent units) before the process ends. */
+  close?(nowMs: number): Promise<void>;
 }
 
 /** Start of the fixed window (aligned to the epoch, so every process agrees) that holds `nowMs`. */
@@ -76,13 +79,21 @@ export class MemoryRateLimitStore implements RateLimitStore {
       this.rules.set(rule.name, entries);
     }
     const entry = entries.get(key);
-    const next = nextCounter(entry?.counter, rule, nowMs);
-    if (!entry) entries.set(key, { counter: next, expiresAt: expiryOf(next, rule) });
-    else if (next !== entry.counter) {
-      entry.counter = next;
-      entry.expiresAt = expiryOf(next, rule);
+    if (!entry) {
+      const counter = nextCounter(undefined, rule, nowMs);
+      entries.set(key, { counter, expiresAt: expiryOf(counter, rule) });
+      return counter;
     }
-    return next;
+    // `nextCounter` written into the entry's own counter: no allocation per request. Refused
+    // during a block, the counter and its expiry stay as they are.
+    const counter = entry.counter;
+    if (counter.blockedUntil !== null && counter.blockedUntil > nowMs) return counter;
+    const windowStart = windowStartOf(rule, nowMs);
+    counter.hits = counter.blockedUntil === null && counter.windowStart === windowStart ? counter.hits + 1 : 1;
+    counter.windowStart = windowStart;
+    counter.blockedUntil = rule.blockSeconds > 0 && counter.hits > rule.points ? nowMs + rule.blockSeconds * 1000 : null;
+    entry.expiresAt = expiryOf(counter, rule);
+    return counter;
   }
 
   sweep(nowMs: number): void {

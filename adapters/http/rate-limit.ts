@@ -2,6 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import type { Config } from '../../core/config.js';
 import { dialectOf, type Db } from '../../db/create-db.js';
 import type { Logger } from '../logger.js';
+import { LeasingRateLimitStore } from './rate-limit-store-leasing.js';
 import { PostgresRateLimitStore } from './rate-limit-store-postgres.js';
 import { MemoryRateLimitStore, type CounterState, type RateLimitStore } from './rate-limit-store.js';
 import type { RateRule } from './rate-rules.js';
@@ -63,35 +64,75 @@ export class RateLimits {
    * Counts one request against every rule in order; the first refusal wins (later rules are
    * not counted). Allowed: the rule closest to refusing, for the headers. Null when limits
    * are off or the store could not answer.
+   *
+   * A store that answers at once (memory; a leasing store spending a slice it holds) gets an
+   * answer at once, not a Promise: no extra turn of the microtask queue on the hot path.
+   * Callers on hot paths await only what is a Promise.
    */
-  async check(checks: RateCheck[]): Promise<RateDecision | null> {
+  check(checks: readonly RateCheck[]): RateDecision | null | Promise<RateDecision | null> {
     if (!this.enabled) return null;
     const now = this.clock.now().getTime();
     if (now < this.storeFailedUntil) return null;
     if (now >= this.nextSweepAt) this.sweep(now);
+    if (this.store.hitInOrder) return this.checkInOrder(checks, now);
+    return this.checkFrom(checks, 0, null, now);
+  }
+
+  /** The rules from `start` on, counted one by one; continues asynchronously from the first store answer that is a Promise. */
+  private checkFrom(checks: readonly RateCheck[], start: number, closest: RateDecision | null, now: number): RateDecision | null | Promise<RateDecision | null> {
+    for (let index = start; index < checks.length; index++) {
+      const { rule, key } = checks[index]!;
+      let counted: CounterState | Promise<CounterState>;
+      try {
+        counted = this.store.hit(rule, key, now);
+      } catch (error) {
+        this.storeFailed(error, now);
+        return null;
+      }
+      if (counted instanceof Promise) {
+        return counted.then(
+          (state) => {
+            const decision = decide(rule, state, now);
+            if (!decision.allowed) return decision;
+            return this.checkFrom(checks, index + 1, closer(closest, decision), now);
+          },
+          (error: unknown) => {
+            this.storeFailed(error, now);
+            return null;
+          },
+        );
+      }
+      const decision = decide(rule, counted, now);
+      if (!decision.allowed) return decision;
+      closest = closer(closest, decision);
+    }
+    return closest;
+  }
+
+  private async checkInOrder(checks: readonly RateCheck[], now: number): Promise<RateDecision | null> {
     let closest: RateDecision | null = null;
     try {
-      if (this.store.hitInOrder) {
-        const states = await this.store.hitInOrder(checks, now, (rule, state) => !decide(rule, state, now).allowed);
-        for (const [index, state] of states.entries()) {
-          const decision = decide(checks[index]!.rule, state, now);
-          if (!decision.allowed) return decision;
-          if (!closest || decision.remaining < closest.remaining) closest = decision;
-        }
-        return closest;
-      }
-      for (const { rule, key } of checks) {
-        const counted = this.store.hit(rule, key, now);
-        // The memory store answers at once: no await, no extra turn of the microtask queue.
-        const decision = decide(rule, counted instanceof Promise ? await counted : counted, now);
+      const states = await this.store.hitInOrder!(checks, now, (rule, state) => !decide(rule, state, now).allowed);
+      for (const [index, state] of states.entries()) {
+        const decision = decide(checks[index]!.rule, state, now);
         if (!decision.allowed) return decision;
-        if (!closest || decision.remaining < closest.remaining) closest = decision;
+        closest = closer(closest, decision);
       }
     } catch (error) {
       this.storeFailed(error, now);
       return null;
     }
     return closest;
+  }
+
+  /** Hands back what the store holds for other processes (a leasing store's unspent units); never throws. */
+  async close(): Promise<void> {
+    if (!this.enabled || !this.store.close) return;
+    try {
+      await this.store.close(this.clock.now().getTime());
+    } catch (error) {
+      this.logger.warn({ err: error, store: this.store.kind }, 'rate limit store: unspent leases could not be returned');
+    }
   }
 
   private sweep(now: number): void {
@@ -117,6 +158,11 @@ export class RateLimits {
   }
 }
 
+/** The decision with less remaining (the first on a tie), for the headers. */
+function closer(closest: RateDecision | null, decision: RateDecision): RateDecision {
+  return closest === null || decision.remaining < closest.remaining ? decision : closest;
+}
+
 function decide(rule: RateRule, state: CounterState, now: number): RateDecision {
   if (state.blockedUntil !== null && state.blockedUntil > now) {
     return { allowed: false, rule, remaining: 0, resetSeconds: wholeSeconds(state.blockedUntil - now) };
@@ -131,9 +177,15 @@ function wholeSeconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));
 }
 
-/** The store for this database: Postgres is shared by every API process on it, SQLite means one process. */
-export function storeFor(db: Db): RateLimitStore {
-  return dialectOf(db) === 'postgres' ? new PostgresRateLimitStore(db) : new MemoryRateLimitStore();
+/**
+ * The store for this database: Postgres is shared by every API process on it, SQLite means one
+ * process. On Postgres, processes lease slices of each budget (`LeasingRateLimitStore`);
+ * `RATE_LIMIT_LEASES=off` counts every request in the database instead (exact headers across
+ * processes, a round trip per turn of the event loop).
+ */
+export function storeFor(db: Db, env: NodeJS.ProcessEnv = process.env): RateLimitStore {
+  if (dialectOf(db) !== 'postgres') return new MemoryRateLimitStore();
+  return env.RATE_LIMIT_LEASES === 'off' ? new PostgresRateLimitStore(db) : new LeasingRateLimitStore(db);
 }
 
 export function createRateLimits(options: { db: Db; config: Config; clock: Clock; logger: Logger }): RateLimits {
@@ -145,12 +197,25 @@ export function createRateLimits(options: { db: Db; config: Config; clock: Clock
   });
 }
 
+const noHeaders: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+/** A rule's RateLimit-Policy value never changes: built once per rule, not per request. */
+const policies = new WeakMap<RateRule, string>();
+function policyOf(rule: RateRule): string {
+  let policy = policies.get(rule);
+  if (policy === undefined) {
+    policy = `"${rule.name}";q=${rule.points};w=${rule.windowSeconds}`;
+    policies.set(rule, policy);
+  }
+  return policy;
+}
+
 /** IETF RateLimit-Policy and RateLimit header fields (draft-ietf-httpapi-ratelimit-headers). */
 export function rateLimitHeaders(decision: RateDecision | null): Record<string, string> {
-  if (!decision) return {};
+  if (!decision) return noHeaders;
   const { rule } = decision;
   const headers: Record<string, string> = {
-    'RateLimit-Policy': `"${rule.name}";q=${rule.points};w=${rule.windowSeconds}`,
+    'RateLimit-Policy': policyOf(rule),
     RateLimit: `"${rule.name}";r=${decision.remaining};t=${decision.resetSeconds}`,
   };
   if (!decision.allowed) headers['Retry-After'] = String(decision.resetSeconds);

@@ -140,7 +140,7 @@ async function handleMatched(
   }
 
   const endpointRule = endpointRuleFor(route.method, route.template);
-  const decision = await deps.rateLimits.check(
+  const checked = deps.rateLimits.check(
     endpointRule
       ? [{ rule: endpointRule, key: principal.ClientId }]
       : [
@@ -148,6 +148,8 @@ async function handleMatched(
           { rule: tenantRule, key: principal.TenantId },
         ],
   );
+  // Usually answered at once (memory store, a leased slice): no await, no microtask hop.
+  const decision = checked instanceof Promise ? await checked : checked;
   const limitHeaders = rateLimitHeaders(decision);
   if (decision && !decision.allowed) {
     sendProblem(res, problem(problemKinds.RATE_LIMITED, `Retry after ${decision.resetSeconds} seconds.`), {

@@ -1,0 +1,289 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../adapters/logger.js';
+import { RateLimits, storeFor } from '../adapters/http/rate-limit.js';
+import { currentBudget, lease, remainingOf, sliceFor } from '../adapters/http/rate-limit-lease.js';
+import { LeasingRateLimitStore } from '../adapters/http/rate-limit-store-leasing.js';
+import type { CounterState } from '../adapters/http/rate-limit-store.js';
+import type { RateRule } from '../adapters/http/rate-rules.js';
+import { ManualClock } from '../core/clock.js';
+import { createDb, type Db } from '../db/create-db.js';
+import { createTestDatabase, testDatabaseKind, type TestDatabase } from './support/database.js';
+
+const onPostgres = testDatabaseKind() === 'postgres';
+const T0 = Date.parse('2026-11-22T12:00:00.000Z');
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+
+/** Like the token rule (no block, a window of a second) and like an endpoint rule (a block). */
+const perSecond: RateRule = { name: 'lease-second', points: 10, windowSeconds: 1, blockSeconds: 0 };
+const blocking: RateRule = { name: 'lease-blocking', points: 5, windowSeconds: 60, blockSeconds: 180 };
+
+/** What the limiter decides of a state (rate-limit.ts `decide`): allowed, and the remaining it reports. */
+function allowed(rule: RateRule, state: CounterState, now: number): boolean {
+  if (state.blockedUntil !== null && state.blockedUntil > now) return false;
+  return state.hits <= rule.points;
+}
+
+describe('slice arithmetic', () => {
+  it('grants min(want, points − granted) and never more than the points of a window', () => {
+    let row = currentBudget(undefined, perSecond, T0 + 200);
+    expect(row).toEqual({ windowStart: T0, granted: 0, blockedUntil: null });
+    const grants: number[] = [];
+    for (const want of [5, 3, 1, 4, 2]) {
+      const outcome = lease(row, perSecond, want, T0 + 300);
+      grants.push(outcome.grant);
+      row = outcome.budget;
+    }
+    expect(grants).toEqual([5, 3, 1, 1, 0]);
+    expect(row).toEqual({ windowStart: T0, granted: 10, blockedUntil: null });
+    // Without a block, an empty pool only refuses: the row does not change.
+    expect(lease(row, perSecond, 1, T0 + 400).budget).toBe(row);
+    // The next window starts from nothing granted.
+    expect(lease(row, perSecond, 5, T0 + SECOND)).toEqual({ grant: 5, budget: { windowStart: T0 + SECOND, granted: 5, blockedUntil: null } });
+  });
+
+  it('starts the block with the lease that finds nothing left, never extends it, and starts afresh after it', () => {
+    const full = { windowStart: T0, granted: 5, blockedUntil: null };
+    const passed = lease(full, blocking, 1, T0 + 10 * SECOND);
+    expect(passed).toEqual({ grant: 0, budget: { windowStart: T0, granted: 5, blockedUntil: T0 + 190 * SECOND } });
+    // During the block, in this window or a later one: nothing granted, the block unchanged.
+    for (const at of [T0 + 11 * SECOND, T0 + 2 * MINUTE, T0 + 190 * SECOND - 1]) {
+      expect(lease(passed.budget, blocking, 3, at)).toEqual({ grant: 0, budget: passed.budget });
+    }
+    expect(lease(passed.budget, blocking, 1, T0 + 190 * SECOND)).toEqual({
+      grant: 1,
+      budget: { windowStart: T0 + 3 * MINUTE, granted: 1, blockedUntil: null },
+    });
+  });
+
+  it('asks for one unit at a time under a rule with a block, half of what is left otherwise', () => {
+    expect(sliceFor(blocking, 1, null)).toBe(1);
+    expect(sliceFor(blocking, 3, 5)).toBe(3);
+    expect(sliceFor(perSecond, 1, null)).toBe(5);
+    expect([10, 5, 2, 1, 0].map((pool) => sliceFor(perSecond, 1, pool))).toEqual([5, 3, 1, 1, 1]);
+    // Never less than the requests waiting.
+    expect(sliceFor(perSecond, 7, 4)).toBe(7);
+  });
+
+  it('reports the pool too only while no other process shares the budget', () => {
+    expect(remainingOf(4, 5, false)).toBe(9);
+    expect(remainingOf(4, 5, true)).toBe(4);
+  });
+});
+
+describe.skipIf(!onPostgres)('the leasing store on Postgres', () => {
+  let database: TestDatabase;
+  let other: Db;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    // A second pool on the same schema: another API process's connection.
+    const schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]!.schema;
+    other = createDb(process.env.TEST_DATABASE_URL!, { schema, maxConnections: 2 });
+  });
+  afterAll(async () => {
+    await other?.destroy();
+    await database?.dispose();
+  });
+
+  let n = 0;
+  const fresh = () => `key${++n}`;
+  const row = async (rule: RateRule, key: string) =>
+    database.db.selectFrom('rate_limits').selectAll().where('key', '=', `${rule.name}:${key}`).executeTakeFirst();
+
+  it('is the store chosen for Postgres; RATE_LIMIT_LEASES=off counts every request instead', () => {
+    expect(storeFor(database.db)).toBeInstanceOf(LeasingRateLimitStore);
+    const exact = storeFor(database.db, { RATE_LIMIT_LEASES: 'off' });
+    expect(exact).not.toBeInstanceOf(LeasingRateLimitStore);
+    expect(exact.kind).toBe('postgres');
+  });
+
+  it('alone: allows exactly the points, reports the exact remaining, and asks a few times a window, not once a request', async () => {
+    const store = new LeasingRateLimitStore(database.db);
+    const key = fresh();
+    const at = T0 + 100;
+    const states: CounterState[] = [];
+    let roundTrips = 0;
+    for (let i = 0; i < 12; i++) {
+      const state = store.hit(perSecond, key, at);
+      if (state instanceof Promise) roundTrips += 1;
+      states.push({ ...(await state) });
+    }
+    expect(states.map((state) => allowed(perSecond, state, at))).toEqual([...Array(10).fill(true), false, false]);
+    // remaining = points − hits: 9, 8, …, 0.
+    expect(states.slice(0, 10).map((state) => perSecond.points - state.hits)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+    // Slices of 5, 3, 1, 1; the last left nothing, so the 11th and 12th are refused without asking.
+    expect(roundTrips).toBe(4);
+    expect(await row(perSecond, key)).toMatchObject({ hits: 10, blocked_until: null });
+  });
+
+  it('two processes, a burst of concurrent requests of one key: exactly the points allowed in the window', async () => {
+    const a = new LeasingRateLimitStore(database.db);
+    const b = new LeasingRateLimitStore(other);
+    const key = fresh();
+    const at = T0 + 5 * SECOND + 10;
+    // Twice the points to each process, interleaved: neither can end holding an unspent unit.
+    const burst = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? a : b).hit(perSecond, key, at + (i % 7))));
+    expect(burst.filter((state, i) => allowed(perSecond, state, at + (i % 7))).length).toBe(10);
+    expect((await row(perSecond, key))!.hits).toBe(10);
+    // Both refuse for the rest of the window, without asking again.
+    for (const store of [a, b]) {
+      const later = store.hit(perSecond, key, at + 900);
+      expect(later).not.toBeInstanceOf(Promise);
+      expect(allowed(perSecond, later as CounterState, at + 900)).toBe(false);
+    }
+    // The next window starts afresh, shared again.
+    const next = T0 + 6 * SECOND;
+    const again = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? b : a).hit(perSecond, key, next)));
+    expect(again.filter((state) => allowed(perSecond, state, next)).length).toBe(10);
+  });
+
+  it('two processes under a rule with a block: exactly the points, then the block, recorded once and seen by both', async () => {
+    const a = new LeasingRateLimitStore(database.db);
+    const b = new LeasingRateLimitStore(other);
+    const key = fresh();
+    const at = T0 + 10 * MINUTE + 15 * SECOND;
+    const burst = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 3 === 0 ? a : b).hit(blocking, key, at)));
+    expect(burst.filter((state) => allowed(blocking, state, at)).length).toBe(5);
+    const blockEnd = at + 180 * SECOND;
+    expect(await row(blocking, key)).toMatchObject({ hits: 5, blocked_until: new Date(blockEnd).toISOString() });
+    // Refused by both in later windows, the block never extended.
+    for (const [store, when] of [
+      [a, at + MINUTE],
+      [b, at + 2 * MINUTE],
+      [a, blockEnd - 1],
+    ] as const) {
+      const state = await store.hit(blocking, key, when);
+      expect(state.blockedUntil).toBe(blockEnd);
+      expect(allowed(blocking, state, when)).toBe(false);
+    }
+    // Over: counting starts afresh in the current window, across both.
+    const after = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? a : b).hit(blocking, key, blockEnd + i)));
+    expect(after.filter((state, i) => allowed(blocking, state, blockEnd + i)).length).toBe(5);
+  });
+
+  it('a process learns of a block another process started at its next lease', async () => {
+    const rule: RateRule = { name: 'lease-blocking-sliced', points: 6, windowSeconds: 60, blockSeconds: 60 };
+    const a = new LeasingRateLimitStore(database.db);
+    const b = new LeasingRateLimitStore(other);
+    const key = fresh();
+    const at = T0 + 20 * MINUTE;
+    // a leases two units at once (two requests waiting), spends them.
+    const first = await Promise.all([a.hit(rule, key, at), a.hit(rule, key, at)]);
+    expect(first.every((state) => allowed(rule, state, at))).toBe(true);
+    // b takes the other four, then its fifth finds nothing left and starts the block.
+    for (let i = 0; i < 4; i++) expect(allowed(rule, await b.hit(rule, key, at + 1), at + 1)).toBe(true);
+    const passing = await b.hit(rule, key, at + 2);
+    expect(passing.blockedUntil).toBe(at + 2 + MINUTE);
+    // a's next lease finds the block.
+    expect((await a.hit(rule, key, at + 3)).blockedUntil).toBe(at + 2 + MINUTE);
+  });
+
+  it('a process that dies holding unspent units never lets the total pass the limit', async () => {
+    const key = fresh();
+    const at = T0 + 30 * MINUTE + 100;
+    const dying = new LeasingRateLimitStore(database.db);
+    expect(allowed(perSecond, await dying.hit(perSecond, key, at), at)).toBe(true);
+    expect(dying.unspent(perSecond, key)).toBe(4);
+    // It stops without giving them back; another process gets what was never leased, no more.
+    const survivor = new LeasingRateLimitStore(other);
+    const rest = await Promise.all(Array.from({ length: 20 }, () => survivor.hit(perSecond, key, at)));
+    expect(rest.filter((state) => allowed(perSecond, state, at)).length).toBe(5);
+  });
+
+  it('a closing process gives its unspent units back for the others', async () => {
+    const key = fresh();
+    const at = T0 + 40 * MINUTE + 100;
+    const closing = new LeasingRateLimitStore(database.db);
+    await closing.hit(perSecond, key, at);
+    await closing.close(at + 10);
+    expect(closing.unspent(perSecond, key)).toBe(0);
+    expect((await row(perSecond, key))!.hits).toBe(1);
+    const survivor = new LeasingRateLimitStore(other);
+    const rest = await Promise.all(Array.from({ length: 20 }, () => survivor.hit(perSecond, key, at + 20)));
+    expect(rest.filter((state) => allowed(perSecond, state, at + 20)).length).toBe(9);
+    // Units of an ended window are not given back into a later one.
+    const late = new LeasingRateLimitStore(database.db);
+    await late.hit(perSecond, key, at + SECOND);
+    await late.close(at + 2 * SECOND);
+    expect((await row(perSecond, key))!.hits).toBe(5);
+  });
+
+  it('once a process has seen another lease from a budget, it reports only its unspent slice: never more than is left', async () => {
+    const a = new LeasingRateLimitStore(database.db);
+    const b = new LeasingRateLimitStore(other);
+    const key = fresh();
+    const at = T0 + 50 * MINUTE + 100;
+    // a leases first (5 of 10); b's first lease (5) shows b the budget is shared.
+    expect(perSecond.points - (await a.hit(perSecond, key, at)).hits).toBe(9);
+    let used = 1;
+    for (let i = 0; i < 5; i++) {
+      const state = await b.hit(perSecond, key, at);
+      used += 1;
+      expect(allowed(perSecond, state, at)).toBe(true);
+      expect(perSecond.points - state.hits).toBe(4 - i);
+      expect(perSecond.points - state.hits).toBeLessThanOrEqual(perSecond.points - used);
+    }
+    expect(allowed(perSecond, await b.hit(perSecond, key, at), at)).toBe(false);
+    // a still holds 4 of the window's units: allowed, as the points allow.
+    for (let i = 0; i < 4; i++) expect(allowed(perSecond, await a.hit(perSecond, key, at), at)).toBe(true);
+    expect(allowed(perSecond, await a.hit(perSecond, key, at), at)).toBe(false);
+  });
+
+  it('forgets ended slots and deletes ended rows when swept', async () => {
+    const store = new LeasingRateLimitStore(database.db);
+    const key = fresh();
+    const at = T0 + 24 * 60 * MINUTE;
+    await store.hit(perSecond, key, at);
+    await store.sweep(at + 2 * SECOND);
+    expect(store.unspent(perSecond, key)).toBe(0);
+    expect(await row(perSecond, key)).toBeUndefined();
+  });
+
+  it('gives up on a lease the database does not answer in time; the limiter lets the request through', async () => {
+    const store = new LeasingRateLimitStore(database.db, { timeoutMs: 200 });
+    const key = fresh();
+    await store.hit(blocking, key, T0 + 60 * MINUTE);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = database.db.transaction().execute(async (trx) => {
+      await sql`select hits from rate_limits where key = ${`${blocking.name}:${key}`} for update`.execute(trx);
+      locked();
+      await held;
+    });
+    await isLocked;
+    const lines: Array<Record<string, any>> = [];
+    const logger = createLogger('warn', { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const limits = new RateLimits({ enabled: true, store, clock: new ManualClock(new Date(T0 + 60 * MINUTE)), logger });
+    const started = Date.now();
+    expect(await limits.check([{ rule: blocking, key }])).toBeNull();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ store: 'postgres', msg: 'rate limit store unavailable: requests are let through uncounted' });
+    release();
+    await holder;
+  });
+
+  it('lets requests through and warns when the database is unreachable', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const dead = createDb(`postgres://postgres:postgres@127.0.0.1:${port}/waybill`);
+    try {
+      const lines: Array<Record<string, any>> = [];
+      const logger = createLogger('warn', { write: (line: string) => void lines.push(JSON.parse(line)) });
+      const limits = new RateLimits({ enabled: true, store: new LeasingRateLimitStore(dead), clock: new ManualClock(new Date(T0)), logger });
+      for (let i = 0; i < 5; i++) expect(await limits.check([{ rule: perSecond, key: 'x' }])).toBeNull();
+      expect(lines.filter((line) => line.level === 'warn')).toHaveLength(1);
+      // Nothing to give back: closing does not throw.
+      await limits.close();
+    } finally {
+      await dead.destroy();
+    }
+  });
+});
