@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUDIENCE, fetchToken, SECRET_KEY, secretOf, testFixture } from './harness.js';
+import { AUDIENCE, fetchToken, secretOf, testFixture } from './harness.js';
 import { testDatabaseKind } from './support/database.js';
-import { bannerUrls, scratchDatabase, startProcess, type ScratchDatabase, type ServerProcess } from './support/server-process.js';
+import { bannerUrls, scratchDatabase, serverEnv, startProcess, type ScratchDatabase, type ServerProcess } from './support/server-process.js';
 
 /**
  * Issue 19: the limits of spec 8 hold across processes. Two real API processes (`bin/start.ts`,
@@ -33,20 +33,14 @@ describe.skipIf(!onPostgres)('two API processes on one Postgres database', () =>
     writeFileSync(fixturePath, JSON.stringify(testFixture()));
     // One after the other: the first migrates and loads the fixture, the second finds it there.
     for (let i = 0; i < 2; i++) {
-      const started = startProcess(process.execPath, ['--import', 'tsx', 'bin/start.ts'], {
-        DATABASE_URL: database.url,
-        HOST: '127.0.0.1',
-        PORT: '0',
-        AUTH_PORT: '0',
-        SECRET_KEY: SECRET_KEY.toString('utf8'),
-        JWT_PRIVATE_KEY: '',
+      const started = startProcess(process.execPath, ['--import', 'tsx', 'bin/start.ts'], serverEnv(database.url, {
         LOG_LEVEL: 'warn',
         API_AUDIENCE: AUDIENCE,
         NODE_ENV: 'production',
         SEED: fixturePath,
         RATE_LIMITS: 'on',
         WEBHOOKS: 'off',
-      });
+      }));
       const output = await started.waitFor(/Waybill is running[\s\S]*\n\n[\s\S]*\n\n/);
       apis.push({ process: started, ...bannerUrls(output) });
     }

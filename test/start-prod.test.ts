@@ -3,9 +3,8 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SECRET_KEY } from './harness.js';
 import { testDatabaseKind } from './support/database.js';
-import { bannerUrls, ROOT, scratchDatabase, startProcess } from './support/server-process.js';
+import { bannerUrls, ROOT, scratchDatabase, serverEnv, startProcess } from './support/server-process.js';
 
 // The production build (`npm run build`, which CI runs before the tests). Without it, the test
 // is skipped locally and fails in CI. It does not touch the database kind: SQLite only.
@@ -37,17 +36,11 @@ describe.runIf(run)('npm run start:prod', () => {
   it('stops the server when npm gets SIGTERM: no orphan, the ports closed', async () => {
     expect(built, 'run npm run build first').toBe(true);
     const database = await scratchDatabase();
-    const npm = startProcess('npm', ['run', '--silent', 'start:prod'], {
-      DATABASE_URL: database.url,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      AUTH_PORT: '0',
-      SECRET_KEY: SECRET_KEY.toString('utf8'),
-      JWT_PRIVATE_KEY: '',
+    const npm = startProcess('npm', ['run', '--silent', 'start:prod'], serverEnv(database.url, {
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
       SEED: '',
-    });
+    }));
     let server = 0;
     try {
       const output = await npm.waitFor(/Token host: +\S+/);

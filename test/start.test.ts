@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDb } from '../db/create-db.js';
 import { SECRET_KEY } from './harness.js';
-import { bannerUrls, ROOT, scratchDatabase, startProcess, type ScratchDatabase, type ServerProcess } from './support/server-process.js';
+import { bannerUrls, ROOT, scratchDatabase, serverEnv, startProcess, type ScratchDatabase, type ServerProcess } from './support/server-process.js';
 
 const SLOW = 120_000;
 const DEMO_CLIENT = { id: 'prairie-integration', secret: 'demo-secret-prairie-all-0001' };
@@ -24,18 +24,12 @@ afterEach(async () => {
 /** `npm start` as an operator runs it (bin/start.ts under tsx), on an empty database of its own. */
 async function start(env: Record<string, string>): Promise<{ output: string; apiUrl: string; authUrl: string }> {
   database = await scratchDatabase();
-  server = startProcess(process.execPath, ['--import', 'tsx', 'bin/start.ts'], {
-    DATABASE_URL: database.url,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    AUTH_PORT: '0',
-    SECRET_KEY: SECRET_KEY.toString('utf8'),
-    JWT_PRIVATE_KEY: '',
+  server = startProcess(process.execPath, ['--import', 'tsx', 'bin/start.ts'], serverEnv(database.url, {
     LOG_LEVEL: 'warn',
     API_AUDIENCE: AUDIENCE,
     SEED: '',
     ...env,
-  });
+  }));
   const output = await server.waitFor(/Waybill is running[\s\S]*\n\n[\s\S]*\n\n/);
   return { output, ...bannerUrls(output) };
 }

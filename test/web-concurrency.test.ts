@@ -6,9 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../core/config.js';
-import { SECRET_KEY } from './harness.js';
 import { testDatabaseKind } from './support/database.js';
-import { bannerUrls, scratchDatabase, startProcess, type ScratchDatabase, type ServerProcess } from './support/server-process.js';
+import { bannerUrls, scratchDatabase, serverEnv, startProcess, type ScratchDatabase, type ServerProcess } from './support/server-process.js';
 
 /**
  * WEB_CONCURRENCY (issue 19): `npm start` as N API processes (node:cluster) on one Postgres,
@@ -31,13 +30,7 @@ afterEach(async () => {
 
 /** `npm start` (bin/start.ts under tsx) with JSON info logs, so every line names its process. */
 function start(databaseUrl: string, env: Record<string, string> = {}): ServerProcess {
-  const server = startProcess(process.execPath, ['--import', 'tsx', 'bin/start.ts'], {
-    DATABASE_URL: databaseUrl,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    AUTH_PORT: '0',
-    SECRET_KEY: SECRET_KEY.toString('utf8'),
-    JWT_PRIVATE_KEY: '',
+  const server = startProcess(process.execPath, ['--import', 'tsx', 'bin/start.ts'], serverEnv(databaseUrl, {
     LOG_LEVEL: 'info',
     LOG_FORMAT: 'json',
     API_AUDIENCE: AUDIENCE,
@@ -45,7 +38,7 @@ function start(databaseUrl: string, env: Record<string, string> = {}): ServerPro
     SEED: '',
     METRICS_PORT: '',
     ...env,
-  });
+  }));
   servers.push(server);
   return server;
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDb, createSchema, dropSchema, type Db } from '../../db/create-db.js';
 import { testDatabaseKind } from './database.js';
+import { SECRET_KEY } from '../harness.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -17,6 +18,24 @@ export interface ServerProcess {
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
   /** SIGTERM, then waits for the exit; resolves with the exit code. */
   stop(): Promise<number | null>;
+}
+
+/**
+ * The settings a test gives a server it starts in its own process: its database, loopback,
+ * ports the OS picks, the test SECRET_KEY, a signing key made at start (no key file), quiet
+ * logs; `extra` adds or overrides.
+ */
+export function serverEnv(databaseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    AUTH_PORT: '0',
+    SECRET_KEY: SECRET_KEY.toString('utf8'),
+    JWT_PRIVATE_KEY: '',
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
 }
 
 /** A command in its own process (its own process group, so a test can signal exactly it). */
