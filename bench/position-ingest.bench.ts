@@ -225,11 +225,37 @@ async function measureTwoProcesses(
 /**
  * BENCH_BASELINE=<git ref>: the same fleet and the same load (limits on) against the server
  * of that ref and this one, in this run, each on a fresh database, so a change's cost is one
- * ratio measured under the same conditions. The warm-up drives only trucks without a trip, so
- * every load's first shares (its location and first delivery ETA, thousands of outbox rows and
- * posts) fall in the measured window; the ref's server ignores the integration it does not
- * know to post to.
+ * ratio measured under the same conditions (the ref's server ignores the integration it does
+ * not know to post to). Two ways to meet the fleet:
+ *   - steady: every load has made its first shares before the window (its location, then at
+ *     most one every 15 minutes, and its first delivery ETA), as on any day after the first
+ *     reading of each load. This is the comparison issue 17's 10% budget is about.
+ *   - first-share burst: the warm-up drives only trucks without a trip, so every load's first
+ *     shares (about two posts per on-trip truck, thousands of outbox rows and posts: one share
+ *     for every two readings) fall inside the window. No fleet starts 4,000 loads in the same
+ *     30 seconds; this is the worst case, reported beside the budget, not against it.
  */
+/**
+ * Drives each on-trip truck at least once (the generator takes the trucks in turn), then waits
+ * until the dispatcher has posted the first shares this caused: no new post for 2 s.
+ */
+async function driveEveryLoadOnce(url: string, slots: LoadPlan['slots'], receiver: ShareReceiver): Promise<{ accepted: number; sent: number }> {
+  const total = { accepted: 0, sent: 0 };
+  for (let round = 0; round < 20 && total.accepted < slots.length; round += 1) {
+    // Each run starts with its first slot: start where the last one stopped.
+    const from = total.accepted % slots.length;
+    const result = await load(url, [...slots.slice(from), ...slots.slice(0, from)], WARMUP_SECONDS);
+    total.accepted += result.accepted;
+    total.sent += result.sent;
+  }
+  for (let quiet = 0, last = receiver.posts, waited = 0; quiet < 2000 && waited < 120_000; waited += 250) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    quiet = receiver.posts === last ? quiet + 250 : 0;
+    last = receiver.posts;
+  }
+  return total;
+}
+
 async function compareWithBaseline(
   label: string,
   baseline: BaselineBuild,
@@ -238,16 +264,22 @@ async function compareWithBaseline(
   fixturePath: string,
   receiver: ShareReceiver,
 ): Promise<void> {
-  const runs: { name: string; startScript?: string; result?: LoadResult; posts?: number; intact?: boolean }[] = [
+  const runs: { name: string; startScript?: string; burst?: boolean; result?: LoadResult; posts?: number; intact?: boolean }[] = [
     { name: `baseline ${baseline.ref} (${baseline.commit.slice(0, 7)})`, startScript: baseline.startScript },
     { name: 'HEAD' },
+    { name: 'HEAD, first-share burst', burst: true },
   ];
   console.log(`\n[${label}] head-to-head, limits on, each on a fresh database: ${runs.map((r) => r.name).join(' vs ')}`);
   for (const entry of runs) {
-    const databaseUrl = await freshDatabase(entry.startScript ? 'baseline' : 'head');
+    const databaseUrl = await freshDatabase(entry.startScript ? 'baseline' : entry.burst ? 'burst' : 'head');
     const server = await startServer(databaseUrl, fixturePath, true, { startScript: entry.startScript });
     const slots = slotsOf(fleet, await fetchTokens(server.authUrl!, fleet));
     const warm = await load(server.apiUrl, slots.filter((_, i) => !fleet.trucks[i]!.onTrip), WARMUP_SECONDS);
+    if (!entry.burst) {
+      const firstShares = await driveEveryLoadOnce(server.apiUrl, slots.filter((_, i) => fleet.trucks[i]!.onTrip), receiver);
+      warm.accepted += firstShares.accepted;
+      warm.sent += firstShares.sent;
+    }
     const before = receiver.posts;
     const result = await load(server.apiUrl, slots, SECONDS);
     // The dispatcher may still be posting the window's shares: they count for this server.
@@ -262,12 +294,16 @@ async function compareWithBaseline(
     entry.intact = stored >= warm.accepted + result.accepted && stored <= warm.sent + result.sent;
     console.log(`${format({ name: entry.name, result })}  shares posted ${entry.posts}`);
   }
-  const [base, head] = runs.map((entry) => entry.result!);
+  const [base, head, burst] = runs.map((entry) => entry.result!);
   const rate = (result: LoadResult) => result.accepted / result.seconds;
   const ratio = rate(head!) / rate(base!);
   console.log(
     `[${label}] HEAD ${rate(head!).toFixed(0)}/s p99 ${head!.p99} ms vs ${baseline.ref} ${rate(base!).toFixed(0)}/s p99 ${base!.p99} ms: ` +
       `${(ratio * 100).toFixed(1)}% of the baseline's throughput (${((1 - ratio) * 100).toFixed(1)}% lost; the budget is 10%)`,
+  );
+  console.log(
+    `[${label}] first-share burst ${rate(burst!).toFixed(0)}/s p99 ${burst!.p99} ms, ${runs[2]!.posts} shares posted: ` +
+      `${((rate(burst!) / rate(base!)) * 100).toFixed(1)}% of the baseline's throughput (the worst case, not the budget's)`,
   );
   recordResults(
     `position-ingest-baseline/${label}`,
@@ -281,9 +317,12 @@ async function compareWithBaseline(
       head_accepted_per_s: rate(head!),
       head_p99_ms: head!.p99,
       head_shares_posted: runs[1]!.posts!,
+      burst_accepted_per_s: rate(burst!),
+      burst_p99_ms: burst!.p99,
+      burst_shares_posted: runs[2]!.posts!,
       every_acknowledged_stored: runs.every((entry) => entry.intact),
     },
-    { head_vs_baseline: ratio, throughput_lost: 1 - ratio },
+    { head_vs_baseline: ratio, throughput_lost: 1 - ratio, burst_vs_baseline: rate(burst!) / rate(base!) },
   );
 }
 
