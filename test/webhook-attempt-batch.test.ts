@@ -86,14 +86,19 @@ const attemptsOf = (deliveryId: string) => t.db.selectFrom('webhook_delivery_att
 const shareOf = (outboxId: string) => t.db.selectFrom('visibility_shares').select(['status', 'error']).where('id', '=', outboxId).executeTakeFirstOrThrow();
 const hook = () => t.db.selectFrom('webhooks').select(['consecutive_failures', 'enabled']).where('id', '=', hookId).executeTakeFirstOrThrow();
 
-/** Counts the statements executed through a Kysely instance and its transactions. */
+/** Counts the statements executed through a Kysely instance and its transactions, by kind (`DeleteQueryNode`, …). */
 class StatementCounter implements KyselyPlugin {
   count = 0;
+  readonly byKind = new Map<string, number>();
+  private readonly kinds = new WeakMap<object, string>();
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    this.kinds.set(args.queryId, args.node.kind);
     return args.node;
   }
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
     this.count += 1;
+    const kind = this.kinds.get(args.queryId) ?? 'unknown';
+    this.byKind.set(kind, (this.byKind.get(kind) ?? 0) + 1);
     return args.result;
   }
 }
@@ -166,6 +171,31 @@ describe('a tick over real HTTP', () => {
       if (row.customer_id) expect(await shareOf(row.outbox_id!)).toEqual({ status: 'Failed', error: 'The receiver answered HTTP 502.' });
     }
     expect(await hook()).toEqual({ consecutive_failures: 0, enabled: 1 });
+  });
+
+  it('drops the claimed deliveries of a receiver deleted meanwhile, in one statement, and attempts the others', async () => {
+    await queueShares(2);
+    await queueEvents(3);
+    await fanOut(t.db, t.clock.now().toISOString(), 1000);
+    const dropped = (await deliveries()).filter((row) => row.webhook_id).map((row) => row.id);
+    expect(dropped).toHaveLength(3);
+    // The subscription goes between the fan-out and the claim (its own deletion removes its deliveries with it).
+    const gone = await t.db.selectFrom('webhooks').selectAll().where('id', '=', hookId).executeTakeFirstOrThrow();
+    await t.db.deleteFrom('webhooks').where('id', '=', hookId).execute();
+    try {
+      const counter = new StatementCounter();
+      expect((await new Dispatcher({ db: t.db.withPlugin(counter), config: t.config, clock: t.clock }).tick()).attempted).toBe(5);
+      const left = await deliveries();
+      expect(left.map((row) => [row.customer_id, row.state])).toEqual([
+        ['cus_heartland', 'succeeded'],
+        ['cus_heartland', 'succeeded'],
+      ]);
+      expect(receiver.requests.map((r) => r.path)).toEqual(['/visibility', '/visibility']);
+      expect(await t.db.selectFrom('webhook_delivery_attempts').select('id').where('delivery_id', 'in', dropped).execute()).toEqual([]);
+      expect(counter.byKind.get('DeleteQueryNode')).toBe(1);
+    } finally {
+      await t.db.insertInto('webhooks').values(gone).execute();
+    }
   });
 });
 
