@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Insertable } from 'kysely';
+import type { Insertable } from 'kysely';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import { formatStoredDateTime } from '../core/shared/datetime.js';
+import { recordShareOutcomes } from '../core/visibility-shares/share.repository.js';
 import type { Db } from '../db/create-db.js';
 import type { WebhookDeliveryAttemptsTable } from '../db/tables/webhook-deliveries.js';
-import { recordShareOutcome } from '../core/visibility-shares/share.repository.js';
 import type { Delivery, Outcome } from './deliveries.js';
+import { moveDeliveries, type Move } from './delivery-moves.js';
+import { countEndedEvents } from './failure-counts.js';
 
-/** DECISIONS: at 10 consecutive failed events the subscription is disabled. */
-export const AUTO_DISABLE_AFTER = 10;
+export { AUTO_DISABLE_AFTER } from './failure-counts.js';
 
 interface Finished {
   delivery: Delivery;
@@ -17,6 +18,9 @@ interface Finished {
   outcome: Outcome;
   done: (error?: unknown) => void;
 }
+
+/** Attempt rows per INSERT: far below SQLite's bound-parameter limit at 13 columns a row. */
+const INSERT_CHUNK = 500;
 
 /**
  * Records attempts and moves their deliveries on. Attempts that finish together are written
@@ -27,6 +31,10 @@ interface Finished {
  * retry, or ends it as failed after the last one. A failed event counts towards the
  * subscription's ConsecutiveFailures (disabled at 10), a success resets them. A delivery to a
  * customer's visibility integration writes the attempt's outcome on its share as well.
+ *
+ * A group costs a fixed number of statements whatever its size: one UPDATE of deliveries per
+ * state (per retry time for retries), the attempt rows in one INSERT, one UPDATE of shares per
+ * outcome, and one UPDATE of subscriptions per net change of their counts.
  */
 export class AttemptLog {
   private pending: Finished[] = [];
@@ -60,72 +68,76 @@ export class AttemptLog {
     }
   }
 
+  /** Where an attempt takes its delivery, by its outcome and the delivery's retry schedule. */
+  private moveOf({ delivery, outcome }: Finished, finishedAt: Date): Move {
+    const delays = this.config.webhookRetryDelays;
+    // A replayed or resent delivery gets the whole schedule again; its attempt numbers keep counting.
+    const round = delivery.attempts + 1 - delivery.retry_base;
+    const retry = (outcome.status === 'failure' || outcome.status === 'timeout') && round <= delays.length;
+    const state = outcome.status === 'success' ? 'succeeded' : outcome.status === 'skipped' ? 'skipped' : retry ? 'pending' : 'failed';
+    return { delivery, state, nextAttemptAt: retry ? formatStoredDateTime(finishedAt.getTime() + delays[round - 1]! * 1000) : null };
+  }
+
   private async write(batch: Finished[]): Promise<void> {
     const finishedAt = this.clock.now();
     const updatedAt = formatStoredDateTime(finishedAt);
-    const delays = this.config.webhookRetryDelays;
+    const moves = batch.map((finished) => this.moveOf(finished, finishedAt));
     await this.db.transaction().execute(async (trx) => {
-      const rows: Insertable<WebhookDeliveryAttemptsTable>[] = [];
-      // Subscriptions already reset in this batch, so a run of successes costs one update.
-      const reset = new Set<string>();
-      for (const { delivery, attemptedAt, outcome } of batch) {
-        const attempt = delivery.attempts + 1;
-        // A replayed or resent delivery gets the whole schedule again; its attempt numbers keep counting.
-        const round = attempt - delivery.retry_base;
-        const retry = (outcome.status === 'failure' || outcome.status === 'timeout') && round <= delays.length;
-        const state = outcome.status === 'success' ? 'succeeded' : outcome.status === 'skipped' ? 'skipped' : retry ? 'pending' : 'failed';
-        const moved = await trx
-          .updateTable('webhook_deliveries')
-          .set({
-            state,
-            attempts: attempt,
-            next_attempt_at: retry ? formatStoredDateTime(finishedAt.getTime() + delays[round - 1]! * 1000) : delivery.next_attempt_at,
-            lease_until: null,
-            lease_token: null,
-            updated_at: updatedAt,
-          })
-          .where('id', '=', delivery.id)
-          .where('lease_token', '=', delivery.lease_token)
-          .executeTakeFirst();
-        // The lease was lost (the subscription was deleted meanwhile): its log went with it.
-        if (Number(moved.numUpdatedRows) === 0) continue;
-        rows.push({
-          id: `att_${randomUUID()}`,
-          tenant_id: delivery.tenant_id,
-          delivery_id: delivery.id,
-          webhook_id: delivery.webhook_id,
-          customer_id: delivery.customer_id,
-          event_type: delivery.event_type,
-          attempt,
-          status: outcome.status,
-          http_status: outcome.httpStatus,
-          duration_ms: outcome.durationMs,
-          reason: outcome.reason,
-          response_body: outcome.responseBody,
-          attempted_at: attemptedAt,
-        });
-        if (delivery.customer_id && delivery.outbox_id) {
-          const ok = outcome.status === 'success';
-          await recordShareOutcome(trx, delivery.outbox_id, { ok, error: ok ? null : outcome.reason ?? `The receiver answered ${outcome.httpStatus}.` }, updatedAt);
-        }
-        const webhookId = delivery.webhook_id;
-        if (!webhookId) continue;
-        if (state === 'succeeded' && !reset.has(webhookId)) {
-          reset.add(webhookId);
-          await trx.updateTable('webhooks').set({ consecutive_failures: 0 }).where('id', '=', webhookId).where('consecutive_failures', '<>', 0).execute();
-        } else if (state === 'failed') {
-          reset.delete(webhookId);
-          await trx
-            .updateTable('webhooks')
-            .set({
-              consecutive_failures: sql`consecutive_failures + 1`,
-              enabled: sql`case when consecutive_failures + 1 >= ${AUTO_DISABLE_AFTER} then 0 else enabled end`,
-            })
-            .where('id', '=', webhookId)
-            .execute();
-        }
+      const kept = new Array<boolean>(moves.length).fill(false);
+      for (const turn of inTurns(moves)) {
+        const moved = await moveDeliveries(trx, turn.map((index) => moves[index]!), updatedAt);
+        for (const index of turn) kept[index] = moved.has(moves[index]!.delivery.id);
       }
-      for (let i = 0; i < rows.length; i += 500) await trx.insertInto('webhook_delivery_attempts').values(rows.slice(i, i + 500)).execute();
+      // A lost lease (the subscription was deleted, the delivery requeued or claimed again) writes nothing.
+      const recorded = batch.flatMap((finished, index) => (kept[index] ? [{ ...finished, state: moves[index]!.state }] : []));
+
+      const rows: Insertable<WebhookDeliveryAttemptsTable>[] = recorded.map(({ delivery, attemptedAt, outcome }) => ({
+        id: `att_${randomUUID()}`,
+        tenant_id: delivery.tenant_id,
+        delivery_id: delivery.id,
+        webhook_id: delivery.webhook_id,
+        customer_id: delivery.customer_id,
+        event_type: delivery.event_type,
+        attempt: delivery.attempts + 1,
+        status: outcome.status,
+        http_status: outcome.httpStatus,
+        duration_ms: outcome.durationMs,
+        reason: outcome.reason,
+        response_body: outcome.responseBody,
+        attempted_at: attemptedAt,
+      }));
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) await trx.insertInto('webhook_delivery_attempts').values(rows.slice(i, i + INSERT_CHUNK)).execute();
+
+      await recordShareOutcomes(
+        trx,
+        recorded.flatMap(({ delivery, outcome }) => {
+          if (!delivery.customer_id || !delivery.outbox_id) return [];
+          const ok = outcome.status === 'success';
+          return [{ outboxId: delivery.outbox_id, ok, error: ok ? null : (outcome.reason ?? `The receiver answered ${outcome.httpStatus}.`) }];
+        }),
+        updatedAt,
+      );
+      await countEndedEvents(
+        trx,
+        recorded.flatMap(({ delivery, state }) => (delivery.webhook_id ? [{ webhookId: delivery.webhook_id, state }] : [])),
+      );
     });
   }
+}
+
+/**
+ * The moves' indexes in turns of distinct deliveries, in the order they finished. A delivery
+ * claimed again by this worker after its lease ran out can finish twice in one group: its
+ * attempts go in successive turns, so the lease decides which one counts, as it would one at a
+ * time. Otherwise (nearly always) there is one turn.
+ */
+function inTurns(moves: readonly Move[]): number[][] {
+  const turns: number[][] = [];
+  const seen = new Map<string, number>();
+  moves.forEach((move, index) => {
+    const turn = seen.get(move.delivery.id) ?? 0;
+    seen.set(move.delivery.id, turn + 1);
+    (turns[turn] ??= []).push(index);
+  });
+  return turns;
 }

@@ -10,6 +10,7 @@ import type { Db } from '../db/create-db.js';
 import type { WebhookDeliveriesTable } from '../db/tables/webhook-deliveries.js';
 import type { AttemptLog } from './attempt-log.js';
 import { lockForClaim } from './claim-lock.js';
+import { stillLeased } from './delivery-moves.js';
 
 export type Delivery = Selectable<WebhookDeliveriesTable>;
 
@@ -95,14 +96,22 @@ export async function loadTargets(db: Db, config: Config, deliveries: Delivery[]
     targets.get(delivery.webhook_id ? `w:${delivery.tenant_id}:${delivery.webhook_id}` : `c:${delivery.tenant_id}:${delivery.customer_id}`) ?? null;
 }
 
+/**
+ * Deletes claimed deliveries whose receiver is gone, in one statement: nothing is left to
+ * deliver to or to log against. A delivery no longer held by its lease is left alone.
+ */
+export async function dropDeliveries(db: Db, deliveries: readonly Delivery[]): Promise<void> {
+  if (deliveries.length === 0) return;
+  await db
+    .deleteFrom('webhook_deliveries')
+    .where('id', 'in', deliveries.map((d) => d.id))
+    .where(stillLeased(deliveries))
+    .execute();
+}
+
 /** Makes one attempt of a claimed delivery to its target and records it. */
-export async function attemptDelivery(db: Db, log: AttemptLog, config: Config, delivery: Delivery, target: Target): Promise<void> {
+export async function attemptDelivery(log: AttemptLog, config: Config, delivery: Delivery, target: Exclude<Target, null>): Promise<void> {
   const startedAt = log.clock.now();
-  if (target === null) {
-    // The receiver was deleted; nothing is left to deliver to or to log against.
-    await db.deleteFrom('webhook_deliveries').where('id', '=', delivery.id).where('lease_token', '=', delivery.lease_token).execute();
-    return;
-  }
   const outcome: Outcome =
     'skip' in target
       ? { status: 'skipped', httpStatus: null, durationMs: 0, reason: target.skip, responseBody: null }

@@ -3,7 +3,7 @@ import type { Config } from '../core/config.js';
 import { formatStoredDateTime } from '../core/shared/datetime.js';
 import type { Db } from '../db/create-db.js';
 import { AttemptLog } from './attempt-log.js';
-import { attemptDelivery, claimDue, loadTargets, type Delivery } from './deliveries.js';
+import { attemptDelivery, claimDue, dropDeliveries, loadTargets, type Delivery } from './deliveries.js';
 import { fanOut } from './fan-out.js';
 
 export interface DispatcherLogger {
@@ -101,15 +101,28 @@ export class Dispatcher {
     }
   }
 
-  /** Starts an attempt of each claimed delivery; their receivers are read once for the batch. */
+  /**
+   * Starts an attempt of each claimed delivery; their receivers are read once for the batch,
+   * and the deliveries whose receiver was deleted are dropped together.
+   */
   private async attemptAll(claimed: Delivery[]): Promise<Promise<void>[]> {
     const targetOf = await loadTargets(this.db, this.config, claimed, this.clock.now());
-    return claimed.map((delivery) =>
-      attemptDelivery(this.db, this.log, this.config, delivery, targetOf(delivery)).catch((error: unknown) => {
-        // The lease runs out and the delivery is attempted again: nothing is lost.
-        this.logger?.error({ err: error, deliveryId: delivery.id }, 'webhook delivery attempt failed unexpectedly');
-      }),
-    );
+    const gone = claimed.filter((delivery) => targetOf(delivery) === null);
+    const started: Promise<void>[] = [];
+    if (gone.length > 0) {
+      started.push(dropDeliveries(this.db, gone).catch((error: unknown) => this.logger?.error({ err: error }, 'dropping deliveries to deleted receivers failed')));
+    }
+    for (const delivery of claimed) {
+      const target = targetOf(delivery);
+      if (target === null) continue;
+      started.push(
+        attemptDelivery(this.log, this.config, delivery, target).catch((error: unknown) => {
+          // The lease runs out and the delivery is attempted again: nothing is lost.
+          this.logger?.error({ err: error, deliveryId: delivery.id }, 'webhook delivery attempt failed unexpectedly');
+        }),
+      );
+    }
+    return started;
   }
 
   private async run(): Promise<void> {

@@ -188,15 +188,40 @@ export function toShare(row: ShareRow): TShare {
   };
 }
 
+/** Ids per outcome UPDATE: far below either database's bound-parameter limit. */
+const OUTCOME_CHUNK = 1000;
+
+/** The outcome of a delivery attempt on the share it delivers, named by its outbox id. */
+export interface ShareOutcome {
+  outboxId: string;
+  ok: boolean;
+  error: string | null;
+}
+
 /**
- * The outcome of a delivery attempt, on the share it delivers (the dispatcher's call, for every
- * tenant: the share is named by its outbox id). A failed attempt is retried on the webhook
+ * The outcomes of a group of delivery attempts on their shares (the dispatcher's call, for
+ * every tenant: a share is named by its outbox id). A failed attempt is retried on the webhook
  * schedule; the share reads Failed with its Error meanwhile, Completed once one succeeds.
+ * One statement per distinct outcome (all successes at once), whatever the number of shares;
+ * a share named twice gets its last outcome, as if they were written one after the other.
  */
-export async function recordShareOutcome(trx: Db, outboxId: string, outcome: { ok: boolean; error: string | null }, now: string): Promise<void> {
-  await trx
-    .updateTable('visibility_shares')
-    .set({ status: outcome.ok ? 'Completed' : 'Failed', error: outcome.ok ? null : outcome.error, updated_at: now })
-    .where('id', '=', outboxId)
-    .execute();
+export async function recordShareOutcomes(trx: Db, outcomes: readonly ShareOutcome[], now: string): Promise<void> {
+  const last = new Map<string, ShareOutcome>();
+  for (const outcome of outcomes) last.set(outcome.outboxId, outcome);
+  const byOutcome = new Map<string, { ok: boolean; error: string | null; ids: string[] }>();
+  for (const { outboxId, ok, error } of last.values()) {
+    const key = ok ? 'ok' : `failed:${error}`;
+    const group = byOutcome.get(key) ?? { ok, error: ok ? null : error, ids: [] };
+    group.ids.push(outboxId);
+    byOutcome.set(key, group);
+  }
+  for (const { ok, error, ids } of byOutcome.values()) {
+    for (let i = 0; i < ids.length; i += OUTCOME_CHUNK) {
+      await trx
+        .updateTable('visibility_shares')
+        .set({ status: ok ? 'Completed' : 'Failed', error, updated_at: now })
+        .where('id', 'in', ids.slice(i, i + OUTCOME_CHUNK))
+        .execute();
+    }
+  }
 }
