@@ -3,7 +3,9 @@
  * assign and dispatch, Live after each accepted vehicle position, both only for tenants on the
  * HosEta plan (DECISIONS "Trips, stops, ETAs").
  */
-import type { Db } from '../../db/create-db.js';
+import type { QueryCreator } from 'kysely';
+import { dialectOf, type Db } from '../../db/create-db.js';
+import type { Database } from '../../db/database.js';
 import { hasHosEtas, liveEtas, plannedEtas, type EtaStop, type LivePosition, type StopEstimates } from '../eta/estimate.js';
 import { toLatLng } from '../eta/road-distance.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
@@ -111,23 +113,36 @@ export async function refreshLiveEtasOfTrips(trx: Db, updates: readonly LiveEtaU
     });
   }
   if (changes.length === 0) return changedTrips;
-  await trx
-    .updateTable('stops')
-    .set((eb) => {
-      let etaCase = eb.case('id').when(changes[0]!.id).then(changes[0]!.eta);
-      for (const change of changes.slice(1)) etaCase = etaCase.when(change.id).then(change.eta);
-      return { eta_live: etaCase.end(), updated_at: now };
-    })
-    .where(
-      'id',
-      'in',
-      changes.map((change) => change.id),
-    )
-    .execute();
-  await trx
-    .updateTable('trips')
-    .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
-    .where('id', 'in', [...changedTrips.keys()])
-    .execute();
+  const stopsUpdate = (db: QueryCreator<Database>) =>
+    db
+      .updateTable('stops')
+      .set((eb) => {
+        let etaCase = eb.case('id').when(changes[0]!.id).then(changes[0]!.eta);
+        for (const change of changes.slice(1)) etaCase = etaCase.when(change.id).then(change.eta);
+        return { eta_live: etaCase.end(), updated_at: now };
+      })
+      .where(
+        'id',
+        'in',
+        changes.map((change) => change.id),
+      );
+  const tripIds = [...changedTrips.keys()];
+  if (dialectOf(trx) === 'postgres') {
+    // One round trip: the stops' update as a data-modifying CTE of the trips' (it runs whether
+    // or not the outer statement reads it; the two touch different tables).
+    await trx
+      .with('changed_stops', (db) => stopsUpdate(db).returning('stops.id'))
+      .updateTable('trips')
+      .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
+      .where('id', 'in', tripIds)
+      .execute();
+  } else {
+    await stopsUpdate(trx).execute();
+    await trx
+      .updateTable('trips')
+      .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
+      .where('id', 'in', tripIds)
+      .execute();
+  }
   return changedTrips;
 }

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { ExpressionBuilder, Selectable } from 'kysely';
-import type { Db } from '../../db/create-db.js';
+import { sql, type ExpressionBuilder, type QueryCreator, type Selectable } from 'kysely';
+import { dialectOf, type Db } from '../../db/create-db.js';
 import type { Database } from '../../db/database.js';
 import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
+import { selectShareStates, toShareStates, type ShareState } from '../visibility-shares/share.repository.js';
 import type { TAssetLocation } from './position.schemas.js';
 
 export function toAssetLocation(row: Selectable<AssetPositionColumns>): TAssetLocation {
@@ -51,18 +52,30 @@ const HELD_COLUMNS = [
 
 const heldKey = (row: Pick<AssetPositionColumns, 'asset_id' | 'source'>) => `${row.asset_id}\u0000${row.source}`;
 
+/** The upsert that makes rows held unless a newer or equal RecordedAt is held already. */
+function upsertHeld(db: QueryCreator<Database>, rows: readonly AssetPositionColumns[]) {
+  return db
+    .insertInto('asset_positions_latest')
+    .values([...rows])
+    .onConflict((conflict) =>
+      conflict
+        .columns(['asset_id', 'source'])
+        .doUpdateSet((eb) => Object.fromEntries(HELD_COLUMNS.map((column) => [column, eb.ref(`excluded.${column}`)])))
+        .whereRef('asset_positions_latest.recorded_at', '<', 'excluded.recorded_at'),
+    );
+}
+
+type HeldKey = Pick<AssetPositionColumns, 'asset_id' | 'source'>;
+
 /**
- * Makes each row the held position of its asset and source unless one with a newer or equal
- * RecordedAt is already held; returns, per row, whether it is now held (false: stale).
- * The comparison lives in the upsert's own WHERE, so two parallel writers cannot both pass a
- * read-then-write check: the database row lock (Postgres) or the single writer (SQLite)
- * decides, and an older reading never replaces a newer one.
+ * Runs `hold` over the rows in rounds, each holding at most one reading per asset and source, and
+ * returns per row whether it is now held (its key came back from its round).
  *
  * One statement holds many assets' readings. A statement may touch a row only once (Postgres
  * refuses a second), so readings of the same asset go into successive statements in their
  * order: a later, older reading is then compared with the one just held, as if sent alone.
  */
-export async function holdLatestPositions(trx: Db, rows: readonly AssetPositionColumns[]): Promise<boolean[]> {
+async function holdInRounds(rows: readonly AssetPositionColumns[], hold: (round: AssetPositionColumns[], first: boolean) => Promise<HeldKey[]>): Promise<boolean[]> {
   const held: boolean[] = new Array(rows.length).fill(false);
   const rounds: number[][] = [];
   const seen = new Map<string, number>();
@@ -72,22 +85,88 @@ export async function holdLatestPositions(trx: Db, rows: readonly AssetPositionC
     seen.set(key, round + 1);
     (rounds[round] ??= []).push(index);
   });
-  for (const round of rounds) {
-    const returned = await trx
-      .insertInto('asset_positions_latest')
-      .values(round.map((index) => rows[index]!))
-      .onConflict((conflict) =>
-        conflict
-          .columns(['asset_id', 'source'])
-          .doUpdateSet((eb) => Object.fromEntries(HELD_COLUMNS.map((column) => [column, eb.ref(`excluded.${column}`)])))
-          .whereRef('asset_positions_latest.recorded_at', '<', 'excluded.recorded_at'),
-      )
-      .returning(['asset_id', 'source'])
-      .execute();
-    const accepted = new Set(returned.map(heldKey));
+  for (const [number, round] of rounds.entries()) {
+    const accepted = new Set((await hold(round.map((index) => rows[index]!), number === 0)).map(heldKey));
     for (const index of round) held[index] = accepted.has(heldKey(rows[index]!));
   }
   return held;
+}
+
+/**
+ * Makes each row the held position of its asset and source unless one with a newer or equal
+ * RecordedAt is already held; returns, per row, whether it is now held (false: stale).
+ * The comparison lives in the upsert's own WHERE, so two parallel writers cannot both pass a
+ * read-then-write check: the database row lock (Postgres) or the single writer (SQLite)
+ * decides, and an older reading never replaces a newer one.
+ */
+export async function holdLatestPositions(trx: Db, rows: readonly AssetPositionColumns[]): Promise<boolean[]> {
+  return holdInRounds(rows, (round) => upsertHeld(trx, round).returning(['asset_id', 'source']).execute());
+}
+
+/**
+ * `holdLatestPositions`, `appendPositionHistory` of the held rows and the share state of the
+ * batch's loads (share-progress.ts), in the fewest round trips. On Postgres each round is one
+ * statement: a data-modifying CTE whose history insert selects the upsert's RETURNING (only rows
+ * the guard let through), each paired with its history id by key (keys are unique within a
+ * round), and the first round's statement also reads the share state (UNION ALL; the snapshot
+ * is the transaction's, as a statement of its own would see). The history's statement triggers
+ * (counters, migrations 0074 and 0085) fire once for it, over the rows it inserted. On SQLite,
+ * in-process, a statement costs no round trip: the statements one by one.
+ */
+export async function holdAndAppendPositions(
+  trx: Db,
+  rows: readonly AssetPositionColumns[],
+  shareLoadIds: readonly string[],
+): Promise<{ held: boolean[]; shareStates: Map<string, ShareState> }> {
+  if (dialectOf(trx) !== 'postgres') {
+    const held = await holdLatestPositions(trx, rows);
+    await appendPositionHistory(
+      trx,
+      rows.filter((_, index) => held[index]),
+    );
+    const shareStates = shareLoadIds.length === 0 ? new Map() : toShareStates(await selectShareStates(trx, shareLoadIds).execute());
+    return { held, shareStates };
+  }
+  let shareStates = new Map<string, ShareState>();
+  const held = await holdInRounds(rows, async (round, first) => {
+    const ids = sql<{ column1: string; column2: string; column3: string }>`(values ${sql.join(
+      round.map((row) => sql`(${row.asset_id}, ${row.source}, ${historyId()})`),
+    )})`.as('ids');
+    const statement = trx
+      .with('held', (db) => upsertHeld(db, round).returningAll())
+      .with('history', (db) =>
+        db
+          .insertInto('asset_positions')
+          .columns(['id', 'asset_id', 'source', ...HELD_COLUMNS])
+          .expression((eb) =>
+            eb
+              .selectFrom('held')
+              .innerJoin(ids, (join) => join.onRef('ids.column1', '=', 'held.asset_id').onRef('ids.column2', '=', 'held.source'))
+              .select(['ids.column3', 'held.asset_id', 'held.source', ...HELD_COLUMNS.map((column) => `held.${column}` as const)]),
+          )
+          .returning(['asset_positions.asset_id', 'asset_positions.source']),
+      )
+      // A held key has a source; a load's share state has none (source is never null).
+      .selectFrom('history')
+      .select(['history.asset_id as key', sql<string | null>`history.source`.as('source'), sql<string | null>`null`.as('location_shared_at'), sql<string | null>`null`.as('eta_shared')]);
+    const returned = await (first && shareLoadIds.length > 0
+      ? statement.unionAll(
+          trx
+            .selectFrom(selectShareStates(trx, shareLoadIds).as('states'))
+            .select(['states.load_id as key', sql<string | null>`null`.as('source'), 'states.location_shared_at', 'states.eta_shared']),
+        )
+      : statement
+    ).execute();
+    const keys: HeldKey[] = [];
+    const states: { load_id: string; location_shared_at: string | null; eta_shared: string | null }[] = [];
+    for (const row of returned) {
+      if (row.source === null) states.push({ load_id: row.key, location_shared_at: row.location_shared_at, eta_shared: row.eta_shared });
+      else keys.push({ asset_id: row.key, source: row.source });
+    }
+    if (first) shareStates = toShareStates(states);
+    return keys;
+  });
+  return { held, shareStates };
 }
 
 export async function heldRecordedAt(db: Db, scope: Scope, assetId: string, source: string): Promise<string | undefined> {
