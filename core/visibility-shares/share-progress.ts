@@ -6,7 +6,7 @@
  * or more from the last one shared. Manual ETAs are the dispatcher's own and are not shared.
  * Both entry points run in the transaction of the change they report.
  */
-import type { Db } from '../../db/create-db.js';
+import { dialectOf, type Db } from '../../db/create-db.js';
 import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
 import type { Clock } from '../clock.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
@@ -78,9 +78,9 @@ const NEVER_SHARED: ShareState = { locationSharedAt: null, etaShared: null };
  * costs no statement here. A load shares the newest reading of the batch when its last location
  * share is 15 minutes old or more, and a delivery ETA as `etaDue` says.
  *
- * What looks due is claimed before it is written (`claimShareStates`: the state rows locked,
- * their latest values) and decided again on what they hold: another process may have shared the
- * same load since the read. What did not look due stays so: a location share only moves
+ * On Postgres what looks due is claimed before it is written (`claimShareStates`: the state rows
+ * locked, their latest values) and decided again on what they hold: another process may have
+ * shared the same load since the read. What did not look due stays so: a location share only moves
  * forward, and a decision not to write is one this transaction could have made before the
  * other's. Then one insert of outbox entries, one of shares and one upsert of the loads' state.
  */
@@ -95,8 +95,10 @@ export async function sharePositionBatch(
   const now = clock.now().getTime();
   const looked = planShares(readings, deliveryEtas, read, now);
   if (looked.changed.length === 0) return;
-  const claimed = await claimShareStates(trx, looked.changed);
-  const { drafts, changed } = planShares(readings, deliveryEtas, new Map([...read, ...claimed]), now);
+  // SQLite has one writer (WEB_CONCURRENCY needs Postgres) and batches commit one at a time: the
+  // transaction's read is current there, and what it decided stands.
+  const { drafts, changed } =
+    dialectOf(trx) === 'postgres' ? planShares(readings, deliveryEtas, new Map([...read, ...(await claimShareStates(trx, looked.changed))]), now) : looked;
   await appendShares(trx, clock, drafts);
   await saveShareStates(trx, changed);
 }
