@@ -151,7 +151,13 @@ export function selectShareStates(db: QueryCreator<Database>, loadIds: readonly 
   return db.selectFrom('visibility_load_state').select(['load_id', 'location_shared_at', 'eta_shared']).where('load_id', 'in', [...loadIds]);
 }
 
-export function toShareStates(rows: readonly { load_id: string; location_shared_at: string | null; eta_shared: string | null }[]): Map<string, ShareState> {
+export interface ShareStateRow {
+  load_id: string;
+  location_shared_at: string | null;
+  eta_shared: string | null;
+}
+
+export function toShareStates(rows: readonly ShareStateRow[]): Map<string, ShareState> {
   return new Map(rows.map((row) => [row.load_id, { locationSharedAt: row.location_shared_at, etaShared: row.eta_shared }]));
 }
 

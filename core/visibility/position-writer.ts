@@ -198,11 +198,16 @@ async function checkBatch(db: Db, batch: Queued[]): Promise<Checked> {
 async function commitBatch(db: Db, accepted: readonly Accepted[]): Promise<boolean[]> {
   if (accepted.length === 0) return [];
   const shareLoadIds = new Set(accepted.flatMap(({ trip }) => (trip?.share ? [trip.share.loadId] : [])));
+  const etaTripIds = new Set(accepted.flatMap(({ trip }) => (trip?.status === 'InTransit' ? [trip.id] : [])));
   return db.transaction().execute(async (trx) => {
-    const { held: outcomes, shareStates } = await holdAndAppendPositions(
+    const {
+      held: outcomes,
+      shareStates,
+      etaStops,
+    } = await holdAndAppendPositions(
       trx,
       accepted.map((item) => item.row),
-      [...shareLoadIds],
+      { shareLoadIds: [...shareLoadIds], etaTripIds: [...etaTripIds] },
     );
     const heldItems = accepted.filter((_, index) => outcomes[index]);
     const live: LiveEtaUpdate[] = heldItems
@@ -213,7 +218,7 @@ async function commitBatch(db: Db, accepted: readonly Accepted[]): Promise<boole
         position: { coordinates: queued.request.point, recordedAt: queued.request.recordedAt },
         clock: queued.request.clock,
       }));
-    const changedEtas = await refreshLiveEtasOfTrips(trx, live);
+    const changedEtas = await refreshLiveEtasOfTrips(trx, live, etaStops);
     const links = new Map(heldItems.flatMap(({ trip }) => (trip?.share ? [[trip.id, trip.share] as const] : [])));
     const deliveryEtas = new Map<string, { link: ShareLink; delivery: DeliveryEta }>();
     for (const [tripId, delivery] of changedEtas) {

@@ -6,7 +6,8 @@ import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
-import { selectShareStates, toShareStates, type ShareState } from '../visibility-shares/share.repository.js';
+import { selectLiveEtaStops, type LiveEtaStop } from '../trips/trip-etas.js';
+import { selectShareStates, toShareStates, type ShareState, type ShareStateRow } from '../visibility-shares/share.repository.js';
 import type { TAssetLocation } from './position.schemas.js';
 
 export function toAssetLocation(row: Selectable<AssetPositionColumns>): TAssetLocation {
@@ -103,21 +104,31 @@ export async function holdLatestPositions(trx: Db, rows: readonly AssetPositionC
   return holdInRounds(rows, (round) => upsertHeld(trx, round).returning(['asset_id', 'source']).execute());
 }
 
+/** What a batch's transaction reads besides the positions, for the steps after them. */
+export interface BatchReads {
+  /** The loads whose share state is read (share-progress.ts). */
+  shareLoadIds: readonly string[];
+  /** Trips whose stops the Live ETA refresh may need (it reads them itself when they are not read here). */
+  etaTripIds: readonly string[];
+}
+
 /**
- * `holdLatestPositions`, `appendPositionHistory` of the held rows and the share state of the
- * batch's loads (share-progress.ts), in the fewest round trips. On Postgres each round is one
- * statement: a data-modifying CTE whose history insert selects the upsert's RETURNING (only rows
- * the guard let through), each paired with its history id by key (keys are unique within a
- * round), and the first round's statement also reads the share state (UNION ALL; the snapshot
- * is the transaction's, as a statement of its own would see). The history's statement triggers
- * (counters, migrations 0074 and 0085) fire once for it, over the rows it inserted. On SQLite,
- * in-process, a statement costs no round trip: the statements one by one.
+ * `holdLatestPositions`, `appendPositionHistory` of the held rows and the batch's other reads,
+ * in the fewest round trips. On Postgres each round is one statement: a data-modifying CTE
+ * whose history insert selects the upsert's RETURNING (only rows the guard let through), each
+ * paired with its history id by key (keys are unique within a round); the first round's
+ * statement also returns, in one more row, the loads' share state and the trips' stops as JSON
+ * arrays (the snapshot is the transaction's, as statements of their own would see). The
+ * history's statement triggers (counters, migrations 0074 and 0085) fire once for it, over the
+ * rows it inserted. On SQLite, in-process, a statement costs no round trip: the statements one
+ * by one, and the stops are left to the Live ETA refresh (which reads only the trips it needs).
  */
 export async function holdAndAppendPositions(
   trx: Db,
   rows: readonly AssetPositionColumns[],
-  shareLoadIds: readonly string[],
-): Promise<{ held: boolean[]; shareStates: Map<string, ShareState> }> {
+  reads: BatchReads,
+): Promise<{ held: boolean[]; shareStates: Map<string, ShareState>; etaStops: LiveEtaStop[] | undefined }> {
+  const { shareLoadIds, etaTripIds } = reads;
   if (dialectOf(trx) !== 'postgres') {
     const held = await holdLatestPositions(trx, rows);
     await appendPositionHistory(
@@ -125,9 +136,10 @@ export async function holdAndAppendPositions(
       rows.filter((_, index) => held[index]),
     );
     const shareStates = shareLoadIds.length === 0 ? new Map() : toShareStates(await selectShareStates(trx, shareLoadIds).execute());
-    return { held, shareStates };
+    return { held, shareStates, etaStops: undefined };
   }
   let shareStates = new Map<string, ShareState>();
+  let etaStops: LiveEtaStop[] = [];
   const held = await holdInRounds(rows, async (round, first) => {
     const ids = sql<{ column1: string; column2: string; column3: string }>`(values ${sql.join(
       round.map((row) => sql`(${row.asset_id}, ${row.source}, ${historyId()})`),
@@ -146,27 +158,40 @@ export async function holdAndAppendPositions(
           )
           .returning(['asset_positions.asset_id', 'asset_positions.source']),
       )
-      // A held key has a source; a load's share state has none (source is never null).
       .selectFrom('history')
-      .select(['history.asset_id as key', sql<string | null>`history.source`.as('source'), sql<string | null>`null`.as('location_shared_at'), sql<string | null>`null`.as('eta_shared')]);
-    const returned = await (first && shareLoadIds.length > 0
+      .select([
+        sql<string | null>`history.asset_id`.as('asset_id'),
+        sql<string | null>`history.source`.as('source'),
+        sql<ShareStateRow[] | null>`null`.as('share_states'),
+        sql<LiveEtaStop[] | null>`null`.as('eta_stops'),
+      ]);
+    const shareStatesJson = shareLoadIds.length > 0 ? sql<ShareStateRow[] | null>`(select json_agg(s) from ${selectShareStates(trx, shareLoadIds).as('s')})` : sql<null>`null`;
+    // json_agg's own ORDER BY: the rows' order as the refresh's own read orders them.
+    const etaStopsJson =
+      etaTripIds.length > 0 ? sql<LiveEtaStop[] | null>`(select json_agg(s order by s.trip_id, s.sequence) from ${selectLiveEtaStops(trx, etaTripIds).as('s')})` : sql<null>`null`;
+    // The reads' row is the one without an asset (a held key always has one).
+    const returned = await (first
       ? statement.unionAll(
-          trx
-            .selectFrom(selectShareStates(trx, shareLoadIds).as('states'))
-            .select(['states.load_id as key', sql<string | null>`null`.as('source'), 'states.location_shared_at', 'states.eta_shared']),
+          trx.selectNoFrom([
+            sql<string | null>`null`.as('asset_id'),
+            sql<string | null>`null`.as('source'),
+            shareStatesJson.as('share_states'),
+            etaStopsJson.as('eta_stops'),
+          ]),
         )
       : statement
     ).execute();
     const keys: HeldKey[] = [];
-    const states: { load_id: string; location_shared_at: string | null; eta_shared: string | null }[] = [];
     for (const row of returned) {
-      if (row.source === null) states.push({ load_id: row.key, location_shared_at: row.location_shared_at, eta_shared: row.eta_shared });
-      else keys.push({ asset_id: row.key, source: row.source });
+      if (row.asset_id !== null && row.source !== null) keys.push({ asset_id: row.asset_id, source: row.source });
+      else {
+        shareStates = toShareStates(row.share_states ?? []);
+        etaStops = row.eta_stops ?? [];
+      }
     }
-    if (first) shareStates = toShareStates(states);
     return keys;
   });
-  return { held, shareStates };
+  return { held, shareStates, etaStops };
 }
 
 export async function heldRecordedAt(db: Db, scope: Scope, assetId: string, source: string): Promise<string | undefined> {
