@@ -18,10 +18,11 @@ import { observations } from '../shared/observations.js';
  * Readings that arrive while a batch is being written wait for the next one, so the batch size
  * follows the load: one reading at a time when traffic is light, hundreds when it is heavy.
  * A batch costs a fixed number of statements: one asset lookup, one trip lookup (with the trips'
- * open stops and their loads' share links), then one transaction with the held-position upsert,
- * the history insert and the read of the loads' share state (one statement on Postgres), the
- * Live ETA refresh (a read and one update), and the tracking shares (statements only when
- * something is due), and one commit for all of them.
+ * open stops and their loads' share links), then one transaction, one at a time, so each round
+ * trip in it is time the writer waits (issue 19): the held-position upsert, the history insert
+ * and the reads the next steps need (the loads' share state, the trips' stops), one statement
+ * on Postgres; the Live ETAs with the trips' version bump, one statement on Postgres; the
+ * tracking shares (statements only when something is due); and one commit for all of them.
  *
  * Every reading keeps its own outcome, checked in the API's order: an asset outside the
  * caller's scope (or of the wrong type) is 404, a TripId that is not the asset's within that
