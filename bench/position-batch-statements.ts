@@ -12,7 +12,8 @@
  * pass shares every load's location (the first share of each); the next ones, a minute later
  * each, share nothing but refresh Live ETAs: the steady state of a feed. Prints, per pass, the
  * statements of one batch outside its transaction (lookups) and inside it (BEGIN and COMMIT
- * included), by kind.
+ * included), by kind. BENCH_PASSES=40 adds the mean time of a steady pass (noisy on a shared
+ * machine; the counts are the figure to compare).
  */
 import { randomBytes } from 'node:crypto';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
@@ -28,7 +29,7 @@ process.env.BENCH_TENANTS ??= '6';
 const { buildFleet } = await import('./position-fleet.js');
 
 const BATCH = Number(process.env.BENCH_BATCH ?? 120);
-const PASSES = 3;
+const PASSES = Number(process.env.BENCH_PASSES ?? 3);
 
 /**
  * Counts the statements run, by kind, and whether a transaction is open. A plugin sees every
@@ -105,7 +106,9 @@ try {
   };
   const writer = new PositionWriter(counted);
   console.log(`${name}: ${fleet.trucks.length} trucks, ${BATCH} readings a batch`);
+  let steadySince = 0;
   for (let pass = 0; pass < PASSES; pass++) {
+    if (pass === 2) steadySince = performance.now();
     const recordedAt = formatStoredDateTime(clock.now());
     const trucks = fleet.trucks.slice(0, BATCH);
     const results = await Promise.all(
@@ -145,13 +148,14 @@ try {
     const inside = [...counts].filter(([key]) => key.startsWith('in')).reduce((sum, [, n]) => sum + n, 0) + 2;
     const outside = [...counts].filter(([key]) => key.startsWith('lookups')).reduce((sum, [, n]) => sum + n, 0);
     const onTrip = trucks.filter((truck) => truck.onTrip).length;
-    console.log(
+    if (pass < 3) console.log(
       `pass ${pass + 1} (${pass === 0 ? 'first shares' : 'steady'}): ${results.filter((r) => r.held).length} held, ${onTrip} on a trip; ` +
         `lookups ${outside}, transaction ${inside} (BEGIN and COMMIT included)`,
     );
-    for (const [key, n] of [...counts].sort()) console.log(`  ${key}: ${n}`);
+    if (pass < 3) for (const [key, n] of [...counts].sort()) console.log(`  ${key}: ${n}`);
     clock.advance(60_000);
   }
+  if (PASSES > 3) console.log(`steady passes 3 to ${PASSES}: ${((performance.now() - steadySince) / (PASSES - 2)).toFixed(1)} ms a batch`);
 } finally {
   await dispose();
 }
