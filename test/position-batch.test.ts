@@ -5,6 +5,7 @@
  * one asset several times in a batch around the position already held, stale readings, the
  * counters the history's triggers keep, and two writers racing to share one load.
  */
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../core/shared/scope.js';
 import { formatStoredDateTime } from '../core/shared/datetime.js';
@@ -80,7 +81,36 @@ async function locationShares(): Promise<string[]> {
   return rows.map((row) => row.shared_at);
 }
 
+/** Counts the statements a Kysely instance runs (`transformResult` runs once per statement; BEGIN and COMMIT are not counted). */
+class StatementCounter implements KyselyPlugin {
+  count = 0;
+  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
+    return node;
+  }
+  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    this.count++;
+    return result;
+  }
+}
+
 describe('position batches in few statements', () => {
+  it('writes a batch that refreshes Live ETAs and shares nothing in two statements on Postgres, after its two lookups', async () => {
+    // No integration for this batch: L-1001's first share is the subject of the tests below.
+    await t.db.updateTable('customers').set({ visibility_url: null }).where('id', '=', 'cus_heartland').execute();
+    const counter = new StatementCounter();
+    const writer = new PositionWriter(t.db.withPlugin(counter));
+    const before = await t.db.selectFrom('trips').select('version').where('id', '=', 'trp_1001_a').executeTakeFirstOrThrow();
+    const recordedAt = formatStoredDateTime(t.clock.now().getTime() - 2 * MINUTE);
+    const results = await Promise.allSettled([writer.record(request('trk_101', recordedAt)), writer.record(request('drv_ben', recordedAt))]);
+    expect(outcomes(results)).toEqual(['held', 'held']);
+    const after = await t.db.selectFrom('trips').select('version').where('id', '=', 'trp_1001_a').executeTakeFirstOrThrow();
+    expect(after.version).toBe(before.version + 1);
+    // Lookups: assets, trips. Then Postgres: positions with history and the reads; stops with the
+    // trips' versions. SQLite: upsert, history, stops read, stops update, trips update.
+    expect(counter.count).toBe(testDatabaseKind() === 'postgres' ? 2 + 2 : 2 + 5);
+    await t.db.updateTable('customers').set({ visibility_url: 'http://127.0.0.1:9/tracking' }).where('id', '=', 'cus_heartland').execute();
+  });
+
   it('compares each of several readings of one asset in a batch with what is held before it; history and counters follow', async () => {
     const writer = new PositionWriter(t.db);
     expect((await writer.record(request('trk_202', '2026-11-22T09:00:05.000Z'))).held).toBe(true);
