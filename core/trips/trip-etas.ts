@@ -3,7 +3,9 @@
  * assign and dispatch, Live after each accepted vehicle position, both only for tenants on the
  * HosEta plan (DECISIONS "Trips, stops, ETAs").
  */
-import type { Db } from '../../db/create-db.js';
+import type { QueryCreator } from 'kysely';
+import { dialectOf, type Db } from '../../db/create-db.js';
+import type { Database } from '../../db/database.js';
 import { hasHosEtas, liveEtas, plannedEtas, type EtaStop, type LivePosition, type StopEstimates } from '../eta/estimate.js';
 import { toLatLng } from '../eta/road-distance.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
@@ -64,32 +66,45 @@ export async function refreshLiveEtas(trx: Db, update: LiveEtaUpdate): Promise<b
   return (await refreshLiveEtasOfTrips(trx, [update])).has(update.tripId);
 }
 
+/** A trip's stop with what decides whether it gets Live ETAs. */
+export type LiveEtaStop = StopRow & { trip_status: string; trip_tenant_id: string; tenant_plan: string };
+
+/** The stops of the trips with what decides whether they get Live ETAs, in trip and route order. */
+export function selectLiveEtaStops(db: QueryCreator<Database>, tripIds: readonly string[]) {
+  return db
+    .selectFrom('stops')
+    .innerJoin('trips', 'trips.id', 'stops.trip_id')
+    .innerJoin('tenants', 'tenants.id', 'trips.tenant_id')
+    .selectAll('stops')
+    .select(['trips.status as trip_status', 'trips.tenant_id as trip_tenant_id', 'tenants.plan as tenant_plan'])
+    .where('stops.trip_id', 'in', [...tripIds])
+    .orderBy('stops.trip_id')
+    .orderBy('stops.sequence');
+}
+
 /**
  * `refreshLiveEtas` for a batch of accepted positions (position ingestion's group commit), in a
  * fixed number of statements whatever the batch size. Positions are in the order they were
  * accepted; when several are for one trip, the last one's estimates are the ones that stand,
  * as if each had been applied in turn. Returns the trips whose Live ETAs changed, each with its
  * final stop's new Live ETA when that one changed (the delivery ETA the visibility shares follow).
+ *
+ * `stops`, when given, are what `selectLiveEtaStops` returned for these trips or more, read
+ * earlier in the same transaction by a statement the caller ran anyway; otherwise they are read here.
  */
-export async function refreshLiveEtasOfTrips(trx: Db, updates: readonly LiveEtaUpdate[]): Promise<Map<string, { stopId: string; eta: string } | null>> {
+export async function refreshLiveEtasOfTrips(
+  trx: Db,
+  updates: readonly LiveEtaUpdate[],
+  stops?: readonly LiveEtaStop[],
+): Promise<Map<string, { stopId: string; eta: string } | null>> {
   const latest = new Map<string, LiveEtaUpdate>();
   for (const update of updates) latest.set(update.tripId, update);
   const changedTrips = new Map<string, { stopId: string; eta: string } | null>();
   if (latest.size === 0) return changedTrips;
-  // One statement: the stops of the trips with what decides whether they get Live ETAs.
-  const joined = await trx
-    .selectFrom('stops')
-    .innerJoin('trips', 'trips.id', 'stops.trip_id')
-    .innerJoin('tenants', 'tenants.id', 'trips.tenant_id')
-    .selectAll('stops')
-    .select(['trips.status as trip_status', 'trips.tenant_id as trip_tenant_id', 'tenants.plan as tenant_plan'])
-    .where('stops.trip_id', 'in', [...latest.keys()])
-    .orderBy('stops.trip_id')
-    .orderBy('stops.sequence')
-    .execute();
+  const joined = stops ?? (await selectLiveEtaStops(trx, [...latest.keys()]).execute());
   const stopsOf = new Map<string, StopRow[]>();
   for (const { trip_status: status, trip_tenant_id: tenantId, tenant_plan: plan, ...stop } of joined) {
-    if (status !== 'InTransit' || !hasHosEtas(plan) || latest.get(stop.trip_id)!.tenantId !== tenantId) continue;
+    if (status !== 'InTransit' || !hasHosEtas(plan) || latest.get(stop.trip_id)?.tenantId !== tenantId) continue;
     const rows = stopsOf.get(stop.trip_id);
     if (rows) rows.push(stop);
     else stopsOf.set(stop.trip_id, [stop]);
@@ -111,23 +126,36 @@ export async function refreshLiveEtasOfTrips(trx: Db, updates: readonly LiveEtaU
     });
   }
   if (changes.length === 0) return changedTrips;
-  await trx
-    .updateTable('stops')
-    .set((eb) => {
-      let etaCase = eb.case('id').when(changes[0]!.id).then(changes[0]!.eta);
-      for (const change of changes.slice(1)) etaCase = etaCase.when(change.id).then(change.eta);
-      return { eta_live: etaCase.end(), updated_at: now };
-    })
-    .where(
-      'id',
-      'in',
-      changes.map((change) => change.id),
-    )
-    .execute();
-  await trx
-    .updateTable('trips')
-    .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
-    .where('id', 'in', [...changedTrips.keys()])
-    .execute();
+  const stopsUpdate = (db: QueryCreator<Database>) =>
+    db
+      .updateTable('stops')
+      .set((eb) => {
+        let etaCase = eb.case('id').when(changes[0]!.id).then(changes[0]!.eta);
+        for (const change of changes.slice(1)) etaCase = etaCase.when(change.id).then(change.eta);
+        return { eta_live: etaCase.end(), updated_at: now };
+      })
+      .where(
+        'id',
+        'in',
+        changes.map((change) => change.id),
+      );
+  const tripIds = [...changedTrips.keys()];
+  if (dialectOf(trx) === 'postgres') {
+    // One round trip: the stops' update as a data-modifying CTE of the trips' (it runs whether
+    // or not the outer statement reads it; the two touch different tables).
+    await trx
+      .with('changed_stops', (db) => stopsUpdate(db).returning('stops.id'))
+      .updateTable('trips')
+      .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
+      .where('id', 'in', tripIds)
+      .execute();
+  } else {
+    await stopsUpdate(trx).execute();
+    await trx
+      .updateTable('trips')
+      .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
+      .where('id', 'in', tripIds)
+      .execute();
+  }
   return changedTrips;
 }

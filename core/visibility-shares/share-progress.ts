@@ -6,12 +6,22 @@
  * or more from the last one shared. Manual ETAs are the dispatcher's own and are not shared.
  * Both entry points run in the transaction of the change they report.
  */
-import type { Db } from '../../db/create-db.js';
+import { dialectOf, type Db } from '../../db/create-db.js';
 import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
 import type { Clock } from '../clock.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import type { TripRecord } from '../trips/trip.repository.js';
-import { appendShares, findShareTargets, saveShareStates, type LoadShareState, type ShareDraft, type ShareTarget } from './share.repository.js';
+import {
+  appendShares,
+  claimShareStates,
+  findShareTargets,
+  saveShareStates,
+  type LoadShareState,
+  type ShareDraft,
+  type ShareLink,
+  type ShareState,
+  type ShareTarget,
+} from './share.repository.js';
 import type { TShareAddress } from './share.schemas.js';
 
 const FIFTEEN_MINUTES_MS = 15 * 60_000;
@@ -24,7 +34,7 @@ export function etaDue(lastShared: string | null, eta: string): boolean {
   return lastShared === null || Math.abs(Date.parse(eta) - Date.parse(lastShared)) >= FIFTEEN_MINUTES_MS;
 }
 
-function draftOf(target: ShareTarget, fields: Pick<ShareDraft, 'eventType' | 'type' | 'stopId' | 'coordinates' | 'address'>, data: object): ShareDraft {
+function draftOf(target: ShareLink, fields: Pick<ShareDraft, 'eventType' | 'type' | 'stopId' | 'coordinates' | 'address'>, data: object): ShareDraft {
   return {
     tenantId: target.tenantId,
     subsidiaryId: target.subsidiaryId,
@@ -42,10 +52,10 @@ function stateOf(target: ShareTarget): LoadShareState {
   return { loadId: target.loadId, tenantId: target.tenantId, locationSharedAt: target.locationSharedAt, etaShared: target.etaShared };
 }
 
-/** A held reading attached to a trip. */
+/** A held reading attached to a trip whose load shares its progress. */
 export interface SharedReading {
   row: AssetPositionColumns;
-  tripId: string;
+  link: ShareLink;
 }
 
 /** The delivery stop's new Live ETA of a trip, after a batch refreshed it. */
@@ -59,66 +69,81 @@ function positionAddress(row: AssetPositionColumns): TShareAddress | null {
   return Object.values(address).every((value) => value === null) ? null : address;
 }
 
+const NEVER_SHARED: ShareState = { locationSharedAt: null, etaShared: null };
+
 /**
- * The shares of a batch of held positions, set-wise: one read of the loads' share state for
- * every trip of the batch, then (only when something is shared) one insert of outbox entries,
- * one of shares and one upsert of the loads' state. A load shares the newest reading of the
- * batch when its last location share is 15 minutes old or more.
+ * The shares of a batch of held positions, set-wise. The trips' links to their loads' customers
+ * come from the batch's lookups, and the loads' share state from a read the batch's transaction
+ * made anyway (position.repository.ts `holdAndAppendPositions`), so a batch with nothing due
+ * costs no statement here. A load shares the newest reading of the batch when its last location
+ * share is 15 minutes old or more, and a delivery ETA as `etaDue` says.
+ *
+ * On Postgres what looks due is claimed before it is written (`claimShareStates`: the state rows
+ * locked, their latest values) and decided again on what they hold: another process may have
+ * shared the same load since the read. What did not look due stays so: a location share only moves
+ * forward, and a decision not to write is one this transaction could have made before the
+ * other's. Then one insert of outbox entries, one of shares and one upsert of the loads' state.
  */
 export async function sharePositionBatch(
   trx: Db,
   clock: Clock,
   readings: readonly SharedReading[],
-  deliveryEtas: ReadonlyMap<string, DeliveryEta>,
+  deliveryEtas: ReadonlyMap<string, { link: ShareLink; delivery: DeliveryEta }>,
+  read: ReadonlyMap<string, ShareState>,
 ): Promise<void> {
-  const tripIds = new Set([...readings.map((reading) => reading.tripId), ...deliveryEtas.keys()]);
-  if (tripIds.size === 0) return;
-  const targets = await findShareTargets(trx, [...tripIds]);
-  if (targets.size === 0) return;
-
+  if (readings.length === 0 && deliveryEtas.size === 0) return;
   const now = clock.now().getTime();
+  const looked = planShares(readings, deliveryEtas, read, now);
+  if (looked.changed.length === 0) return;
+  // SQLite has one writer (WEB_CONCURRENCY needs Postgres) and batches commit one at a time: the
+  // transaction's read is current there, and what it decided stands.
+  const { drafts, changed } =
+    dialectOf(trx) === 'postgres' ? planShares(readings, deliveryEtas, new Map([...read, ...(await claimShareStates(trx, looked.changed))]), now) : looked;
+  await appendShares(trx, clock, drafts);
+  await saveShareStates(trx, changed);
+}
+
+/** The shares due given the loads' state, and the loads' state after them. */
+function planShares(
+  readings: readonly SharedReading[],
+  deliveryEtas: ReadonlyMap<string, { link: ShareLink; delivery: DeliveryEta }>,
+  stored: ReadonlyMap<string, ShareState>,
+  now: number,
+): { drafts: ShareDraft[]; changed: LoadShareState[] } {
   const nowText = formatStoredDateTime(now);
   const states = new Map<string, LoadShareState>();
-  const state = (target: ShareTarget) => states.get(target.loadId) ?? states.set(target.loadId, stateOf(target)).get(target.loadId)!;
-  const newest = new Map<string, { target: ShareTarget; row: AssetPositionColumns }>();
-  for (const reading of readings) {
-    const target = targets.get(reading.tripId);
-    if (target) newest.set(target.loadId, { target, row: reading.row });
-  }
+  const state = (link: ShareLink) =>
+    states.get(link.loadId) ?? states.set(link.loadId, { loadId: link.loadId, tenantId: link.tenantId, ...(stored.get(link.loadId) ?? NEVER_SHARED) }).get(link.loadId)!;
+  const newest = new Map<string, SharedReading>();
+  for (const reading of readings) newest.set(reading.link.loadId, reading);
   const drafts: ShareDraft[] = [];
   const changed = new Set<string>();
-  for (const { target, row } of newest.values()) {
-    const loadState = state(target);
+  for (const { link, row } of newest.values()) {
+    const loadState = state(link);
     if (!locationDue(loadState.locationSharedAt, now)) continue;
     const coordinates = { Latitude: row.latitude, Longitude: row.longitude };
     const address = positionAddress(row);
     drafts.push(
-      draftOf(target, { eventType: 'Location', type: 'tracking.location', stopId: null, coordinates, address }, {
+      draftOf(link, { eventType: 'Location', type: 'tracking.location', stopId: null, coordinates, address }, {
         Coordinates: coordinates,
         Address: address,
         RecordedAt: row.recorded_at,
       }),
     );
     loadState.locationSharedAt = nowText;
-    changed.add(target.loadId);
+    changed.add(link.loadId);
   }
-  for (const [tripId, delivery] of deliveryEtas) {
-    const target = targets.get(tripId);
-    if (!target) continue;
-    const loadState = state(target);
+  for (const { link, delivery } of deliveryEtas.values()) {
+    const loadState = state(link);
     if (!etaDue(loadState.etaShared, delivery.eta)) continue;
-    drafts.push(etaDraft(target, delivery));
+    drafts.push(etaDraft(link, delivery));
     loadState.etaShared = formatStoredDateTime(Date.parse(delivery.eta));
-    changed.add(target.loadId);
+    changed.add(link.loadId);
   }
-  await appendShares(trx, clock, drafts);
-  await saveShareStates(
-    trx,
-    [...changed].map((loadId) => states.get(loadId)!),
-  );
+  return { drafts, changed: [...changed].map((loadId) => states.get(loadId)!) };
 }
 
-function etaDraft(target: ShareTarget, delivery: DeliveryEta): ShareDraft {
+function etaDraft(target: ShareLink, delivery: DeliveryEta): ShareDraft {
   return draftOf(target, { eventType: 'EstimatedDelivery', type: 'tracking.eta', stopId: delivery.stopId, coordinates: null, address: null }, {
     StopId: delivery.stopId,
     Eta: delivery.eta,

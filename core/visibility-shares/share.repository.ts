@@ -1,4 +1,5 @@
-import type { Selectable } from 'kysely';
+import type { QueryCreator, Selectable } from 'kysely';
+import type { Database } from '../../db/database.js';
 import type { Db } from '../../db/create-db.js';
 import type { VisibilitySharesTable } from '../../db/tables/visibility-shares.js';
 import type { Clock } from '../clock.js';
@@ -76,8 +77,8 @@ export async function appendShares(trx: Db, clock: Clock, drafts: readonly Share
     .execute();
 }
 
-/** A trip whose load's customer has a visibility integration, with what the load last shared. */
-export interface ShareTarget {
+/** A trip whose load's customer has a visibility integration: where its progress is shared. */
+export interface ShareLink {
   tripId: string;
   tripNumber: string;
   tenantId: string;
@@ -85,9 +86,16 @@ export interface ShareTarget {
   customerId: string;
   loadId: string;
   loadNumber: string;
+}
+
+/** What a load last shared (both null before its first share). */
+export interface ShareState {
   locationSharedAt: string | null;
   etaShared: string | null;
 }
+
+/** A trip whose load shares its progress, with what the load last shared. */
+export type ShareTarget = ShareLink & ShareState;
 
 /**
  * The trips (of those given) whose load shares its progress, in one statement. Not a caller's
@@ -133,11 +141,44 @@ export async function findShareTargets(db: Db, tripIds: readonly string[]): Prom
   return targets;
 }
 
-export interface LoadShareState {
+export interface LoadShareState extends ShareState {
   loadId: string;
   tenantId: string;
-  locationSharedAt: string | null;
-  etaShared: string | null;
+}
+
+/** The loads' share state as a query, for a caller to run alone or as part of a statement it runs anyway. */
+export function selectShareStates(db: QueryCreator<Database>, loadIds: readonly string[]) {
+  return db.selectFrom('visibility_load_state').select(['load_id', 'location_shared_at', 'eta_shared']).where('load_id', 'in', [...loadIds]);
+}
+
+export interface ShareStateRow {
+  load_id: string;
+  location_shared_at: string | null;
+  eta_shared: string | null;
+}
+
+export function toShareStates(rows: readonly ShareStateRow[]): Map<string, ShareState> {
+  return new Map(rows.map((row) => [row.load_id, { locationSharedAt: row.location_shared_at, etaShared: row.eta_shared }]));
+}
+
+/**
+ * Claims the loads' share state for this transaction and returns what it holds now: an upsert
+ * that inserts a missing row (both null) and, for an existing one, changes nothing but takes
+ * its row lock (Postgres) and returns its latest committed values. A read made earlier, without
+ * the lock, may be stale when another process shares the same load (WEB_CONCURRENCY): only
+ * what is decided on the claimed state is written. Loads in id order, so two claimers wait
+ * for one another rather than deadlock.
+ */
+export async function claimShareStates(trx: Db, loads: readonly { loadId: string; tenantId: string }[]): Promise<Map<string, ShareState>> {
+  if (loads.length === 0) return new Map();
+  const sorted = [...loads].sort((a, b) => (a.loadId < b.loadId ? -1 : a.loadId > b.loadId ? 1 : 0));
+  const rows = await trx
+    .insertInto('visibility_load_state')
+    .values(sorted.map((load) => ({ load_id: load.loadId, tenant_id: load.tenantId, location_shared_at: null, eta_shared: null })))
+    .onConflict((conflict) => conflict.column('load_id').doUpdateSet((eb) => ({ tenant_id: eb.ref('visibility_load_state.tenant_id') })))
+    .returning(['load_id', 'location_shared_at', 'eta_shared'])
+    .execute();
+  return toShareStates(rows);
 }
 
 /** Stores what the loads last shared, in one statement. */

@@ -1,12 +1,15 @@
 import type { Db } from '../../db/create-db.js';
 import { greatCircleMiles, toLatLng, type LatLng } from '../eta/road-distance.js';
 import { rowInScope, type Scope } from '../shared/scope.js';
+import type { ShareLink } from '../visibility-shares/share.repository.js';
 import type { AssetKind, PositionAsset } from './position-asset.js';
 
 export interface PositionTrip {
   id: string;
   tripNumber: string;
   status: string;
+  /** Where the trip's progress is shared: null when its load's customer has no visibility integration. */
+  share: ShareLink | null;
 }
 
 const ASSET_COLUMN = { driver: 'driver_id', truck: 'truck_id', trailer: 'trailer_id' } as const;
@@ -21,6 +24,12 @@ interface CandidateTrip {
   driver_id: string | null;
   truck_id: string | null;
   trailer_id: string | null;
+  load_id: string;
+  load_number: string;
+  load_tenant_id: string;
+  load_subsidiary_id: string | null;
+  /** The load's customer when it has a visibility integration. */
+  share_customer_id: string | null;
 }
 
 /** The trips a batch of positions may attach to, and the next open stop of each active one. */
@@ -32,7 +41,10 @@ export interface TripCandidates {
 
 /**
  * One read for a whole batch: the Dispatched or InTransit trips of its assets, plus any trip a
- * reading names by TripId (whatever its status), each with the open stops of the active ones.
+ * reading names by TripId (whatever its status), each with the open stops of the active ones
+ * and its load's customer when that one has a visibility integration (the share link: read
+ * here, outside the write transaction, as a load's customer and its integration rarely change;
+ * the share state itself is read in the transaction).
  */
 export async function findTripCandidates(
   db: Db,
@@ -48,6 +60,10 @@ export async function findTripCandidates(
     .leftJoin('stops', (join) =>
       join.onRef('stops.trip_id', '=', 'trips.id').on('stops.status', '=', 'Open').on('trips.status', 'in', ACTIVE),
     )
+    .innerJoin('loads', 'loads.id', 'trips.load_id')
+    .leftJoin('customers', (join) =>
+      join.onRef('customers.id', '=', 'loads.customer_id').onRef('customers.tenant_id', '=', 'loads.tenant_id').on('customers.visibility_url', 'is not', null),
+    )
     .select([
       'trips.id',
       'trips.trip_number',
@@ -57,6 +73,11 @@ export async function findTripCandidates(
       'trips.driver_id',
       'trips.truck_id',
       'trips.trailer_id',
+      'loads.id as load_id',
+      'loads.load_number',
+      'loads.tenant_id as load_tenant_id',
+      'loads.subsidiary_id as load_subsidiary_id',
+      'customers.id as share_customer_id',
       'stops.sequence',
       'stops.latitude',
       'stops.longitude',
@@ -102,7 +123,7 @@ export function chooseTrip(
   const own = candidates.trips.filter((trip) => rowInScope(trip, scope) && trip[column] === asset.id);
   if (tripId !== null && tripId !== undefined) {
     const trip = own.find((candidate) => candidate.id === tripId);
-    return trip ? { id: trip.id, tripNumber: trip.trip_number, status: trip.status } : 'unknown';
+    return trip ? toPositionTrip(trip) : 'unknown';
   }
   let best: { trip: CandidateTrip; miles: number } | null = null;
   // `own` is in trip id order, and only a strictly nearer trip replaces the best.
@@ -112,5 +133,21 @@ export function chooseTrip(
     const miles = point ? greatCircleMiles(position, point) : Number.POSITIVE_INFINITY;
     if (!best || miles < best.miles) best = { trip, miles };
   }
-  return best && { id: best.trip.id, tripNumber: best.trip.trip_number, status: best.trip.status };
+  return best && toPositionTrip(best.trip);
+}
+
+function toPositionTrip(trip: CandidateTrip): PositionTrip {
+  const share =
+    trip.share_customer_id === null
+      ? null
+      : {
+          tripId: trip.id,
+          tripNumber: trip.trip_number,
+          tenantId: trip.load_tenant_id,
+          subsidiaryId: trip.load_subsidiary_id,
+          customerId: trip.share_customer_id,
+          loadId: trip.load_id,
+          loadNumber: trip.load_number,
+        };
+  return { id: trip.id, tripNumber: trip.trip_number, status: trip.status, share };
 }

@@ -6,9 +6,10 @@ import { notFound } from '../errors.js';
 import type { Scope } from '../shared/scope.js';
 import { refreshLiveEtasOfTrips, type LiveEtaUpdate } from '../trips/trip-etas.js';
 import { sharePositionBatch, type DeliveryEta } from '../visibility-shares/share-progress.js';
+import type { ShareLink } from '../visibility-shares/share.repository.js';
 import { assetFor, findAssetRows, type AssetKind, type PositionAsset } from './position-asset.js';
 import { chooseTrip, findTripCandidates, type PositionTrip } from './position-trip.js';
-import { appendPositionHistory, holdLatestPositions } from './position.repository.js';
+import { holdAndAppendPositions } from './position.repository.js';
 import { observations } from '../shared/observations.js';
 
 /**
@@ -16,10 +17,12 @@ import { observations } from '../shared/observations.js';
  * handled one by one, each spends most of its time on round trips and commits, not on work.
  * Readings that arrive while a batch is being written wait for the next one, so the batch size
  * follows the load: one reading at a time when traffic is light, hundreds when it is heavy.
- * A batch costs a fixed number of statements: one asset lookup, one trip lookup (and one for
- * their open stops), then one transaction with the held-position upsert, the history insert,
- * the Live ETA refresh and the tracking shares (share-progress.ts: one read of the loads' share
- * state, and inserts only when something is shared), and one commit for all of them.
+ * A batch costs a fixed number of statements: one asset lookup, one trip lookup (with the trips'
+ * open stops and their loads' share links), then one transaction, one at a time, so each round
+ * trip in it is time the writer waits (issue 19): the held-position upsert, the history insert
+ * and the reads the next steps need (the loads' share state, the trips' stops), one statement
+ * on Postgres; the Live ETAs with the trips' version bump, one statement on Postgres; the
+ * tracking shares (statements only when something is due); and one commit for all of them.
  *
  * Every reading keeps its own outcome, checked in the API's order: an asset outside the
  * caller's scope (or of the wrong type) is 404, a TripId that is not the asset's within that
@@ -195,16 +198,19 @@ async function checkBatch(db: Db, batch: Queued[]): Promise<Checked> {
  */
 async function commitBatch(db: Db, accepted: readonly Accepted[]): Promise<boolean[]> {
   if (accepted.length === 0) return [];
+  const shareLoadIds = new Set(accepted.flatMap(({ trip }) => (trip?.share ? [trip.share.loadId] : [])));
+  const etaTripIds = new Set(accepted.flatMap(({ trip }) => (trip?.status === 'InTransit' ? [trip.id] : [])));
   return db.transaction().execute(async (trx) => {
-    const outcomes = await holdLatestPositions(
+    const {
+      held: outcomes,
+      shareStates,
+      etaStops,
+    } = await holdAndAppendPositions(
       trx,
       accepted.map((item) => item.row),
+      { shareLoadIds: [...shareLoadIds], etaTripIds: [...etaTripIds] },
     );
     const heldItems = accepted.filter((_, index) => outcomes[index]);
-    await appendPositionHistory(
-      trx,
-      heldItems.map((item) => item.row),
-    );
     const live: LiveEtaUpdate[] = heldItems
       .filter((item) => item.trip?.status === 'InTransit')
       .map(({ queued, trip }) => ({
@@ -213,15 +219,20 @@ async function commitBatch(db: Db, accepted: readonly Accepted[]): Promise<boole
         position: { coordinates: queued.request.point, recordedAt: queued.request.recordedAt },
         clock: queued.request.clock,
       }));
-    const changedEtas = await refreshLiveEtasOfTrips(trx, live);
-    const deliveryEtas = new Map<string, DeliveryEta>();
-    for (const [tripId, delivery] of changedEtas) if (delivery) deliveryEtas.set(tripId, delivery);
+    const changedEtas = await refreshLiveEtasOfTrips(trx, live, etaStops);
+    const links = new Map(heldItems.flatMap(({ trip }) => (trip?.share ? [[trip.id, trip.share] as const] : [])));
+    const deliveryEtas = new Map<string, { link: ShareLink; delivery: DeliveryEta }>();
+    for (const [tripId, delivery] of changedEtas) {
+      const link = links.get(tripId);
+      if (delivery && link) deliveryEtas.set(tripId, { link, delivery });
+    }
     // Every reading of a batch carries the same server clock.
     await sharePositionBatch(
       trx,
       accepted[0]!.queued.request.clock,
-      heldItems.flatMap(({ row, trip }) => (trip ? [{ row, tripId: trip.id }] : [])),
+      heldItems.flatMap(({ row, trip }) => (trip?.share ? [{ row, link: trip.share }] : [])),
       deliveryEtas,
+      shareStates,
     );
     return outcomes;
   });

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { ExpressionBuilder, Selectable } from 'kysely';
-import type { Db } from '../../db/create-db.js';
+import { sql, type ExpressionBuilder, type QueryCreator, type Selectable } from 'kysely';
+import { dialectOf, type Db } from '../../db/create-db.js';
 import type { Database } from '../../db/database.js';
 import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
+import { selectLiveEtaStops, type LiveEtaStop } from '../trips/trip-etas.js';
+import { selectShareStates, toShareStates, type ShareState, type ShareStateRow } from '../visibility-shares/share.repository.js';
 import type { TAssetLocation } from './position.schemas.js';
 
 export function toAssetLocation(row: Selectable<AssetPositionColumns>): TAssetLocation {
@@ -51,18 +53,30 @@ const HELD_COLUMNS = [
 
 const heldKey = (row: Pick<AssetPositionColumns, 'asset_id' | 'source'>) => `${row.asset_id}\u0000${row.source}`;
 
+/** The upsert that makes rows held unless a newer or equal RecordedAt is held already. */
+function upsertHeld(db: QueryCreator<Database>, rows: readonly AssetPositionColumns[]) {
+  return db
+    .insertInto('asset_positions_latest')
+    .values([...rows])
+    .onConflict((conflict) =>
+      conflict
+        .columns(['asset_id', 'source'])
+        .doUpdateSet((eb) => Object.fromEntries(HELD_COLUMNS.map((column) => [column, eb.ref(`excluded.${column}`)])))
+        .whereRef('asset_positions_latest.recorded_at', '<', 'excluded.recorded_at'),
+    );
+}
+
+type HeldKey = Pick<AssetPositionColumns, 'asset_id' | 'source'>;
+
 /**
- * Makes each row the held position of its asset and source unless one with a newer or equal
- * RecordedAt is already held; returns, per row, whether it is now held (false: stale).
- * The comparison lives in the upsert's own WHERE, so two parallel writers cannot both pass a
- * read-then-write check: the database row lock (Postgres) or the single writer (SQLite)
- * decides, and an older reading never replaces a newer one.
+ * Runs `hold` over the rows in rounds, each holding at most one reading per asset and source, and
+ * returns per row whether it is now held (its key came back from its round).
  *
  * One statement holds many assets' readings. A statement may touch a row only once (Postgres
  * refuses a second), so readings of the same asset go into successive statements in their
  * order: a later, older reading is then compared with the one just held, as if sent alone.
  */
-export async function holdLatestPositions(trx: Db, rows: readonly AssetPositionColumns[]): Promise<boolean[]> {
+async function holdInRounds(rows: readonly AssetPositionColumns[], hold: (round: AssetPositionColumns[], first: boolean) => Promise<HeldKey[]>): Promise<boolean[]> {
   const held: boolean[] = new Array(rows.length).fill(false);
   const rounds: number[][] = [];
   const seen = new Map<string, number>();
@@ -72,22 +86,112 @@ export async function holdLatestPositions(trx: Db, rows: readonly AssetPositionC
     seen.set(key, round + 1);
     (rounds[round] ??= []).push(index);
   });
-  for (const round of rounds) {
-    const returned = await trx
-      .insertInto('asset_positions_latest')
-      .values(round.map((index) => rows[index]!))
-      .onConflict((conflict) =>
-        conflict
-          .columns(['asset_id', 'source'])
-          .doUpdateSet((eb) => Object.fromEntries(HELD_COLUMNS.map((column) => [column, eb.ref(`excluded.${column}`)])))
-          .whereRef('asset_positions_latest.recorded_at', '<', 'excluded.recorded_at'),
-      )
-      .returning(['asset_id', 'source'])
-      .execute();
-    const accepted = new Set(returned.map(heldKey));
+  for (const [number, round] of rounds.entries()) {
+    const accepted = new Set((await hold(round.map((index) => rows[index]!), number === 0)).map(heldKey));
     for (const index of round) held[index] = accepted.has(heldKey(rows[index]!));
   }
   return held;
+}
+
+/**
+ * Makes each row the held position of its asset and source unless one with a newer or equal
+ * RecordedAt is already held; returns, per row, whether it is now held (false: stale).
+ * The comparison lives in the upsert's own WHERE, so two parallel writers cannot both pass a
+ * read-then-write check: the database row lock (Postgres) or the single writer (SQLite)
+ * decides, and an older reading never replaces a newer one.
+ */
+export async function holdLatestPositions(trx: Db, rows: readonly AssetPositionColumns[]): Promise<boolean[]> {
+  return holdInRounds(rows, (round) => upsertHeld(trx, round).returning(['asset_id', 'source']).execute());
+}
+
+/** What a batch's transaction reads besides the positions, for the steps after them. */
+export interface BatchReads {
+  /** The loads whose share state is read (share-progress.ts). */
+  shareLoadIds: readonly string[];
+  /** Trips whose stops the Live ETA refresh may need (it reads them itself when they are not read here). */
+  etaTripIds: readonly string[];
+}
+
+/**
+ * `holdLatestPositions`, `appendPositionHistory` of the held rows and the batch's other reads,
+ * in the fewest round trips. On Postgres each round is one statement: a data-modifying CTE
+ * whose history insert selects the upsert's RETURNING (only rows the guard let through), each
+ * paired with its history id by key (keys are unique within a round); the first round's
+ * statement also returns, in one more row, the loads' share state and the trips' stops as JSON
+ * arrays (the snapshot is the transaction's, as statements of their own would see). The
+ * history's statement triggers (counters, migrations 0074 and 0085) fire once for it, over the
+ * rows it inserted. On SQLite, in-process, a statement costs no round trip: the statements one
+ * by one, and the stops are left to the Live ETA refresh (which reads only the trips it needs).
+ */
+export async function holdAndAppendPositions(
+  trx: Db,
+  rows: readonly AssetPositionColumns[],
+  reads: BatchReads,
+): Promise<{ held: boolean[]; shareStates: Map<string, ShareState>; etaStops: LiveEtaStop[] | undefined }> {
+  const { shareLoadIds, etaTripIds } = reads;
+  if (dialectOf(trx) !== 'postgres') {
+    const held = await holdLatestPositions(trx, rows);
+    await appendPositionHistory(
+      trx,
+      rows.filter((_, index) => held[index]),
+    );
+    const shareStates = shareLoadIds.length === 0 ? new Map() : toShareStates(await selectShareStates(trx, shareLoadIds).execute());
+    return { held, shareStates, etaStops: undefined };
+  }
+  let shareStates = new Map<string, ShareState>();
+  let etaStops: LiveEtaStop[] = [];
+  const held = await holdInRounds(rows, async (round, first) => {
+    const ids = sql<{ column1: string; column2: string; column3: string }>`(values ${sql.join(
+      round.map((row) => sql`(${row.asset_id}, ${row.source}, ${historyId()})`),
+    )})`.as('ids');
+    const statement = trx
+      .with('held', (db) => upsertHeld(db, round).returningAll())
+      .with('history', (db) =>
+        db
+          .insertInto('asset_positions')
+          .columns(['id', 'asset_id', 'source', ...HELD_COLUMNS])
+          .expression((eb) =>
+            eb
+              .selectFrom('held')
+              .innerJoin(ids, (join) => join.onRef('ids.column1', '=', 'held.asset_id').onRef('ids.column2', '=', 'held.source'))
+              .select(['ids.column3', 'held.asset_id', 'held.source', ...HELD_COLUMNS.map((column) => `held.${column}` as const)]),
+          )
+          .returning(['asset_positions.asset_id', 'asset_positions.source']),
+      )
+      .selectFrom('history')
+      .select([
+        sql<string | null>`history.asset_id`.as('asset_id'),
+        sql<string | null>`history.source`.as('source'),
+        sql<ShareStateRow[] | null>`null`.as('share_states'),
+        sql<LiveEtaStop[] | null>`null`.as('eta_stops'),
+      ]);
+    const shareStatesJson = shareLoadIds.length > 0 ? sql<ShareStateRow[] | null>`(select json_agg(s) from ${selectShareStates(trx, shareLoadIds).as('s')})` : sql<null>`null`;
+    // json_agg's own ORDER BY: the rows' order as the refresh's own read orders them.
+    const etaStopsJson =
+      etaTripIds.length > 0 ? sql<LiveEtaStop[] | null>`(select json_agg(s order by s.trip_id, s.sequence) from ${selectLiveEtaStops(trx, etaTripIds).as('s')})` : sql<null>`null`;
+    // The reads' row is the one without an asset (a held key always has one).
+    const returned = await (first
+      ? statement.unionAll(
+          trx.selectNoFrom([
+            sql<string | null>`null`.as('asset_id'),
+            sql<string | null>`null`.as('source'),
+            shareStatesJson.as('share_states'),
+            etaStopsJson.as('eta_stops'),
+          ]),
+        )
+      : statement
+    ).execute();
+    const keys: HeldKey[] = [];
+    for (const row of returned) {
+      if (row.asset_id !== null && row.source !== null) keys.push({ asset_id: row.asset_id, source: row.source });
+      else {
+        shareStates = toShareStates(row.share_states ?? []);
+        etaStops = row.eta_stops ?? [];
+      }
+    }
+    return keys;
+  });
+  return { held, shareStates, etaStops };
 }
 
 export async function heldRecordedAt(db: Db, scope: Scope, assetId: string, source: string): Promise<string | undefined> {

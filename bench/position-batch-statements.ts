@@ -1,0 +1,161 @@
+/**
+ * Statements per position batch (issue 19), counted rather than timed: on a shared machine a
+ * count is the honest figure, and on Postgres each statement inside the batch's transaction is
+ * a round trip the one-at-a-time writer waits on.
+ *
+ *   npx tsx bench/position-batch-statements.ts                      # SQLite in memory
+ *   BENCH_DATABASE_URL=postgres://… npx tsx bench/position-batch-statements.ts
+ *
+ * Loads a small bench fleet (bench/position-fleet.ts: a third of the trucks on an InTransit trip
+ * of a HosEta tenant whose customer has a visibility integration), then drives the position
+ * writer with batches of BATCH readings, round-robin over the trucks as the bench does. The first
+ * pass shares every load's location (the first share of each); the next ones, a minute later
+ * each, share nothing but refresh Live ETAs: the steady state of a feed. Prints, per pass, the
+ * statements of one batch outside its transaction (lookups) and inside it (BEGIN and COMMIT
+ * included), by kind. BENCH_PASSES=40 adds the mean time of a steady pass (noisy on a shared
+ * machine; the counts are the figure to compare).
+ */
+import { randomBytes } from 'node:crypto';
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import { createDb, createSchema, dropSchema, type Db } from '../db/create-db.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { ManualClock } from '../core/clock.js';
+import { loadFixture } from '../core/fixtures/load-fixture.js';
+import { formatStoredDateTime } from '../core/shared/datetime.js';
+import { PositionWriter } from '../core/visibility/position-writer.js';
+import { SECRET_KEY } from '../test/harness.js';
+
+process.env.BENCH_TENANTS ??= '6';
+const { buildFleet } = await import('./position-fleet.js');
+
+const BATCH = Number(process.env.BENCH_BATCH ?? 120);
+const PASSES = Number(process.env.BENCH_PASSES ?? 3);
+
+/**
+ * Counts the statements run, by kind, and whether a transaction is open. A plugin sees every
+ * builder (subqueries too) in `transformQuery`, but `transformResult` once per executed
+ * statement: kinds are noted by query id in the first and counted in the second.
+ */
+class Counter implements KyselyPlugin {
+  inTransaction = false;
+  counts = new Map<string, number>();
+  private kinds = new WeakMap<object, string>();
+  transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
+    let kind = node.kind.replace('QueryNode', '').toLowerCase();
+    if ('with' in node && node.with) kind = `with…${kind}`;
+    this.kinds.set(queryId, kind);
+    return node;
+  }
+  async transformResult({ result, queryId }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    const key = `${this.inTransaction ? 'in transaction' : 'lookups'}: ${this.kinds.get(queryId) ?? 'raw'}`;
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    return result;
+  }
+  take(): Map<string, number> {
+    const taken = this.counts;
+    this.counts = new Map();
+    return taken;
+  }
+}
+
+async function open(): Promise<{ db: Db; dispose(): Promise<void>; name: string }> {
+  const url = process.env.BENCH_DATABASE_URL;
+  if (!url) {
+    const db = createDb('sqlite::memory:');
+    await migrateToLatest(db);
+    return { db, name: 'SQLite', dispose: () => db.destroy() };
+  }
+  const schema = `stmt_${randomBytes(5).toString('hex')}`;
+  await createSchema(url, schema);
+  const db = createDb(url, { schema, maxConnections: 4 });
+  await migrateToLatest(db);
+  return {
+    db,
+    name: 'Postgres',
+    async dispose() {
+      await db.destroy();
+      await dropSchema(url, schema);
+    },
+  };
+}
+
+const { db, dispose, name } = await open();
+try {
+  const clock = new ManualClock('2026-11-22T12:00:00Z');
+  const fleet = buildFleet('http://127.0.0.1:9/tracking');
+  await loadFixture(db, fleet.fixture, { clock, secretKey: SECRET_KEY });
+  const counter = new Counter();
+  const counted = db.withPlugin(counter);
+  // BEGIN and COMMIT are not compiled queries: count the transaction around the batch's work.
+  const transaction = counted.transaction.bind(counted);
+  counted.transaction = () => {
+    const builder = transaction();
+    return new Proxy(builder, {
+      get(target, property, receiver) {
+        if (property !== 'execute') return Reflect.get(target, property, receiver);
+        return async (work: (trx: Db) => Promise<unknown>) => {
+          counter.inTransaction = true;
+          try {
+            return await target.execute(work);
+          } finally {
+            counter.inTransaction = false;
+          }
+        };
+      },
+    });
+  };
+  const writer = new PositionWriter(counted);
+  console.log(`${name}: ${fleet.trucks.length} trucks, ${BATCH} readings a batch`);
+  let steadySince = 0;
+  for (let pass = 0; pass < PASSES; pass++) {
+    if (pass === 2) steadySince = performance.now();
+    const recordedAt = formatStoredDateTime(clock.now());
+    const trucks = fleet.trucks.slice(0, BATCH);
+    const results = await Promise.all(
+      trucks.map((truck, index) =>
+        writer.record({
+          scope: { tenantId: `tn_bench_${String(truck.tenant).padStart(4, '0')}`, subsidiaryId: null },
+          assetId: truck.truckId,
+          tripId: undefined,
+          point: { latitude: truck.latitude + pass * 0.01, longitude: truck.longitude },
+          recordedAt: Date.parse(recordedAt),
+          clock,
+          build: (asset, trip) => ({
+            tenant_id: `tn_bench_${String(truck.tenant).padStart(4, '0')}`,
+            subsidiary_id: asset.subsidiaryId,
+            asset_id: asset.id,
+            asset_type: asset.type,
+            source: 'PublicApi',
+            latitude: (truck.latitude + pass * 0.01).toFixed(4),
+            longitude: truck.longitude.toFixed(4),
+            street: null,
+            city: null,
+            state: null,
+            zip_code: null,
+            country: null,
+            formatted_address: `reading ${index}`,
+            recorded_at: recordedAt,
+            received_at: recordedAt,
+            trip_id: trip?.id ?? null,
+            trip_number: trip?.tripNumber ?? null,
+            odometer: null,
+            odometer_reading_at: null,
+          }),
+        }),
+      ),
+    );
+    const counts = counter.take();
+    const inside = [...counts].filter(([key]) => key.startsWith('in')).reduce((sum, [, n]) => sum + n, 0) + 2;
+    const outside = [...counts].filter(([key]) => key.startsWith('lookups')).reduce((sum, [, n]) => sum + n, 0);
+    const onTrip = trucks.filter((truck) => truck.onTrip).length;
+    if (pass < 3) console.log(
+      `pass ${pass + 1} (${pass === 0 ? 'first shares' : 'steady'}): ${results.filter((r) => r.held).length} held, ${onTrip} on a trip; ` +
+        `lookups ${outside}, transaction ${inside} (BEGIN and COMMIT included)`,
+    );
+    if (pass < 3) for (const [key, n] of [...counts].sort()) console.log(`  ${key}: ${n}`);
+    clock.advance(60_000);
+  }
+  if (PASSES > 3) console.log(`steady passes 3 to ${PASSES}: ${((performance.now() - steadySince) / (PASSES - 2)).toFixed(1)} ms a batch`);
+} finally {
+  await dispose();
+}
