@@ -127,7 +127,8 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
     const rest = path.startsWith('/api/p/');
     if (!rest || req.headers.origin !== undefined) res.setHeader('X-Request-Id', requestId);
     if (applyCors(cors, req, res)) return {};
-    if (rest) return handleApiRequest(apiDeps, req, res, url, requestId);
+    // Awaited rather than handed on: an async function returning a promise costs two more turns.
+    if (rest) return await handleApiRequest(apiDeps, req, res, url, requestId);
     if (path === '/api/trpc' || path.startsWith(TRPC_PREFIX)) {
       await trpc(req, res, path);
       return {};

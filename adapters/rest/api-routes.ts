@@ -310,7 +310,8 @@ async function runRoute(options: RunOptions): Promise<RunOutcome> {
   } else {
     req.resume();
   }
-  return execute(body);
+  // Awaited rather than handed on: an async function returning a promise costs two more turns.
+  return await execute(body);
 
   /** Everything after the body is read: its text checks, the input, the procedure and the answer. */
   async function execute(body: Record<string, unknown> | undefined): Promise<RunOutcome> {
