@@ -42,7 +42,8 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 function pathParameter(raw: string): string {
   try {
-    const decoded = decodeURIComponent(raw);
+    // Without a '%' there is nothing to decode (and nothing decodeURIComponent could refuse).
+    const decoded = raw.includes('%') ? decodeURIComponent(raw) : raw;
     return isSafeText(decoded) ? decoded : UNMATCHABLE_ID;
   } catch {
     return UNMATCHABLE_ID;
