@@ -1,5 +1,5 @@
 import { TRPCError, type AnyTRPCProcedure } from '@trpc/server';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { guardOf, type Context, type Guard, type Meta } from './trpc.js';
 
 /**
@@ -73,20 +73,35 @@ export function planProcedure(path: string, procedure: AnyTRPCProcedure): Proced
       for (const step of after) {
         if (step.kind === 'guard') current = step.guard({ ctx: current, meta });
         else if (step.kind === 'input') {
-          const parsed = await step.schema.safeParseAsync(rawInput);
+          const parsed = await parse(step.schema, rawInput);
           if (!parsed.success) throw new TRPCError({ code: 'BAD_REQUEST', cause: parsed.error });
           input = parsed.data;
         }
       }
       const result = await resolver({ ctx: current, input });
       if (!output) return result;
-      const parsed = await output.schema.safeParseAsync(result);
+      const parsed = await parse(output.schema, result);
       if (!parsed.success) {
         throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'Output validation failed', cause: parsed.error });
       }
       return parsed.data;
     },
   };
+}
+
+/**
+ * zod's synchronous parse, which takes its compiled fast path for objects (the asynchronous
+ * one never does) and needs no extra turn of the microtask queue; a schema with an
+ * asynchronous refinement or transform makes it throw $ZodAsyncError, and is then parsed
+ * asynchronously, from the start, as before. The outcome is the same either way.
+ */
+function parse(schema: z.ZodType, value: unknown): ReturnType<z.ZodType['safeParse']> | Promise<ReturnType<z.ZodType['safeParse']>> {
+  try {
+    return schema.safeParse(value);
+  } catch (error) {
+    if (error instanceof z.core.$ZodAsyncError) return schema.safeParseAsync(value);
+    throw error;
+  }
 }
 
 /** The keys of an object schema, also behind refinements and pipes (zod 4 keeps the shape on the def). */

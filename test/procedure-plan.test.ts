@@ -34,6 +34,12 @@ const testRouter = router({
   search: echo('search', 'search'),
   deep: echo('{id}/details', 'deep'),
   literalDeep: echo('search/details', 'literalDeep'),
+  // Asynchronous rules on both sides: REST parses synchronously first, then falls back.
+  asyncRules: authedProcedure
+    .meta({ openapi: { method: 'GET', path: '/api/p/v{version}/plan-async/{id}', protect: true }, scopes: ['subsidiary:read'] })
+    .input(input({ id: z.string().refine(async (id) => id !== 'refused', 'is refused') }))
+    .output(z.object({ Id: z.string().refine(async (id) => id !== 'unsendable') }))
+    .query(({ input }) => ({ Id: input.id })),
 });
 
 let t: TestApp;
@@ -99,6 +105,15 @@ describe('one way to run a procedure', () => {
       request: { accept: 'application/orange' },
     });
     await expect(caller.byId({ id: 'x' })).rejects.toThrow('Oranges are refused here.');
+  });
+
+  it('validates input and output with asynchronous rules as well as synchronous ones', async () => {
+    const as = 'tn_prairie-all';
+    expect((await t.api('/api/p/v1.0/plan-async/fine', { as })).body).toEqual({ Id: 'fine' });
+    const refused = await t.api('/api/p/v1.0/plan-async/refused', { as });
+    expect(refused.status).toBe(400);
+    expect(refused.body.Errors).toEqual({ id: ['is refused'] });
+    expect((await t.api('/api/p/v1.0/plan-async/unsendable', { as })).status).toBe(500);
   });
 
   it('refuses to start with a middleware REST cannot run', () => {

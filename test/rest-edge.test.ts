@@ -205,4 +205,26 @@ describe('order of checks and error bodies', () => {
     const made = await t.api('/api/p/v1.0/things/t1', { as, headers: { 'x-request-id': 'bad id with spaces!' } });
     expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
+
+  // The procedure's own answer writes X-Request-Id in one header list with the rest; every
+  // refusal sets it on the response first. Each kind of answer carries exactly the one sent.
+  it.each([
+    ['a read', '/api/p/v1.0/things/t1', {}, 200],
+    ['a HEAD', '/api/p/v1.0/things/t1', { method: 'HEAD' }, 200],
+    ['a created record', '/api/p/v1.0/things/t1', { method: 'POST', body: { Name: 'a' } }, 201],
+    ['an unknown path', '/api/p/v1.0/nothing-here', {}, 404],
+    ['a wrong method', '/api/p/v1.0/things/t1', { method: 'DELETE' }, 405],
+    ['an unknown version', '/api/p/v3.0/things/t1', {}, 400],
+    ['no token', '/api/p/v1.0/things/t1', { as: null }, 401],
+    ['a missing scope', '/api/p/v1.0/things/t1', { method: 'POST', as: 'tn_prairie-none', body: { Name: 'a' } }, 403],
+    ['an invalid body', '/api/p/v1.0/things/t1', { method: 'POST', body: { Name: '' } }, 400],
+    ['a problem from the procedure', '/api/p/v1.0/things/conflict', {}, 409],
+    ['an unexpected error', '/api/p/v1.0/things/boom', {}, 500],
+    ['a page of another origin', '/api/p/v1.0/things/t1', { headers: { origin: 'https://elsewhere.example' } }, 200],
+  ] as const)('sends the X-Request-Id once on %s', async (_name, path, init, status) => {
+    const options = init as { method?: string; as?: string | null; body?: unknown; headers?: Record<string, string> };
+    const response = await t.api(path, { as, ...options, headers: { ...options.headers, 'x-request-id': 'one-id' } });
+    expect(response.status).toBe(status);
+    expect(response.headers.get('x-request-id')).toBe('one-id');
+  });
 });

@@ -4,7 +4,7 @@ import type { Clock } from '../../core/clock.js';
 import type { Config } from '../../core/config.js';
 import type { AnyTRPCRouter } from '@trpc/server';
 import { appRouter } from '../../core/router.js';
-import type { Context, Principal } from '../../core/trpc.js';
+import type { Context, Principal, RequestHints } from '../../core/trpc.js';
 import { pingDb, type Db } from '../../db/create-db.js';
 import { requestLineLogger, type Logger } from '../logger.js';
 import { createTrpcHandler, TRPC_PREFIX } from '../trpc/server.js';
@@ -69,14 +69,11 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
   const contextFor = <P extends Principal | null>(principal: P, req?: IncomingMessage): Context & { principal: P } => {
     const ifMatch = req?.headers['if-match'];
     const accept = req?.headers.accept;
-    return {
-      db: options.db,
-      clock: options.clock,
-      config,
-      principal,
-      response: {},
-      request: { ...(ifMatch === undefined ? {} : { ifMatch }), ...(accept === undefined ? {} : { accept }) },
-    };
+    // Only the hints sent, as own properties (no spread of temporary objects per request).
+    const request: RequestHints = {};
+    if (ifMatch !== undefined) request.ifMatch = ifMatch;
+    if (accept !== undefined) request.accept = accept;
+    return { db: options.db, clock: options.clock, config, principal, response: {}, request };
   };
   const trpcRule: RateRule = { name: 'trpc', points: config.trpcRateLimitPerSecond, windowSeconds: 1, blockSeconds: 0 };
   const trpc = createTrpcHandler({ router, rateLimits, trpcRule, verifyBearer: options.verifyBearer, contextFor });
@@ -121,10 +118,17 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
     req: IncomingMessage,
     res: ServerResponse,
     url: RequestTarget,
+    requestId: string,
   ): Promise<{ principal?: Principal; error?: unknown; route?: string }> => {
     const path = url.pathname;
+    // The REST edge sets X-Request-Id itself: its procedures' answers write it in one header
+    // list with the rest (adapters/rest/answer.ts). Everything else gets it here.
+    // A page's request (Origin) gets CORS headers set on `res` anyway, and maybe a preflight's 204 here.
+    const rest = path.startsWith('/api/p/');
+    if (!rest || req.headers.origin !== undefined) res.setHeader('X-Request-Id', requestId);
     if (applyCors(cors, req, res)) return {};
-    if (path.startsWith('/api/p/')) return handleApiRequest(apiDeps, req, res, url);
+    // Awaited rather than handed on: an async function returning a promise costs two more turns.
+    if (rest) return await handleApiRequest(apiDeps, req, res, url, requestId);
     if (path === '/api/trpc' || path.startsWith(TRPC_PREFIX)) {
       await trpc(req, res, path);
       return {};
@@ -197,9 +201,8 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
   return (req, res) => {
     const started = performance.now();
     const requestId = requestIdOf(req);
-    res.setHeader('X-Request-Id', requestId);
     const url = parseTarget(req.url);
-    route(req, res, url)
+    route(req, res, url, requestId)
       .then(({ principal, error, route: template }) => {
         if (error) logger.error({ host: 'api', requestId, err: error }, 'unexpected error');
         if (measured) {
@@ -223,6 +226,7 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
       .catch((error: unknown) => {
         logger.error({ host: 'api', requestId, err: error }, 'unexpected error');
         if (!res.headersSent) {
+          res.setHeader('X-Request-Id', requestId);
           sendProblem(res, buildProblem(config.publicBaseUrl, { kind: edgeKinds.INTERNAL, instance: url.pathname }));
         } else res.destroy();
       });

@@ -26,16 +26,26 @@ export function problemAnswer(problem: Problem, headers: Record<string, string> 
   };
 }
 
+/** `headers` is handed over: the body's Content-Type and Content-Length are added to it, not to a copy. */
 export function jsonAnswer(status: number, output: unknown, headers: Record<string, string>): Answer {
   const body = JSON.stringify(output);
-  return {
-    status,
-    headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)) },
-    body,
-  };
+  headers['Content-Type'] = 'application/json; charset=utf-8';
+  headers['Content-Length'] = String(Buffer.byteLength(body));
+  return { status, headers, body };
 }
 
-export function sendAnswer(res: ServerResponse, answer: Answer, head = false): void {
-  res.writeHead(answer.status, answer.headers);
+/**
+ * Writes the answer. `requestId` (the X-Request-Id of this request, never part of a stored
+ * answer) goes first, in the same one list as the answer's headers: when nothing was set on
+ * `res` before, Node writes that list as it is instead of copying each header through
+ * setHeader into its own table first.
+ */
+export function sendAnswer(res: ServerResponse, answer: Answer, head = false, requestId?: string): void {
+  if (requestId === undefined) res.writeHead(answer.status, answer.headers);
+  else {
+    const list = ['X-Request-Id', requestId];
+    for (const name in answer.headers) list.push(name, answer.headers[name]!);
+    res.writeHead(answer.status, list);
+  }
   res.end(head ? undefined : answer.body);
 }

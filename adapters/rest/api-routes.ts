@@ -6,7 +6,7 @@ import { bodyHasher, requestDigest, startIdempotencyKey, type HeldIdempotencyKey
 import { mapError } from './errors.js';
 import { buildProblem, edgeKinds, problemKinds, sendProblem, type ProblemInput, type ProblemKind } from './problem.js';
 import { rateLimitHeaders, type RateLimits } from '../http/rate-limit.js';
-import { endpointRuleFor, tenantRule, tokenRule } from '../http/rate-rules.js';
+import { endpointRuleFor, tenantRule, tokenRule, type RateRule } from '../http/rate-rules.js';
 import { malformedQueryNames, queryObject, type RequestTarget } from '../http/request-context.js';
 import { matchRoute, type Route } from './routes.js';
 import { sendStream } from './stream.js';
@@ -42,7 +42,8 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 function pathParameter(raw: string): string {
   try {
-    const decoded = decodeURIComponent(raw);
+    // Without a '%' there is nothing to decode (and nothing decodeURIComponent could refuse).
+    const decoded = raw.includes('%') ? decodeURIComponent(raw) : raw;
     return isSafeText(decoded) ? decoded : UNMATCHABLE_ID;
   } catch {
     return UNMATCHABLE_ID;
@@ -77,6 +78,7 @@ export async function handleApiRequest(
   req: IncomingMessage,
   res: ServerResponse,
   url: RequestTarget,
+  requestId: string,
 ): Promise<ApiOutcome> {
   const instance = url.pathname;
   const problem = (kind: ProblemKind, detail: string, extra?: Partial<ProblemInput>) =>
@@ -84,6 +86,7 @@ export async function handleApiRequest(
 
   const method = req.method ?? 'GET';
   const match = matchRoute(deps.routes, method, url.pathname);
+  if (match.kind !== 'found') res.setHeader('X-Request-Id', requestId);
   if (match.kind === 'not-found') {
     sendProblem(res, problem(problemKinds.NOT_FOUND, 'No operation exists at this path.'));
     return {};
@@ -94,9 +97,34 @@ export async function handleApiRequest(
     });
     return {};
   }
-  const outcome = await handleMatched(deps, req, res, url, match.route, match.params);
+  const outcome = await handleMatched(deps, req, res, url, match.route, match.params, requestId);
   outcome.route = match.route.template;
   return outcome;
+}
+
+/** The endpoint rule of a route (or none), looked up once per route rather than per request. */
+const endpointRules = new WeakMap<Route, RateRule | null>();
+function endpointRuleOf(route: Route): RateRule | null {
+  let rule = endpointRules.get(route);
+  if (rule === undefined) {
+    rule = endpointRuleFor(route.method, route.template) ?? null;
+    endpointRules.set(route, rule);
+  }
+  return rule;
+}
+
+/**
+ * The headers of a procedure's answer before its own (ETag, Location, body): one fresh object
+ * per answer, in the order the edge has always sent them, built without intermediate copies.
+ */
+function successHeaders(limitHeaders: Record<string, string>): Record<string, string> {
+  const headers: Record<string, string> = {
+    'Cache-Control': 'no-store',
+    'api-version': versionHeaders['api-version'],
+    'api-supported-versions': versionHeaders['api-supported-versions'],
+  };
+  for (const name in limitHeaders) headers[name] = limitHeaders[name]!;
+  return headers;
 }
 
 /** The rest of the order of checks, for a request whose route is known. */
@@ -106,21 +134,28 @@ async function handleMatched(
   res: ServerResponse,
   url: RequestTarget,
   route: Route,
-  matchParams: Record<string, string>,
+  matchParams: Readonly<Record<string, string>>,
+  requestId: string,
 ): Promise<ApiOutcome> {
   const instance = url.pathname;
   const problem = (kind: ProblemKind, detail: string, extra?: Partial<ProblemInput>) =>
     buildProblem(deps.baseUrl, { kind, detail, instance, ...extra });
   const method = req.method ?? 'GET';
+  // Every answer but the procedure's own gets its X-Request-Id here; that one carries it in
+  // the single header list sendAnswer writes (adapters/rest/answer.ts).
+  const tagged = () => {
+    res.setHeader('X-Request-Id', requestId);
+    return res;
+  };
 
   const params: Record<string, string> = {};
-  for (const [name, raw] of Object.entries(matchParams)) params[name] = pathParameter(raw);
+  for (const name of Object.keys(matchParams)) params[name] = pathParameter(matchParams[name]!);
 
   const headerVersion = req.headers['api-version'];
   const version = resolveVersion(params.version ?? '', typeof headerVersion === 'string' ? headerVersion : undefined);
   if (!version) {
     sendProblem(
-      res,
+      tagged(),
       problem(edgeKinds.UNSUPPORTED_API_VERSION, `Supported versions: ${SUPPORTED_VERSIONS.join(', ')}.`, {
         extensions: { SupportedVersions: [...SUPPORTED_VERSIONS] },
       }),
@@ -135,24 +170,27 @@ async function handleMatched(
   } catch (error) {
     const mapped = mapError(error, deps.baseUrl, instance);
     const challenge = req.headers.authorization ? 'Bearer error="invalid_token"' : 'Bearer';
-    sendProblem(res, mapped.problem, { ...versionHeaders, ...mapped.headers, 'WWW-Authenticate': challenge });
+    sendProblem(tagged(), mapped.problem, { ...versionHeaders, ...mapped.headers, 'WWW-Authenticate': challenge });
     return { error: mapped.unexpected ? error : undefined };
   }
 
-  const endpointRule = endpointRuleFor(route.method, route.template);
-  const checked = deps.rateLimits.check(
-    endpointRule
-      ? [{ rule: endpointRule, key: principal.ClientId }]
-      : [
-          { rule: tokenRule, key: tokenKey(req.headers.authorization) },
-          { rule: tenantRule, key: principal.TenantId },
-        ],
-  );
+  const endpointRule = endpointRuleOf(route);
+  // Limits off: no checks to build (`check` would answer null at once).
+  const checked = !deps.rateLimits.enabled
+    ? null
+    : deps.rateLimits.check(
+        endpointRule
+          ? [{ rule: endpointRule, key: principal.ClientId }]
+          : [
+              { rule: tokenRule, key: tokenKey(req.headers.authorization) },
+              { rule: tenantRule, key: principal.TenantId },
+            ],
+      );
   // Usually answered at once (memory store, a leased slice): no await, no microtask hop.
   const decision = checked instanceof Promise ? await checked : checked;
   const limitHeaders = rateLimitHeaders(decision);
   if (decision && !decision.allowed) {
-    sendProblem(res, problem(problemKinds.RATE_LIMITED, `Retry after ${decision.resetSeconds} seconds.`), {
+    sendProblem(tagged(), problem(problemKinds.RATE_LIMITED, `Retry after ${decision.resetSeconds} seconds.`), {
       ...versionHeaders,
       ...limitHeaders,
     });
@@ -165,7 +203,7 @@ async function handleMatched(
     ctx = route.plan.authorize(deps.contextFor(principal, req));
   } catch (error) {
     const mapped = mapError(error, deps.baseUrl, instance);
-    sendProblem(res, mapped.problem, { ...versionHeaders, ...limitHeaders, ...mapped.headers });
+    sendProblem(tagged(), mapped.problem, { ...versionHeaders, ...limitHeaders, ...mapped.headers });
     return { principal, error: mapped.unexpected ? error : undefined };
   }
 
@@ -185,7 +223,7 @@ async function handleMatched(
       : ({ kind: 'absent' } as const);
   if (held.kind === 'refused') {
     req.resume();
-    sendAnswer(res, withHeaders(held.answer, { ...versionHeaders, ...limitHeaders }));
+    sendAnswer(tagged(), withHeaders(held.answer, { ...versionHeaders, ...limitHeaders }));
     return { principal };
   }
   const key = held.kind === 'held' ? held.key : undefined;
@@ -200,10 +238,10 @@ async function handleMatched(
   }
   if (outcome.kind === 'stream') {
     await key?.release();
-    return { principal, error: await sendStream(res, outcome.status, outcome.headers, outcome.stream, method === 'HEAD') };
+    return { principal, error: await sendStream(tagged(), outcome.status, outcome.headers, outcome.stream, method === 'HEAD') };
   }
   if (!outcome.replayed) await key?.finish(outcome.answer);
-  sendAnswer(res, outcome.answer, method === 'HEAD');
+  sendAnswer(res, outcome.answer, method === 'HEAD', requestId);
   return { principal, error: outcome.error };
 }
 
@@ -232,9 +270,11 @@ async function runRoute(options: RunOptions): Promise<RunOutcome> {
   const { deps, req, url, route, ctx, params, version, key } = options;
   const method = req.method ?? 'GET';
   const instance = url.pathname;
-  const edgeHeaders = { ...versionHeaders, ...options.limitHeaders };
+  // Only refusals and replays read these; the procedure's answer builds its own (successHeaders).
+  let edgeCopy: Record<string, string> | undefined;
+  const edge = () => (edgeCopy ??= { ...versionHeaders, ...options.limitHeaders });
   const problem = (kind: ProblemKind, detail: string, extra?: Partial<ProblemInput>) =>
-    ({ kind: 'answer', answer: problemAnswer(buildProblem(deps.baseUrl, { kind, detail, instance, ...extra }), edgeHeaders) }) as const;
+    ({ kind: 'answer', answer: problemAnswer(buildProblem(deps.baseUrl, { kind, detail, instance, ...extra }), edge()) }) as const;
 
   // Uploads read their own body (multipart, streamed to staging); every other write reads JSON.
   // An upload's Idempotency-Key fingerprint is over its parts (DocumentType, the file's name
@@ -244,14 +284,14 @@ async function runRoute(options: RunOptions): Promise<RunOutcome> {
     const upload = await withUploadBody(req, async (fields): Promise<RunOutcome> => {
       if (key) {
         const early = await key.fingerprint(await uploadDigest(method, target, fields));
-        if (early) return { kind: 'answer', answer: withHeaders(early, edgeHeaders), replayed: true };
+        if (early) return { kind: 'answer', answer: withHeaders(early, edge()), replayed: true };
       }
       return execute(fields);
     });
     if (upload.ok) return upload.value;
     // A refused upload is not read to its end: the connection closes after the answer.
     const closing: Record<string, string> = upload.failure.kind === 'too-large' ? { Connection: 'close' } : {};
-    return { kind: 'answer', answer: problemAnswer(uploadProblem(upload.failure, (kind, detail, extra) => buildProblem(deps.baseUrl, { kind, detail, instance, ...extra })), { ...edgeHeaders, ...closing }) };
+    return { kind: 'answer', answer: problemAnswer(uploadProblem(upload.failure, (kind, detail, extra) => buildProblem(deps.baseUrl, { kind, detail, instance, ...extra })), { ...edge(), ...closing }) };
   }
 
   let body: Record<string, unknown> | undefined;
@@ -266,35 +306,39 @@ async function runRoute(options: RunOptions): Promise<RunOutcome> {
           : problem(problemKinds.VALIDATION, failure.message, { errors: { $: [failure.message] } });
     }
     const early = await key?.fingerprint(requestDigest(method, url.pathname + (url.rawQuery ? `?${url.rawQuery}` : ''), read.raw));
-    if (early) return { kind: 'answer', answer: withHeaders(early, edgeHeaders), replayed: true };
+    if (early) return { kind: 'answer', answer: withHeaders(early, edge()), replayed: true };
     body = read.value;
   } else {
     req.resume();
   }
-  return execute(body);
+  // Awaited rather than handed on: an async function returning a promise costs two more turns.
+  return await execute(body);
 
   /** Everything after the body is read: its text checks, the input, the procedure and the answer. */
   async function execute(body: Record<string, unknown> | undefined): Promise<RunOutcome> {
     if (body === undefined && route.expectsBody) {
       return problem(problemKinds.VALIDATION, 'This operation needs a JSON object body.', { errors: { $: ['A request body is required.'] } });
     }
-    const query = queryObject(url.searchParams);
-    const unsafe = unsafeTextErrors(query, body, malformedQueryNames(url.rawQuery));
-    if (unsafe) return problem(problemKinds.VALIDATION, 'See Errors for the fields to correct.', { errors: unsafe });
+    // Without a query or a body (a read by id) there is no text to check and nothing to clash.
+    const query = url.rawQuery === '' ? {} : queryObject(url.searchParams);
+    if (url.rawQuery !== '' || body !== undefined) {
+      const unsafe = unsafeTextErrors(query, body, malformedQueryNames(url.rawQuery));
+      if (unsafe) return problem(problemKinds.VALIDATION, 'See Errors for the fields to correct.', { errors: unsafe });
 
-    // Path parameters (and the version) come from the URL only: the same names in the body
-    // are refused rather than silently overridden.
-    const clashes = Object.keys(body ?? {}).filter((name) => name === 'version' || name in params);
-    if (clashes.length > 0) {
-      const errors = Object.fromEntries(clashes.map((name) => [name, ['is not allowed']]));
-      return problem(problemKinds.VALIDATION, 'See Errors for the fields to correct.', { errors });
+      // Path parameters (and the version) come from the URL only: the same names in the body
+      // are refused rather than silently overridden.
+      const clashes = Object.keys(body ?? {}).filter((name) => name === 'version' || name in params);
+      if (clashes.length > 0) {
+        const errors = Object.fromEntries(clashes.map((name) => [name, ['is not allowed']]));
+        return problem(problemKinds.VALIDATION, 'See Errors for the fields to correct.', { errors });
+      }
     }
     const input = { ...query, ...body, ...params, version };
 
     try {
       const output = await route.plan.run(ctx, input);
       const status = route.meta.successStatus ?? 200;
-      const headers: Record<string, string> = Object.assign({ 'Cache-Control': 'no-store' }, edgeHeaders);
+      const headers = successHeaders(options.limitHeaders);
       if (ctx.response.etag) headers.ETag = ctx.response.etag;
       if (ctx.response.location) headers.Location = ctx.response.location;
       if (ctx.response.replayed) headers['Idempotent-Replayed'] = 'true';
@@ -307,7 +351,7 @@ async function runRoute(options: RunOptions): Promise<RunOutcome> {
       const mapped = mapError(error, deps.baseUrl, instance);
       return {
         kind: 'answer',
-        answer: problemAnswer(mapped.problem, { ...edgeHeaders, ...mapped.headers }),
+        answer: problemAnswer(mapped.problem, { ...edge(), ...mapped.headers }),
         error: mapped.unexpected ? error : undefined,
       };
     }

@@ -24,7 +24,8 @@ export interface Route {
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 export type RouteMatch =
-  | { kind: 'found'; route: Route; params: Record<string, string> }
+  /** `params`: the template's parameters as sent (still percent-encoded), by name. */
+  | { kind: 'found'; route: Route; params: Readonly<Record<string, string>> }
   | { kind: 'method-not-allowed'; allow: string[] }
   | { kind: 'not-found' };
 
@@ -92,9 +93,16 @@ interface RouteIndex {
 
 const indexes = new WeakMap<Route[], RouteIndex>();
 
+/** The resource segment, found by scanning for slashes (no array of segments per request). */
 function resourceOf(path: string): string | null {
-  const segment = path.split('/', RESOURCE_SEGMENT + 1)[RESOURCE_SEGMENT];
-  return segment === undefined ? null : segment.toLowerCase();
+  let start = 0;
+  for (let segment = 0; segment < RESOURCE_SEGMENT; segment++) {
+    const slash = path.indexOf('/', start);
+    if (slash === -1) return null;
+    start = slash + 1;
+  }
+  const end = path.indexOf('/', start);
+  return (end === -1 ? path.slice(start) : path.slice(start, end)).toLowerCase();
 }
 
 function indexOf(routes: Route[]): RouteIndex {
@@ -116,21 +124,23 @@ function indexOf(routes: Route[]): RouteIndex {
   return index;
 }
 
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+
 export function matchRoute(routes: Route[], method: string, pathname: string): RouteMatch {
   const wanted = method === 'HEAD' ? 'GET' : method;
-  const allow = new Set<string>();
+  // Made only for a 405: a found route (the hot path) allocates nothing but its match.
+  let allow: Set<string> | undefined;
   const index = indexOf(routes);
   const resource = resourceOf(pathname);
   const candidates = (resource !== null && index.byResource.get(resource)) || index.anyResource;
   for (const route of candidates) {
     const match = route.regexp.exec(pathname);
     if (!match) continue;
-    if (route.method === wanted) {
-      return { kind: 'found', route, params: { ...(match.groups ?? {}) } };
-    }
-    allow.add(route.method);
+    // The match's own groups object (fresh per exec), not a copy of it.
+    if (route.method === wanted) return { kind: 'found', route, params: match.groups ?? NO_PARAMS };
+    (allow ??= new Set()).add(route.method);
   }
-  if (allow.size === 0) return { kind: 'not-found' };
+  if (!allow) return { kind: 'not-found' };
   if (allow.has('GET')) allow.add('HEAD');
   return { kind: 'method-not-allowed', allow: [...allow].sort() };
 }

@@ -19,12 +19,17 @@ export const PATH_VERSIONS = Object.keys(aliases);
 /** Every `api-version` header value that is accepted (the document's enum): each alias, bare or after v or V. */
 export const HEADER_VERSIONS = ['', ...['', 'v', 'V'].flatMap((prefix) => PATH_VERSIONS.map((alias) => prefix + alias))];
 
+/**
+ * Every accepted text (an alias, bare or after one v or V) with its version, built once: the
+ * per-request answer is one lookup. A Map, so `toString` or `__proto__` is no alias (issue 12).
+ */
+const accepted = new Map<string, ApiVersion>(
+  ['', 'v', 'V'].flatMap((prefix) => Object.entries(aliases).map(([alias, version]) => [prefix + alias, version] as const)),
+);
+
 export function resolveVersion(pathVersion: string, header: string | undefined): ApiVersion | null {
   // Node has already stripped the spaces and tabs around a header value.
-  const requested = header || pathVersion;
-  const plain = requested.replace(/^v/i, '');
-  // Own keys only: `toString` or `__proto__` is no alias (issue 12).
-  return Object.hasOwn(aliases, plain) ? aliases[plain]! : null;
+  return accepted.get(header || pathVersion) ?? null;
 }
 
 export const versionHeaders = {
