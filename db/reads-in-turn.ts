@@ -13,11 +13,12 @@ type Reads<T extends readonly unknown[]> = { [K in keyof T]: () => Promise<T[K]>
  * position post, the position feed's 50 ms target) waits for the page to finish. There they run
  * one after the other, each after a turn of the event loop (setImmediate), so the requests
  * queued meanwhile are served between the statements, and the longest wait is one statement.
- * The page itself pays for the requests it lets through. Not for reads inside a transaction:
- * the transaction holds the one connection, so nothing could run in the turn anyway.
+ * The page itself pays for the requests it lets through. Inside a transaction (a trip write
+ * reading the trip back) they run back to back: the transaction holds SQLite's one connection,
+ * so the requests let through would only queue for it while the write waited for them.
  */
 export async function readsInTurn<T extends readonly unknown[]>(db: Db, ...reads: Reads<T>): Promise<T> {
-  if (dialectOf(db) === 'postgres') return (await Promise.all(reads.map((read) => read()))) as unknown as T;
+  if (dialectOf(db) === 'postgres' || db.isTransaction) return (await Promise.all(reads.map((read) => read()))) as unknown as T;
   const results: unknown[] = [];
   for (const read of reads) {
     await nextTurn();

@@ -25,7 +25,8 @@ const search = async (filters: Record<string, string>) =>
 describe('migration 0102 (load search keys)', () => {
   it('answers the driver and truck load searches the same before and after, down and up', async () => {
     const trip = (await t.api(`${V}/trips?PageSize=1`, { as: 'tn_prairie-all' })).body.Items[0];
-    const filters = [{ DriverId: trip.DriverId }, { TruckId: trip.TruckId }].filter((f) => Object.values(f)[0] !== null);
+    const candidates: Record<string, string>[] = [{ DriverId: trip.DriverId }, { TruckId: trip.TruckId }];
+    const filters = candidates.filter((f) => Object.values(f)[0] !== null);
     expect(filters.length).toBeGreaterThan(0);
     const after = await Promise.all(filters.map(search));
     for (const page of after) expect(page.Total).toBeGreaterThan(0);

@@ -56,3 +56,15 @@ describe('a trips page read in turns', () => {
     }
   });
 });
+
+describe('readsInTurn in a transaction', () => {
+  it('runs the reads back to back: the transaction holds the connection, a turn would only lengthen it', async () => {
+    const log: string[] = [];
+    await t.db.transaction().execute(async (trx) => {
+      const reads = readsInTurn(trx, async () => log.push('first'), async () => log.push('second'));
+      setImmediate(() => log.push('other work'));
+      await reads;
+    });
+    expect(log.slice(0, 2)).toEqual(['first', 'second']);
+  });
+});
