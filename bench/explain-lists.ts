@@ -1,6 +1,6 @@
 /**
- * The plans of the default trips and loads pages (first and last), their counts, their status
- * and driver searches, and the asset event searches (per asset and over every asset of a kind:
+ * The plans of the default trips and loads pages (first and last), their counts, their status,
+ * driver and truck searches, and the asset event searches (per asset and over every asset of a kind:
  * each branch cut by its own index, the Total from counters), for a tenant-wide and a
  * subsidiary-bound caller, on a database the list
  * benchmark filled (`BENCH_LISTS_KEEP=1 npm run bench` keeps its databases):
@@ -22,7 +22,10 @@ const CALLS: ExplainedCall[] = [
   { name: 'POST /trips/search DriverId', call: (c, page) => c.trips.searchTrips({ ...page, DriverId: 'drv_big_0002' }) },
   { name: 'GET /loads', call: (c, page) => c.loads.findLoads(page) },
   { name: 'POST /loads/search Status=InTransit', call: (c, page) => c.loads.searchLoads({ ...page, Status: ['InTransit'] }) },
+  // The loads of a driver's (truck's) trips, from the trips' side: index-only on both tables (migration 0102).
   { name: 'POST /loads/search DriverId', call: (c, page) => c.loads.searchLoads({ ...page, DriverId: 'drv_big_0002' }) },
+  { name: 'POST /loads/search TruckId', call: (c, page) => c.loads.searchLoads({ ...page, TruckId: 'trk_big_0002' }) },
+  { name: 'POST /trips/search TruckId', call: (c, page) => c.trips.searchTrips({ ...page, TruckId: 'trk_big_0002' }) },
   // The generator's busy truck, a truck and the subscription with the long log (bench/big-tenant.ts).
   { name: 'GET /assets/{busy truck}/locations', call: (c, page) => c.visibility.findAssetLocations({ ...page, assetId: 'trk_big_0000' }) },
   { name: 'POST /trucks/events/search TruckIds', call: (c, page) => c.visibility.searchTruckEvents({ ...page, TruckIds: ['trk_big_0002'] }) },

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
+import { readsInTurn } from '../../db/reads-in-turn.js';
 import type { StopsTable, TripLineItemsTable, TripsTable } from '../../db/tables/loads.js';
 import type { TripReferencesTable } from '../../db/tables/references.js';
 import { locationNames, type LocationName } from '../locations/location.repository.js';
@@ -13,6 +14,43 @@ import { needsLoadJoin, onlyStatusFilter, tripConditions, type TripFilterValues 
 import type { StopKind, TEta, TReference, TStop, TTrip, TTripLineItem } from './trip.schemas.js';
 
 export type StopRow = Selectable<StopsTable>;
+
+/**
+ * The stop columns the API shape is made of (`toStop`), with the trip they group by. A list page
+ * reads only these: better-sqlite3 makes a string of every text column it returns, and the
+ * other eight (tenant, sequence, zone, times of the row, the asset copies) were a fifth of a
+ * 100-trip page's stop read.
+ */
+const STOP_API_COLUMNS = [
+  'id',
+  'trip_id',
+  'stop_kind',
+  'appointment_requested',
+  'appointment_confirmed',
+  'appointment_date',
+  'schedule_type',
+  'window_begin',
+  'window_end',
+  'loading_type',
+  'stop_type',
+  'status',
+  'address_street',
+  'address_city',
+  'address_state',
+  'address_zip_code',
+  'address_country',
+  'latitude',
+  'longitude',
+  'arrived_at',
+  'departed_at',
+  'company_id',
+  'company_number',
+  'company_name',
+  'eta_planned',
+  'eta_live',
+  'eta_manual',
+] as const satisfies readonly (keyof StopsTable)[];
+type StopApiRow = Pick<StopRow, (typeof STOP_API_COLUMNS)[number]>;
 export type TripRow = Selectable<TripsTable>;
 export type TripReferenceRow = Selectable<TripReferencesTable>;
 export type TripLineItemRow = Selectable<TripLineItemsTable>;
@@ -66,7 +104,7 @@ export function toEta(row: Pick<StopRow, 'eta_planned' | 'eta_live' | 'eta_manua
   return { Planned: row.eta_planned, Live: row.eta_live, Manual: row.eta_manual };
 }
 
-function toAddress(row: StopRow): TStop['Address'] {
+function toAddress(row: StopApiRow): TStop['Address'] {
   const { address_street, address_city, address_state, address_zip_code, address_country } = row;
   if ([address_street, address_city, address_state, address_zip_code, address_country].every((part) => part === null)) {
     return null;
@@ -86,7 +124,7 @@ function toAddress(row: StopRow): TStop['Address'] {
  * is the tenant's location the stop's CompanyId names, if any: the stop shows its
  * CompanyNumber and name (RESOURCES.md "Locations"), as they are now.
  */
-export function toStop(row: StopRow, references: readonly TripReferenceRow[], location?: LocationName): TStop {
+export function toStop(row: StopApiRow, references: readonly TripReferenceRow[], location?: LocationName): TStop {
   return {
     $type: row.stop_kind as StopKind,
     Id: row.id,
@@ -178,7 +216,7 @@ function groupBy<T, K>(rows: readonly T[], key: (row: T) => K): Map<K, T[]> {
 }
 
 /** The tenant's locations named by the stops' CompanyIds (trips are read within one tenant); no query when none has one. */
-function stopLocations(db: Db, tenantId: string, stops: readonly StopRow[]): Promise<Map<string, LocationName>> {
+function stopLocations(db: Db, tenantId: string, stops: readonly Pick<StopRow, 'company_id'>[]): Promise<Map<string, LocationName>> {
   return locationNames(
     db,
     tenantId,
@@ -188,24 +226,28 @@ function stopLocations(db: Db, tenantId: string, stops: readonly StopRow[]): Pro
 
 /**
  * The full records of already-scoped trip rows, in the order given, with four queries in
- * all however many trips there are (lists and loads read many at once).
+ * all however many trips there are (lists and loads read many at once), plus one for the
+ * stops' locations when a stop names one. The queries run in turn (db/reads-in-turn.ts): on
+ * SQLite a 100-trip page no longer holds the event loop for all of them at once.
  */
 export async function assembleTrips(db: Db, rows: readonly TripRow[]): Promise<TripRecord[]> {
   if (rows.length === 0) return [];
   const tripIds = rows.map((row) => row.id);
   const loadIds = [...new Set(rows.map((row) => row.load_id))];
-  const [stops, references, lineItems, loads] = await Promise.all([
-    db.selectFrom('stops').selectAll().where('trip_id', 'in', tripIds).orderBy('trip_id').orderBy('sequence').execute(),
-    db
-      .selectFrom('trip_references')
-      .selectAll()
-      .where('trip_id', 'in', tripIds)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute(),
-    db.selectFrom('trip_line_items').selectAll().where('trip_id', 'in', tripIds).orderBy('sequence').execute(),
-    db.selectFrom('loads').select(['id', 'load_number']).where('id', 'in', loadIds).execute(),
-  ]);
+  const [stops, references, lineItems, loads] = await readsInTurn(
+    db,
+    () => db.selectFrom('stops').select(STOP_API_COLUMNS).where('trip_id', 'in', tripIds).orderBy('trip_id').orderBy('sequence').execute(),
+    () =>
+      db
+        .selectFrom('trip_references')
+        .selectAll()
+        .where('trip_id', 'in', tripIds)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
+    () => db.selectFrom('trip_line_items').selectAll().where('trip_id', 'in', tripIds).orderBy('sequence').execute(),
+    () => db.selectFrom('loads').select(['id', 'load_number']).where('id', 'in', loadIds).execute(),
+  );
   const stopsByTrip = groupBy(stops, (stop) => stop.trip_id);
   const tripRefs = groupBy(
     references.filter((ref) => ref.stop_id === null),
@@ -217,7 +259,7 @@ export async function assembleTrips(db: Db, rows: readonly TripRow[]): Promise<T
   );
   const itemsByTrip = groupBy(lineItems, (item) => item.trip_id);
   const loadNumbers = new Map(loads.map((load) => [load.id, load.load_number]));
-  const locations = await stopLocations(db, rows[0]!.tenant_id, stops);
+  const [locations] = await readsInTurn(db, () => stopLocations(db, rows[0]!.tenant_id, stops));
   return rows.map((row) => {
     const loadNumber = loadNumbers.get(row.load_id) ?? '';
     const tripStops = (stopsByTrip.get(row.id) ?? []).map((stop) =>
