@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './database.js';
+import { SAFETY_NET_PAGES, startCheckpointer } from './sqlite-checkpointer.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -42,7 +43,22 @@ function createSqlite(path: string): Db {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const checkpointer = memory ? null : startCheckpointer(path);
+  if (checkpointer) database.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
+  const cached = withStatementCache(database);
+  const close = () => {
+    if (checkpointer) {
+      checkpointer.stop();
+      // At shutdown a checkpoint may wait: the file alone is then the whole database again.
+      try {
+        database.pragma('wal_checkpoint(TRUNCATE)');
+      } catch {
+        // Busy: the WAL stays beside the file and is read on the next open.
+      }
+    }
+    cached.close();
+  };
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: { ...cached, close } }) });
   dialects.set(db, 'sqlite');
   return db;
 }
