@@ -1,0 +1,48 @@
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createDb } from '../db/create-db.js';
+import { SAFETY_NET_PAGES } from '../db/sqlite-checkpointer.js';
+
+/**
+ * A file database's WAL is checkpointed by the worker thread, not inside a commit on the event
+ * loop (db/sqlite-checkpointer.ts). New pages live in the WAL until a checkpoint copies them
+ * into the database file, so the file's size shows whether one ran.
+ */
+describe('SQLite WAL checkpoints off the event loop', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'waybill-checkpoint-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const waitFor = async (check: () => boolean, ms: number) => {
+    for (const until = Date.now() + ms; Date.now() < until && !check(); ) await new Promise((resolve) => setTimeout(resolve, 50));
+    return check();
+  };
+
+  it('copies committed pages into the database file in the background, and leaves no WAL at close', async () => {
+    const path = join(dir, 'freight.db');
+    const db = createDb(`sqlite:${path}`);
+    const autocheckpoint = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(db);
+    expect(autocheckpoint.rows[0]!.wal_autocheckpoint).toBe(SAFETY_NET_PAGES);
+
+    await sql`create table filler (body text)`.execute(db);
+    await db.transaction().execute(async (trx) => {
+      // About 2 MiB: under SQLite's default automatic checkpoint (1,000 pages), so only the worker can copy it.
+      for (let i = 0; i < 64; i += 1) await sql`insert into filler values (${'x'.repeat(32_768)})`.execute(trx);
+    });
+    const wal = `${path}-wal`;
+    expect(statSync(wal).size).toBeGreaterThan(2_000_000);
+
+    expect(await waitFor(() => statSync(path).size > 2_000_000, 5_000)).toBe(true);
+    const rows = await sql<{ n: number }>`select count(*) as n from filler`.execute(db);
+    expect(Number(rows.rows[0]!.n)).toBe(64);
+
+    await db.destroy();
+    expect(!existsSync(wal) || statSync(wal).size === 0).toBe(true);
+    const reopened = createDb(`sqlite:${path}`);
+    const again = await sql<{ n: number }>`select count(*) as n from filler`.execute(reopened);
+    expect(Number(again.rows[0]!.n)).toBe(64);
+    await reopened.destroy();
+  });
+});
