@@ -22,7 +22,7 @@ interface Recorded {
 }
 
 /** Records the statements that ran (a subquery is transformed too, but only a statement gets a result). */
-class Recorder implements KyselyPlugin {
+export class Recorder implements KyselyPlugin {
   recorded: Recorded[] = [];
   private readonly pending = new Map<QueryId, RootOperationNode>();
   transformQuery(args: { node: RootOperationNode; queryId: QueryId }): RootOperationNode {

@@ -15,7 +15,7 @@
  * machine, unlike `npm run bench`.
  */
 import type { AnyTRPCProcedure } from '@trpc/server';
-import type { CompiledQuery, KyselyPlugin, QueryId, RootOperationNode } from 'kysely';
+import type { CompiledQuery, QueryId } from 'kysely';
 import { SCOPES } from '../core/auth/scopes.js';
 import { systemClock } from '../core/clock.js';
 import { loadConfig } from '../core/config.js';
@@ -24,22 +24,7 @@ import { appRouter } from '../core/router.js';
 import type { Context } from '../core/trpc.js';
 import { createDb, type Db } from '../db/create-db.js';
 import { BIG_TENANT, SUBSIDIARIES } from './big-tenant.js';
-
-/** Records the statements that ran, compiled, in order. */
-class Recorder implements KyselyPlugin {
-  recorded: RootOperationNode[] = [];
-  private readonly pending = new Map<QueryId, RootOperationNode>();
-  transformQuery(args: { node: RootOperationNode; queryId: QueryId }): RootOperationNode {
-    this.pending.set(args.queryId, args.node);
-    return args.node;
-  }
-  async transformResult(args: { result: any; queryId: QueryId }): Promise<any> {
-    const node = this.pending.get(args.queryId);
-    if (node) this.recorded.push(node);
-    this.pending.delete(args.queryId);
-    return args.result;
-  }
-}
+import { Recorder } from './explain-plans.js';
 
 interface Page {
   name: string;
@@ -142,7 +127,7 @@ async function main(): Promise<void> {
       const [body, jsonMs] = await time(() => JSON.stringify(parsed.data));
       json.push(jsonMs);
       bytes = body.length;
-      const compiled: CompiledQuery[] = recorder.recorded.map((node) => db.getExecutor().compileQuery(node, { queryId: 'costs' } as QueryId));
+      const compiled: CompiledQuery[] = recorder.recorded.map(({ node }) => db.getExecutor().compileQuery(node, { queryId: 'costs' } as QueryId));
       statements = compiled.length;
       let sqlMs = 0;
       for (const [index, statement] of compiled.entries()) {
