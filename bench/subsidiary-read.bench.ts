@@ -13,8 +13,16 @@
  *
  * autocannon runs in a child process so the load generator does not share the event loop
  * with the server it measures. Target (issue 19): full stack ≥ 70% of the bare server's throughput.
+ *
+ * BENCH_BASELINE=<git ref>: a head-to-head in the same run. The server of that ref and this
+ * one, each as `npm start` runs it (its own process, a file database seeded with the same
+ * fixture, limits off), serve the same read in alternating slices, so a change to the edge is
+ * one ratio measured under the same load; each is also given against the bare server.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,6 +39,7 @@ import { createDb } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { fetchToken, secretOf, testFixture, AUDIENCE, SECRET_KEY } from '../test/harness.js';
 import { recordResults } from './results.js';
+import { buildBaseline, startServer, stop, type BaselineBuild } from './server-process.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -162,10 +171,70 @@ async function main(): Promise<void> {
     { api_vs_bare: ratio, limiter_cost: loss },
   );
 
+  const baselineRef = process.env.BENCH_BASELINE;
+  if (baselineRef && only !== 'bare') await compareWithBaseline(buildBaseline(baselineRef), bareUrl, plain);
+
   bare.close();
   await app.close();
   await limitedApp.close();
   await db.destroy();
+}
+
+/**
+ * The same read against this ref's server and the baseline's, both started as `npm start`
+ * starts them, in alternating slices (mirrored order, as above) so drift hits both alike.
+ */
+async function compareWithBaseline(baseline: BaselineBuild, bareUrl: string, plain: Result): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'waybill-read-'));
+  try {
+    const fixturePath = join(work, 'fixture.json');
+    writeFileSync(fixturePath, JSON.stringify(testFixture()));
+    const sides = [
+      { name: `baseline ${baseline.ref} (${baseline.commit.slice(0, 7)})`, startScript: baseline.startScript, db: 'baseline.db' },
+      { name: 'HEAD', startScript: undefined, db: 'head.db' },
+    ];
+    const servers = [];
+    for (const side of sides) {
+      const server = await startServer(`sqlite:${join(work, side.db)}`, fixturePath, false, { startScript: side.startScript, env: { LOG_LEVEL: 'warn' } });
+      const token = await fetchToken(server.authUrl!, 'prairie-integration', secretOf('prairie-integration'));
+      servers.push({ ...side, server, auth: { authorization: `Bearer ${token}` }, runs: [] as Result[] });
+    }
+    const readPath = '/api/p/v1.0/subsidiaries/sub_kc';
+    for (const side of servers) await autocannon(side.server.apiUrl + readPath, side.auth, 3);
+    const slices = 6;
+    for (let i = 0; i < slices; i++) {
+      const order = i % 2 === 0 ? servers : [...servers].reverse();
+      for (const side of order) side.runs.push(await autocannon(side.server.apiUrl + readPath, side.auth, DURATION / slices));
+    }
+    const bareAgain = await autocannon(bareUrl, {});
+    const bareRps = (plain.requests + bareAgain.requests) / 2;
+    const [base, head] = servers.map((side) => combine(side.runs));
+    console.log(`\nhead-to-head, each server in its own process (npm start's entry point, SQLite file, limits off):`);
+    for (const [side, result] of [[servers[0]!, base!], [servers[1]!, head!]] as const) {
+      console.log(`${side.name.padEnd(28)} ${result.requests.toFixed(0).padStart(8)} req/s   p99 ${result.p99.toFixed(1).padStart(5)} ms   ${((result.requests / bareRps) * 100).toFixed(1)}% of bare   non-2xx ${result.non2xx}`);
+    }
+    const ratio = head!.requests / base!.requests;
+    console.log(`HEAD: ${(ratio * 100).toFixed(1)}% of the baseline's throughput`);
+    recordResults(
+      'authenticated-read-baseline/sqlite',
+      {
+        baseline_ref: baseline.ref,
+        baseline_commit: baseline.commit,
+        connections: CONNECTIONS,
+        seconds: DURATION,
+        baseline_rps: base!.requests,
+        baseline_p99_ms: base!.p99,
+        head_rps: head!.requests,
+        head_p99_ms: head!.p99,
+        bare_rps: bareRps,
+      },
+      { head_vs_baseline: ratio, baseline_vs_bare: base!.requests / bareRps, head_vs_bare: head!.requests / bareRps },
+    );
+    for (const side of servers) await stop(side.server);
+  } finally {
+    baseline.dispose();
+    rmSync(work, { recursive: true, force: true });
+  }
 }
 
 main().catch((error) => {
