@@ -1,22 +1,18 @@
 import { router } from '../trpc.js';
-import { findDrivers } from './find-drivers.js';
-import { findTrailers } from './find-trailers.js';
-import { findTrucks } from './find-trucks.js';
-import { getDriver } from './get-driver.js';
-import { getTrailer } from './get-trailer.js';
-import { getTruck } from './get-truck.js';
-import { searchDrivers } from './search-drivers.js';
-import { searchTrailers } from './search-trailers.js';
-import { searchTrucks } from './search-trucks.js';
+import { driverKind, trailerKind, truckKind } from './asset-kinds.js';
+import { findAssetsProcedure } from './find-assets.js';
+import { getAssetProcedure } from './get-asset.js';
+import { searchAssetsProcedure } from './search-assets.js';
 
+// Each operation is one implementation for every kind of asset.
 export const assetsRouter = router({
-  getDriver,
-  findDrivers,
-  searchDrivers,
-  getTruck,
-  findTrucks,
-  searchTrucks,
-  getTrailer,
-  findTrailers,
-  searchTrailers,
+  getDriver: getAssetProcedure(driverKind),
+  findDrivers: findAssetsProcedure(driverKind),
+  searchDrivers: searchAssetsProcedure(driverKind),
+  getTruck: getAssetProcedure(truckKind),
+  findTrucks: findAssetsProcedure(truckKind),
+  searchTrucks: searchAssetsProcedure(truckKind),
+  getTrailer: getAssetProcedure(trailerKind),
+  findTrailers: findAssetsProcedure(trailerKind),
+  searchTrailers: searchAssetsProcedure(trailerKind),
 });

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
 import { validationError } from '../errors.js';
 import { appendEvent } from '../events/outbox.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf } from '../shared/scope.js';
-import type { Context, Principal } from '../trpc.js';
+import { authedProcedure, type Context, type Principal } from '../trpc.js';
 import { linkIssuerFor } from './document-links.js';
+import { loadOf, ownerInput, readOwnerInput, requireOwner, type DocumentOwner, type DocumentOwnerDescription, type DocumentOwnerKind } from './document-owners.js';
 import { writeDocumentContent, type ContentSource } from './document-content.js';
 import { documentRow } from './document-rows.js';
-import { insertDocument, toDocument, type CarrierOwner, type LoadOwner, type TripOwner } from './document.repository.js';
-import type { TDocument, ZCreateLoadDocumentInput } from './document.schemas.js';
+import { insertDocument, toDocument } from './document.repository.js';
+import { ZDocument, ZInternalUploadFields, type TDocument } from './document.schemas.js';
 import { postProofOfDelivery } from './proof-of-delivery.js';
 import { CARRIER_DOCUMENT_TYPES, INVOICE_FAMILY_TYPES, LOAD_DOCUMENT_TYPES, recognizeDocumentType, type DocumentTypeFamily } from './document-types.js';
 
@@ -30,8 +30,15 @@ export interface Upload {
   openContent: () => ContentSource;
 }
 
+interface Base64Upload {
+  AttachmentType: string;
+  FileName: string;
+  ContentBase64: string;
+  ContentType?: string | undefined;
+}
+
 /** An internal (tRPC) upload, its file as base64. */
-export function uploadFromBase64(input: Pick<z.infer<typeof ZCreateLoadDocumentInput>, 'AttachmentType' | 'FileName' | 'ContentBase64' | 'ContentType'>): Upload {
+export function uploadFromBase64(input: Base64Upload): Upload {
   const content = Buffer.from(input.ContentBase64, 'base64');
   return {
     AttachmentType: input.AttachmentType,
@@ -42,11 +49,6 @@ export function uploadFromBase64(input: Pick<z.infer<typeof ZCreateLoadDocumentI
   };
 }
 
-export type NewDocumentOwner =
-  | { kind: 'load'; load: LoadOwner }
-  | { kind: 'trip'; trip: TripOwner }
-  | { kind: 'carrier'; carrier: CarrierOwner };
-
 /**
  * Stores an uploaded file as a document of a load, a trip or a carrier, and announces it in the
  * same transaction: `document.created` and `load.changed` (the load's document list changed)
@@ -56,7 +58,7 @@ export type NewDocumentOwner =
  */
 export async function createDocument(
   ctx: Context & { principal: Principal },
-  owner: NewDocumentOwner,
+  owner: DocumentOwner,
   upload: Upload,
 ): Promise<TDocument> {
   const allowed: DocumentTypeFamily[] = owner.kind === 'carrier' ? ['carrier'] : ['load', 'invoice'];
@@ -67,8 +69,8 @@ export async function createDocument(
   }
 
   const now = formatStoredDateTime(ctx.clock.now());
-  const load = owner.kind === 'load' ? owner.load : owner.kind === 'trip' ? owner.trip.load : null;
-  const tenantId = owner.kind === 'carrier' ? owner.carrier.tenantId : (load as LoadOwner).tenantId;
+  const load = owner.kind === 'carrier' ? null : loadOf(owner);
+  const tenantId = owner.kind === 'carrier' ? owner.carrier.tenantId : loadOf(owner).tenantId;
   const subsidiaryId = load?.subsidiaryId ?? null;
 
   if (upload.Size > MAX_DOCUMENT_BYTES) {
@@ -131,4 +133,20 @@ export async function createDocument(
     }
     return document;
   });
+}
+
+/**
+ * Internal (tRPC only, no `openapi` meta): uploads a file, as base64, as a document of the
+ * owner the first field names (a trip's also shows in its load's list).
+ */
+export function createDocumentProcedure<K extends DocumentOwnerKind, F extends string>(owner: DocumentOwnerDescription<K, string, F>) {
+  return authedProcedure
+    .meta({ scopes: owner.createScopes })
+    .input(ownerInput(owner.createField, owner.ZPathParam, { ...ZInternalUploadFields, AttachmentType: owner.ZCreateType }))
+    .output(ZDocument)
+    .mutation(async ({ ctx, input }) => {
+      const { ownerId, fields } = readOwnerInput<Base64Upload>(input, owner.createField);
+      const found = await requireOwner(ctx.db, scopeOf(ctx.principal), owner, ownerId);
+      return createDocument(ctx, found, uploadFromBase64(fields));
+    });
 }

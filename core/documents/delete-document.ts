@@ -1,27 +1,36 @@
+import { z } from 'zod';
 import { AppError, notFound } from '../errors.js';
 import { appendEvent } from '../events/outbox.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf } from '../shared/scope.js';
-import type { Context, Principal } from '../trpc.js';
+import { authedProcedure, type Context, type Principal } from '../trpc.js';
 import { linkIssuerFor } from './document-links.js';
-import { findDocument, markDocumentDeleted, toDocument, type DocumentOwnerFilter, type LoadOwner } from './document.repository.js';
+import {
+  loadOf,
+  ownDocuments,
+  ownerInput,
+  readOwnerInput,
+  requireOwner,
+  type DocumentOwner,
+  type DocumentOwnerDescription,
+  type DocumentOwnerKind,
+} from './document-owners.js';
+import { findDocument, markDocumentDeleted, toDocument } from './document.repository.js';
+import { ZDocumentId } from './document.schemas.js';
 import { isInvoiceFamily } from './document-types.js';
 
-export type DocumentDeleteRequest =
-  | { load: LoadOwner; owner: Extract<DocumentOwnerFilter, { kind: 'load' } | { kind: 'trip' }>; documentId: string }
-  | { carrierId: string; owner: Extract<DocumentOwnerFilter, { kind: 'carrier' }>; documentId: string };
-
 /**
- * Soft-deletes a document (RESOURCES "Document uploads and deletes"): afterwards it reads as
- * 404, appears in no list, and its download links find no file. Invoice-family documents are
- * protected (422). The last state is announced in the same transaction: `document.deleted` and
- * `load.changed` for a load's or trip's, `carrier.document.deleted` (tenant-wide) for a carrier's.
- * Documents have no ETag, so there is no If-Match; a concurrent second delete finds nothing (404).
+ * Soft-deletes one of the owner's own documents (RESOURCES "Document uploads and deletes"):
+ * afterwards it reads as 404, appears in no list, and its download links find no file.
+ * Invoice-family documents are protected (422). The last state is announced in the same
+ * transaction: `document.deleted` and `load.changed` for a load's or trip's,
+ * `carrier.document.deleted` (tenant-wide) for a carrier's. Documents have no ETag, so there
+ * is no If-Match; a concurrent second delete finds nothing (404).
  */
-export async function deleteDocument(ctx: Context & { principal: Principal }, request: DocumentDeleteRequest): Promise<void> {
+export async function deleteDocument(ctx: Context & { principal: Principal }, owner: DocumentOwner, documentId: string): Promise<void> {
   const scope = scopeOf(ctx.principal);
   await ctx.db.transaction().execute(async (trx) => {
-    const row = await findDocument(trx, scope, request.owner, request.documentId);
+    const row = await findDocument(trx, scope, ownDocuments(owner), documentId);
     if (!row) throw notFound('Document');
     if (isInvoiceFamily(row.attachment_type)) {
       throw new AppError('UNPROCESSABLE', 'Invoice-family documents cannot be deleted through the API.', { subtype: 'ProtectedDocumentType' });
@@ -31,8 +40,15 @@ export async function deleteDocument(ctx: Context & { principal: Principal }, re
     // The last state, without a link: the file is gone with the document.
     const document = { ...toDocument(row, linkIssuerFor(ctx)), DownloadUrl: null, ExpiresAt: null };
 
-    if ('load' in request) {
-      const { load } = request;
+    if (owner.kind === 'carrier') {
+      await appendEvent(trx, ctx.clock, {
+        tenantId: row.tenant_id,
+        subsidiaryId: null,
+        type: 'carrier.document.deleted',
+        data: { ...document, CarrierId: owner.carrier.id },
+      });
+    } else {
+      const load = loadOf(owner);
       await appendEvent(trx, ctx.clock, {
         tenantId: load.tenantId,
         subsidiaryId: load.subsidiaryId,
@@ -49,13 +65,53 @@ export async function deleteDocument(ctx: Context & { principal: Principal }, re
           diff: { changes: [{ Field: `Documents[${row.id}]`, From: row.attachment_type, To: null }] },
         },
       });
-    } else {
-      await appendEvent(trx, ctx.clock, {
-        tenantId: row.tenant_id,
-        subsidiaryId: null,
-        type: 'carrier.document.deleted',
-        data: { ...document, CarrierId: request.carrierId },
-      });
     }
   });
+}
+
+const DELETES: Record<DocumentOwnerKind, { summary: string; description: string }> = {
+  load: {
+    summary: "Delete a load's own document",
+    description:
+      'Soft delete: the document then reads as 404 and appears in no list; its download links stop working. ' +
+      'Documents have no ETag: no If-Match. A trip\'s document (delete it through the trip route), another load\'s or a deleted one is 404. ' +
+      'Invoice-family documents are 422 `Unprocessable/ProtectedDocumentType`.',
+  },
+  trip: {
+    summary: "Delete a trip's document",
+    description:
+      'Soft delete: the document then reads as 404 and appears in no list (the trip\'s nor its load\'s); its download links stop working. ' +
+      'Documents have no ETag: no If-Match. Another trip\'s or a deleted document is 404. ' +
+      'Invoice-family documents are 422 `Unprocessable/ProtectedDocumentType`.',
+  },
+  carrier: {
+    summary: "Delete a carrier's document",
+    description:
+      'Soft delete: the document then reads as 404 and appears in no list; its download links stop working. ' +
+      'Documents have no ETag: no If-Match. Another carrier\'s or a deleted document is 404. ' +
+      'Invoice-family documents are 422 `Unprocessable/ProtectedDocumentType`.',
+  },
+};
+
+export function deleteDocumentProcedure<K extends DocumentOwnerKind, P extends string>(owner: DocumentOwnerDescription<K, P>) {
+  return authedProcedure
+    .meta({
+      openapi: {
+        method: 'DELETE',
+        path: `${owner.documentsPath}/{documentId}`,
+        tags: [owner.tag],
+        ...DELETES[owner.kind],
+        protect: true,
+        errorResponses: [422],
+      },
+      scopes: [owner.updateScope],
+      successStatus: 204,
+    })
+    .input(ownerInput(owner.pathParam, owner.ZPathParam, { documentId: ZDocumentId }))
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      const { ownerId, fields } = readOwnerInput<{ documentId: string }>(input, owner.pathParam);
+      const found = await requireOwner(ctx.db, scopeOf(ctx.principal), owner, ownerId);
+      await deleteDocument(ctx, found, fields.documentId);
+    });
 }

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { ZPathId, caseInsensitivePattern, input } from '../shared/schemas.js';
-import { ZQueryPage, pageOf } from '../shared/search-page.js';
-import { ZUploadedFile } from './uploaded-file.js';
+import { ZPathId, caseInsensitivePattern } from '../shared/schemas.js';
+import { pageOf } from '../shared/search-page.js';
 import { CARRIER_DOCUMENT_TYPES, INVOICE_FAMILY_TYPES, LOAD_DOCUMENT_TYPES, recognizeDocumentType } from './document-types.js';
 
 const ZDateTimeOut = z.iso.datetime().meta({ description: 'ISO 8601 date-time, UTC.', example: '2026-11-21T14:00:00.000Z' });
@@ -45,7 +44,7 @@ export const ZDocumentTypeChangePage = pageOf(ZDocumentTypeChange).meta({ id: 'D
  * Invoice-family types pass here and are refused later with 422, after the document is found
  * (DECISIONS: validation 400 → lookup 404 → business rule 422).
  */
-const ZDocumentTypeInput = z
+export const ZDocumentTypeInput = z
   .string()
   .min(1, { abort: true })
   .refine((text) => recognizeDocumentType(text) !== undefined, { message: `must be one of: ${LOAD_DOCUMENT_TYPES.join(', ')}` })
@@ -60,22 +59,10 @@ const ZDocumentTypeInput = z
     pattern: caseInsensitivePattern(LOAD_DOCUMENT_TYPES),
   });
 
-const ZDocumentId = ZPathId.meta({ description: 'The `id` from the document list.' });
-const ZLoadNumber = ZPathId.meta({ description: 'Unique load number.' });
-const ZTripId = ZPathId.meta({ description: 'Trip id (the ParentId of a trip document).' });
-
-export const ZListLoadDocumentsInput = input({ loadNumber: ZLoadNumber });
-export const ZListTripDocumentsInput = input({ tripId: ZTripId });
-export const ZListCarrierDocumentsInput = input({ carrierId: ZPathId });
-
-export const ZChangeLoadDocumentTypeInput = input({ loadNumber: ZLoadNumber, documentId: ZDocumentId, DocumentType: ZDocumentTypeInput });
-export const ZChangeTripDocumentTypeInput = input({ tripId: ZTripId, documentId: ZDocumentId, DocumentType: ZDocumentTypeInput });
-
-export const ZLoadDocumentHistoryInput = input({ loadNumber: ZLoadNumber, documentId: ZDocumentId, ...ZQueryPage });
-export const ZTripDocumentHistoryInput = input({ tripId: ZTripId, documentId: ZDocumentId, ...ZQueryPage });
+export const ZDocumentId = ZPathId.meta({ description: 'The `id` from the document list.' });
 
 /** A carrier document's type: one of the carrier types, case-insensitive; anything else 400. */
-const ZCarrierDocumentTypeInput = z
+export const ZCarrierDocumentTypeInput = z
   .string()
   .min(1, { abort: true })
   .refine((text) => recognizeDocumentType(text)?.family === 'carrier', { message: `Must be one of: ${CARRIER_DOCUMENT_TYPES.join(', ')}.` })
@@ -85,17 +72,8 @@ const ZCarrierDocumentTypeInput = z
     pattern: caseInsensitivePattern(CARRIER_DOCUMENT_TYPES),
   });
 
-/** Public uploads (multipart): the path's owner, the `DocumentType` part and the staged `File` part. */
-export const ZUploadLoadDocumentInput = input({ loadNumber: ZLoadNumber, DocumentType: ZDocumentTypeInput, File: ZUploadedFile });
-export const ZUploadTripDocumentInput = input({ tripId: ZTripId, DocumentType: ZDocumentTypeInput, File: ZUploadedFile });
-export const ZUploadCarrierDocumentInput = input({ carrierId: ZPathId, DocumentType: ZCarrierDocumentTypeInput, File: ZUploadedFile });
-
-export const ZDeleteLoadDocumentInput = input({ loadNumber: ZLoadNumber, documentId: ZDocumentId });
-export const ZDeleteTripDocumentInput = input({ tripId: ZTripId, documentId: ZDocumentId });
-export const ZDeleteCarrierDocumentInput = input({ carrierId: ZPathId, documentId: ZDocumentId });
-
-/** Internal uploads: the file itself, as base64. */
-const uploadFields = {
+/** Internal uploads (tRPC only): the file itself, as base64, after the field naming the owner. */
+export const ZInternalUploadFields = {
   AttachmentType: z.string().min(1),
   FileName: z
     .string()
@@ -110,10 +88,3 @@ const uploadFields = {
     .meta({ description: 'Guessed from the file name when absent.' }),
 };
 
-export const ZCreateLoadDocumentInput = input({ LoadNumber: ZLoadNumber, ...uploadFields });
-export const ZCreateTripDocumentInput = input({ TripId: ZTripId, ...uploadFields });
-export const ZCreateCarrierDocumentInput = input({
-  CarrierId: ZPathId,
-  ...uploadFields,
-  AttachmentType: uploadFields.AttachmentType.meta({ description: `One of: ${CARRIER_DOCUMENT_TYPES.join(', ')}.` }),
-});
