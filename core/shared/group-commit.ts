@@ -93,6 +93,8 @@ export class GroupCommit<Item, Result = void, Checked = Item[]> {
     const { check } = this.options;
     if (!check) {
       this.startCommit(batch, () => this.options.commit(batch.items as unknown as Checked));
+      // Not serial, a batch cut at maxBatch leaves the rest for the next turn.
+      this.schedule();
       return;
     }
     this.checking = true;
