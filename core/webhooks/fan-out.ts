@@ -71,11 +71,7 @@ export async function fanOut(db: Db, now: string, limit: number): Promise<number
       }
     }
     await insertDeliveries(trx, deliveries);
-    await markDispatched(
-      trx,
-      entries.map((e) => e.id),
-      now,
-    );
+    await markDispatched(trx, entries.map((e) => e.id), now);
     return entries.length;
   });
 }
