@@ -120,11 +120,8 @@ try {
           point: { latitude: truck.latitude + pass * 0.01, longitude: truck.longitude },
           recordedAt: Date.parse(recordedAt),
           clock,
-          build: (asset, trip) => ({
+          reading: {
             tenant_id: `tn_bench_${String(truck.tenant).padStart(4, '0')}`,
-            subsidiary_id: asset.subsidiaryId,
-            asset_id: asset.id,
-            asset_type: asset.type,
             source: 'PublicApi',
             latitude: (truck.latitude + pass * 0.01).toFixed(4),
             longitude: truck.longitude.toFixed(4),
@@ -136,11 +133,9 @@ try {
             formatted_address: `reading ${index}`,
             recorded_at: recordedAt,
             received_at: recordedAt,
-            trip_id: trip?.id ?? null,
-            trip_number: trip?.tripNumber ?? null,
             odometer: null,
             odometer_reading_at: null,
-          }),
+          },
         }),
       ),
     );

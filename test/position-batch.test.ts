@@ -9,7 +9,8 @@ import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs,
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../core/shared/scope.js';
 import { formatStoredDateTime } from '../core/shared/datetime.js';
-import { PositionWriter, type PositionRequest } from '../core/visibility/position-writer.js';
+import { positionRow, type PositionRequest } from '../core/visibility/check-positions.js';
+import { PositionWriter } from '../core/visibility/position-writer.js';
 import { sharePositionBatch } from '../core/visibility-shares/share-progress.js';
 import type { ShareLink } from '../core/visibility-shares/share.repository.js';
 import { startTestApp, testFixture, type TestApp } from './harness.js';
@@ -36,11 +37,8 @@ function request(assetId: string, recordedAt: string): PositionRequest {
     point: { latitude: 38.5, longitude: -96.0 },
     recordedAt: Date.parse(recordedAt),
     clock: t.clock,
-    build: (asset, trip) => ({
+    reading: {
       tenant_id: prairie.tenantId,
-      subsidiary_id: asset.subsidiaryId,
-      asset_id: asset.id,
-      asset_type: asset.type,
       source: 'BatchTest',
       latitude: '38.5',
       longitude: '-96.0',
@@ -52,11 +50,9 @@ function request(assetId: string, recordedAt: string): PositionRequest {
       formatted_address: null,
       recorded_at: recordedAt,
       received_at: formatStoredDateTime(t.clock.now()),
-      trip_id: trip?.id ?? null,
-      trip_number: trip?.tripNumber ?? null,
       odometer: null,
       odometer_reading_at: null,
-    }),
+    },
   };
 }
 
@@ -167,7 +163,8 @@ describe('position batches in few statements', () => {
     };
     const firstShare = formatStoredDateTime(t.clock.now());
     t.clock.advance(15 * MINUTE);
-    const row = request('trk_101', formatStoredDateTime(t.clock.now())).build(
+    const row = positionRow(
+      request('trk_101', formatStoredDateTime(t.clock.now())).reading,
       { id: 'trk_101', kind: 'truck', type: 'Truck', subsidiaryId: 'sub_kc' },
       { id: 'trp_1001_a', tripNumber: 'T-1001-1', status: 'InTransit', share: link },
     );

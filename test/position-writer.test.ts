@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PositionWriter, type PositionRequest } from '../core/visibility/position-writer.js';
+import type { PositionRequest } from '../core/visibility/check-positions.js';
+import { PositionWriter } from '../core/visibility/position-writer.js';
 import { historyId } from '../core/visibility/position.repository.js';
 import type { Scope } from '../core/shared/scope.js';
 import { startTestApp, type TestApp } from './harness.js';
@@ -28,11 +29,8 @@ function request(scope: Scope, assetId: string, recordedAt: string, options: { t
     point: { latitude: 39.1, longitude: -94.5 },
     recordedAt: Date.parse(recordedAt),
     clock: t.clock,
-    build: (asset, trip) => ({
+    reading: {
       tenant_id: options.tenantOverride ?? scope.tenantId,
-      subsidiary_id: asset.subsidiaryId,
-      asset_id: asset.id,
-      asset_type: asset.type,
       source: 'WriterTest',
       latitude: '39.1',
       longitude: '-94.5',
@@ -44,11 +42,9 @@ function request(scope: Scope, assetId: string, recordedAt: string, options: { t
       formatted_address: null,
       recorded_at: recordedAt,
       received_at: '2026-11-22T12:00:00.000Z',
-      trip_id: trip?.id ?? null,
-      trip_number: trip?.tripNumber ?? null,
       odometer: null,
       odometer_reading_at: null,
-    }),
+    },
   };
 }
 

@@ -378,8 +378,8 @@ describe('at-least-once', () => {
     const hook = await activeHook('crash', { EventTypes: ['trip.*'] });
     await emit('trip.changed', 'sub_kc');
     // A worker fans out and claims the delivery, then dies before attempting it.
-    const { claimDue } = await import('../workers/deliveries.js');
-    const { fanOut } = await import('../workers/fan-out.js');
+    const { claimDue } = await import('../core/webhooks/delivery.repository.js');
+    const { fanOut } = await import('../core/webhooks/fan-out.js');
     await fanOut(t.db, t.clock.now().toISOString(), 10);
     const [claimed] = await claimDue(t.db, t.clock, t.config, 10);
     expect(claimed!.webhook_id).toBe(hook.Id);

@@ -1,10 +1,12 @@
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import { formatStoredDateTime } from '../core/shared/datetime.js';
+import { attemptDelivery } from '../core/webhooks/attempt-delivery.js';
+import { AttemptLog } from '../core/webhooks/attempt-log.js';
+import { claimDue, dropDeliveries, type Delivery } from '../core/webhooks/delivery.repository.js';
+import { loadTargets } from '../core/webhooks/delivery-targets.js';
+import { fanOut } from '../core/webhooks/fan-out.js';
 import type { Db } from '../db/create-db.js';
-import { AttemptLog } from './attempt-log.js';
-import { attemptDelivery, claimDue, dropDeliveries, loadTargets, type Delivery } from './deliveries.js';
-import { fanOut } from './fan-out.js';
 
 export interface DispatcherLogger {
   error(details: object, message: string): void;

@@ -1,13 +1,10 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/create-db.js';
+import { GroupCommit } from '../../core/shared/group-commit.js';
 import { lease, remainingOf, sliceFor, type SharedBudget } from './rate-limit-lease.js';
-import { expiryOf, windowStartOf, type CounterState, type RateLimitStore } from './rate-limit-store.js';
+import { expiryOf, windowStartOf, type CounterState } from './rate-limit-store.js';
+import { counterOf, iso, rowKey, TableRateLimitStore } from './rate-limit-table.js';
 import type { RateRule } from './rate-rules.js';
-
-export interface LeasingStoreOptions {
-  /** A lease the database has not answered within this many milliseconds is given up (the limiter lets the request through). */
-  timeoutMs?: number;
-}
+import { RuleKeyMap } from './rule-key-map.js';
 
 /** A request waiting for a lease of its (rule, key) budget. */
 interface Waiter {
@@ -49,8 +46,6 @@ interface LeaseAnswer {
   budget: SharedBudget;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
 /**
  * Counters shared by every API process on a Postgres database, at a fraction of the round
  * trips of counting each request there (issue 19). The `rate_limits` row of a (rule, key)
@@ -80,31 +75,19 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * overstatement possible: another process starts leasing a budget this process believed it
  * had alone, and spends before this process's next lease tells it so.
  */
-export class LeasingRateLimitStore implements RateLimitStore {
-  readonly kind = 'postgres';
-  private readonly timeoutMs: number;
-  /** Slots by rule name, then counted key (no combined key string built per request). */
-  private readonly slots = new Map<string, Map<string, Slot>>();
-  private pending: Slot[] = [];
-  private scheduled = false;
-  private flushing = false;
-
-  constructor(
-    private readonly db: Db,
-    options: LeasingStoreOptions = {},
-  ) {
-    this.timeoutMs = options.timeoutMs ?? 1_000;
-  }
+export class LeasingRateLimitStore extends TableRateLimitStore {
+  private readonly slots = new RuleKeyMap<Slot>();
+  /**
+   * One lease transaction in flight at a time; slots asking meanwhile go in the next one. A
+   * lease the database never answers must not hold up the ones after it for good.
+   */
+  private readonly leases = new GroupCommit<Slot>({ serial: true, releaseAfterMs: this.timeoutMs, commit: (slots) => this.leaseSlots(slots) });
 
   hit(rule: RateRule, key: string, nowMs: number): CounterState | Promise<CounterState> {
-    let byKey = this.slots.get(rule.name);
-    if (!byKey) {
-      byKey = new Map();
-      this.slots.set(rule.name, byKey);
-    }
+    const byKey = this.slots.of(rule);
     let slot = byKey.get(key);
     if (!slot) {
-      slot = { rule, name: `${rule.name}:${key}`, windowStart: -1, unspent: 0, mine: 0, pool: null, shared: false, blockedUntil: null, waiting: null };
+      slot = { rule, name: rowKey(rule, key), windowStart: -1, unspent: 0, mine: 0, pool: null, shared: false, blockedUntil: null, waiting: null };
       byKey.set(key, slot);
     }
     return this.spend(slot, nowMs);
@@ -136,8 +119,7 @@ export class LeasingRateLimitStore implements RateLimitStore {
     // Used up in this window under a rule without a block: refused until the window ends.
     if (slot.pool === 0 && rule.blockSeconds === 0) return refused(slot);
     slot.waiting = [];
-    this.pending.push(slot);
-    this.schedule();
+    void this.leases.push(slot);
     return this.wait(slot, nowMs);
   }
 
@@ -145,38 +127,23 @@ export class LeasingRateLimitStore implements RateLimitStore {
     return new Promise<CounterState>((resolve, reject) => slot.waiting!.push({ nowMs, resolve, reject }));
   }
 
-  /** One lease transaction in flight at a time; slots asking meanwhile go in the next one. */
-  private schedule(): void {
-    if (this.scheduled || this.flushing) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      const slots = this.pending;
-      this.pending = [];
-      if (slots.length === 0) return;
-      this.flushing = true;
-      const requests: LeaseRequest[] = slots
-        .map((slot) => {
-          // Asked at the time of the first request waiting, for that request's window.
-          const nowMs = slot.waiting![0]!.nowMs;
-          return { slot, nowMs, windowStart: windowStartOf(slot.rule, nowMs), want: sliceFor(slot.rule, slot.waiting!.length, slot.pool) };
-        })
-        .sort((a, b) => (a.slot.name < b.slot.name ? -1 : a.slot.name > b.slot.name ? 1 : 0));
-      // A lease the database never answers must not hold up the ones after it for good.
-      const release = () => {
-        clearTimeout(stuck);
-        if (!this.flushing) return;
-        this.flushing = false;
-        if (this.pending.length > 0) this.schedule();
-      };
-      const stuck = setTimeout(release, this.timeoutMs);
-      withTimeout(this.leaseAll(requests), this.timeoutMs)
-        .then(
-          (answers) => requests.forEach((request, index) => this.settle(request, answers[index]!)),
-          (error: unknown) => requests.forEach((request) => this.fail(request.slot, error)),
-        )
-        .finally(release);
-    });
+  /** Leases for the slots of one turn, then serves or fails their waiting requests; never rejects. */
+  private async leaseSlots(slots: Slot[]): Promise<void> {
+    const requests: LeaseRequest[] = slots
+      .map((slot) => {
+        // Asked at the time of the first request waiting, for that request's window.
+        const nowMs = slot.waiting![0]!.nowMs;
+        return { slot, nowMs, windowStart: windowStartOf(slot.rule, nowMs), want: sliceFor(slot.rule, slot.waiting!.length, slot.pool) };
+      })
+      .sort((a, b) => (a.slot.name < b.slot.name ? -1 : a.slot.name > b.slot.name ? 1 : 0));
+    let answers: LeaseAnswer[];
+    try {
+      answers = await this.inTime(this.leaseAll(requests));
+    } catch (error) {
+      for (const request of requests) this.fail(request.slot, error);
+      return;
+    }
+    requests.forEach((request, index) => this.settle(request, answers[index]!));
   }
 
   /** Takes a lease's answer into the slot, then serves its waiting requests again in order. */
@@ -225,11 +192,8 @@ export class LeasingRateLimitStore implements RateLimitStore {
       for (const request of requests) {
         const row = found.get(request.slot.name);
         if (!row) throw new Error(`the rate limit lease found no row for ${request.slot.rule.name}`);
-        const before: SharedBudget = {
-          windowStart: Date.parse(row.window_start),
-          granted: Number(row.hits),
-          blockedUntil: row.blocked_until === null ? null : Date.parse(row.blocked_until),
-        };
+        const { windowStart, hits, blockedUntil } = counterOf(row);
+        const before: SharedBudget = { windowStart, granted: hits, blockedUntil };
         const outcome = lease(before, request.slot.rule, request.want, request.nowMs);
         answers.push(outcome);
         if (outcome.budget !== before) {
@@ -255,15 +219,11 @@ export class LeasingRateLimitStore implements RateLimitStore {
   }
 
   /** Forgets slots whose window and block have ended, and deletes ended rows. */
-  async sweep(nowMs: number): Promise<void> {
-    for (const byKey of this.slots.values()) {
-      for (const [key, slot] of byKey) {
-        if (slot.waiting) continue;
-        const windowEnd = slot.windowStart + slot.rule.windowSeconds * 1000;
-        if (windowEnd <= nowMs && (slot.blockedUntil === null || slot.blockedUntil <= nowMs)) byKey.delete(key);
-      }
-    }
-    await withTimeout(sql`delete from rate_limits where expires_at <= ${iso(nowMs)}`.execute(this.db), this.timeoutMs);
+  override async sweep(nowMs: number): Promise<void> {
+    this.slots.deleteWhere(
+      (slot) => !slot.waiting && slot.windowStart + slot.rule.windowSeconds * 1000 <= nowMs && (slot.blockedUntil === null || slot.blockedUntil <= nowMs),
+    );
+    await super.sweep(nowMs);
   }
 
   /**
@@ -273,42 +233,31 @@ export class LeasingRateLimitStore implements RateLimitStore {
    */
   async close(nowMs: number): Promise<void> {
     const returns: { key: string; windowStart: string; units: number }[] = [];
-    for (const byKey of this.slots.values()) {
-      for (const slot of byKey.values()) {
-        if (slot.unspent === 0 || slot.blockedUntil !== null) continue;
-        if (slot.windowStart + slot.rule.windowSeconds * 1000 > nowMs) {
-          returns.push({ key: slot.name, windowStart: iso(slot.windowStart), units: slot.unspent });
-        }
-        slot.unspent = 0;
+    for (const slot of this.slots.values()) {
+      if (slot.unspent === 0 || slot.blockedUntil !== null) continue;
+      if (slot.windowStart + slot.rule.windowSeconds * 1000 > nowMs) {
+        returns.push({ key: slot.name, windowStart: iso(slot.windowStart), units: slot.unspent });
       }
+      slot.unspent = 0;
     }
     if (returns.length === 0) return;
     returns.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    await withTimeout(
+    await this.inTime(
       sql`
         update rate_limits as r set hits = greatest(r.hits - v.units, 0)
           from unnest(${returns.map((r) => r.key)}::text[], ${returns.map((r) => r.windowStart)}::text[], ${returns.map((r) => r.units)}::int[])
             as v(key, window_start, units)
          where r.key = v.key and r.window_start = v.window_start and r.blocked_until is null`.execute(this.db),
-      this.timeoutMs,
     );
   }
 
   /** Units this process holds unspent for a (rule, key) in its current window; for tests. */
   unspent(rule: RateRule, key: string): number {
-    return this.slots.get(rule.name)?.get(key)?.unspent ?? 0;
+    return this.slots.get(rule, key)?.unspent ?? 0;
   }
 }
 
 /** The state `decide` refuses: a running block, or the window used up. */
 function refused(slot: Slot): CounterState {
   return { windowStart: slot.windowStart, hits: slot.rule.points + 1, blockedUntil: slot.blockedUntil };
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the rate limit store did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,25 +1,14 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/create-db.js';
-import { expiryOf, nextCounter, windowStartOf, type CounterState, type RateLimitStore } from './rate-limit-store.js';
+import { GroupCommit } from '../../core/shared/group-commit.js';
+import { expiryOf, nextCounter, windowStartOf, type CounterState } from './rate-limit-store.js';
+import { counterOf, iso, rowKey, TableRateLimitStore } from './rate-limit-table.js';
 import type { RateRule } from './rate-rules.js';
-
-export interface PostgresStoreOptions {
-  /**
-   * A count the database has not answered within this many milliseconds is given up (the
-   * limiter then lets the request through), so a hanging database cannot stall the API.
-   */
-  timeoutMs?: number;
-}
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** One request's rules, counted in order until one refuses. */
 interface PendingCount {
   checks: readonly { rule: RateRule; key: string }[];
   nowMs: number;
   refuses(rule: RateRule, state: CounterState): boolean;
-  resolve(states: CounterState[]): void;
-  reject(error: unknown): void;
 }
 
 const neverRefuses = () => false;
@@ -37,19 +26,20 @@ const neverRefuses = () => false;
  * key order (so two processes never deadlock), `nextCounter` is applied to each hit in arrival
  * order, and the rows are written back. Both paths decide exactly as the memory store does.
  */
-export class PostgresRateLimitStore implements RateLimitStore {
-  readonly kind = 'postgres';
-  private readonly timeoutMs: number;
-  private pending: PendingCount[] = [];
-  private scheduled = false;
-  private flushing = false;
-
-  constructor(
-    private readonly db: Db,
-    options: PostgresStoreOptions = {},
-  ) {
-    this.timeoutMs = options.timeoutMs ?? 1_000;
-  }
+export class PostgresRateLimitStore extends TableRateLimitStore {
+  /**
+   * One count in flight at a time: hits arriving meanwhile wait for the next, larger one,
+   * instead of a second transaction that would queue behind the first one's row locks. A count
+   * the database never answers must not hold up the ones after it for good.
+   */
+  private readonly counts = new GroupCommit<PendingCount, CounterState[]>({
+    serial: true,
+    releaseAfterMs: this.timeoutMs,
+    commit: (batch) => {
+      const lone = batch.length === 1 && batch[0]!.checks.length === 1 ? batch[0]! : null;
+      return lone ? this.hitOne(lone.checks[0]!.rule, lone.checks[0]!.key, lone.nowMs).then((state) => [[state]]) : this.hitMany(batch);
+    },
+  });
 
   hit(rule: RateRule, key: string, nowMs: number): Promise<CounterState> {
     return this.hitInOrder([{ rule, key }], nowMs, neverRefuses).then((states) => states[0]!);
@@ -60,44 +50,11 @@ export class PostgresRateLimitStore implements RateLimitStore {
     nowMs: number,
     refuses: (rule: RateRule, state: CounterState) => boolean,
   ): Promise<CounterState[]> {
-    const counted = new Promise<CounterState[]>((resolve, reject) => this.pending.push({ checks, nowMs, refuses, resolve, reject }));
-    this.schedule();
-    return withTimeout(counted, this.timeoutMs);
-  }
-
-  /**
-   * One count in flight at a time: hits arriving meanwhile wait for the next, larger one,
-   * instead of a second transaction that would queue behind the first one's row locks.
-   */
-  private schedule(): void {
-    if (this.scheduled || this.flushing) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      const batch = this.pending;
-      this.pending = [];
-      this.flushing = true;
-      // A count the database never answers must not hold up the ones after it for good.
-      const release = () => {
-        clearTimeout(stuck);
-        if (!this.flushing) return;
-        this.flushing = false;
-        if (this.pending.length > 0) this.schedule();
-      };
-      const stuck = setTimeout(release, this.timeoutMs);
-      const lone = batch.length === 1 && batch[0]!.checks.length === 1 ? batch[0]! : null;
-      const work = lone ? this.hitOne(lone.checks[0]!.rule, lone.checks[0]!.key, lone.nowMs).then((state) => [[state]]) : this.hitMany(batch);
-      work
-        .then(
-          (states) => batch.forEach((count, index) => count.resolve(states[index]!)),
-          (error: unknown) => batch.forEach((count) => count.reject(error)),
-        )
-        .finally(release);
-    });
+    return this.inTime(this.counts.push({ checks, nowMs, refuses }));
   }
 
   private async hitMany(batch: readonly PendingCount[]): Promise<CounterState[][]> {
-    const nameOf = (check: { rule: RateRule; key: string }) => `${check.rule.name}:${check.key}`;
+    const nameOf = (check: { rule: RateRule; key: string }) => rowKey(check.rule, check.key);
     const keys = [...new Set(batch.flatMap((count) => count.checks.map(nameOf)))].sort();
     const earliest = iso(Math.min(...batch.map((count) => count.nowMs)));
     return this.db.transaction().execute(async (trx) => {
@@ -114,18 +71,7 @@ export class PostgresRateLimitStore implements RateLimitStore {
         .orderBy('key')
         .forUpdate()
         .execute();
-      const counters = new Map<string, CounterState | undefined>(
-        rows.map((row) => [
-          row.key,
-          Number(row.hits) === 0
-            ? undefined
-            : {
-                windowStart: Date.parse(row.window_start),
-                hits: Number(row.hits),
-                blockedUntil: row.blocked_until === null ? null : Date.parse(row.blocked_until),
-              },
-        ]),
-      );
+      const counters = new Map<string, CounterState | undefined>(rows.map((row) => [row.key, Number(row.hits) === 0 ? undefined : counterOf(row)]));
       const expiries = new Map<string, number>();
       const states = batch.map((count) => {
         const counted: CounterState[] = [];
@@ -178,7 +124,7 @@ export class PostgresRateLimitStore implements RateLimitStore {
     const expires = iso(blockEnd === null ? windowEnd : Math.max(windowEnd, blockEnd));
     const query = sql<{ hits: number; window_start: string; blocked_until: string | null }>`
       insert into rate_limits as r (key, window_start, hits, blocked_until, expires_at)
-      values (${`${rule.name}:${key}`}, ${ws}, 1, ${1 > rule.points ? blockUntil : null}, ${expires})
+      values (${rowKey(rule, key)}, ${ws}, 1, ${1 > rule.points ? blockUntil : null}, ${expires})
       on conflict (key) do update set
         hits = case
           when r.blocked_until > ${now} then r.hits
@@ -195,23 +141,7 @@ export class PostgresRateLimitStore implements RateLimitStore {
     return query.then(({ rows }) => {
       const row = rows[0];
       if (!row) throw new Error('the rate limit upsert returned no row');
-      return {
-        windowStart: Date.parse(row.window_start),
-        hits: Number(row.hits),
-        blockedUntil: row.blocked_until === null ? null : Date.parse(row.blocked_until),
-      };
+      return counterOf(row);
     });
   }
-
-  async sweep(nowMs: number): Promise<void> {
-    await withTimeout(sql`delete from rate_limits where expires_at <= ${iso(nowMs)}`.execute(this.db), this.timeoutMs);
-  }
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the rate limit store did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

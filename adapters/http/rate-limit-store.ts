@@ -1,4 +1,5 @@
 import type { RateRule } from './rate-rules.js';
+import { RuleKeyMap } from './rule-key-map.js';
 
 /** One key's counter under one rule, as a store returns it after counting a request. */
 export interface CounterState {
@@ -64,20 +65,15 @@ interface MemoryEntry {
 }
 
 /**
- * Counters of one process in Maps, one per rule (looked up by the rule's constant name, so a
- * request does not build and hash a combined key); `sweep` drops the ended ones so the Maps
- * do not grow without bound.
+ * Counters of one process in Maps, one per rule; `sweep` drops the ended ones so the Maps do
+ * not grow without bound.
  */
 export class MemoryRateLimitStore implements RateLimitStore {
   readonly kind = 'memory';
-  private readonly rules = new Map<string, Map<string, MemoryEntry>>();
+  private readonly entries = new RuleKeyMap<MemoryEntry>();
 
   hit(rule: RateRule, key: string, nowMs: number): CounterState {
-    let entries = this.rules.get(rule.name);
-    if (!entries) {
-      entries = new Map();
-      this.rules.set(rule.name, entries);
-    }
+    const entries = this.entries.of(rule);
     const entry = entries.get(key);
     if (!entry) {
       const counter = nextCounter(undefined, rule, nowMs);
@@ -97,17 +93,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   sweep(nowMs: number): void {
-    for (const entries of this.rules.values()) {
-      for (const [key, entry] of entries) {
-        if (entry.expiresAt <= nowMs) entries.delete(key);
-      }
-    }
+    this.entries.deleteWhere((entry) => entry.expiresAt <= nowMs);
   }
 
   /** Counters held; for tests of the sweep. */
   get size(): number {
-    let size = 0;
-    for (const entries of this.rules.values()) size += entries.size;
-    return size;
+    return this.entries.size;
   }
 }

@@ -12,13 +12,17 @@ import { formatAddress, resolveAddress } from './reverse-geocode.js';
 export const PUBLIC_API_SOURCE = 'PublicApi';
 const MAX_AHEAD_MS = 5 * 60 * 1000;
 
-/** 422 FutureRecordedAt for a reading more than 5 minutes ahead of the server clock (spec 8). */
+/** 422 FutureRecordedAt for a reading more than 5 minutes ahead of the server clock (spec 8); undefined otherwise. */
+function futureRecordedAt(recordedAt: string, now: number): AppError | undefined {
+  if (Date.parse(recordedAt) <= now + MAX_AHEAD_MS) return undefined;
+  return new AppError('UNPROCESSABLE', 'RecordedAt is more than 5 minutes ahead of the server clock.', {
+    subtype: 'FutureRecordedAt',
+  });
+}
+
 export function assertNotAhead(recordedAt: string, now: number): void {
-  if (Date.parse(recordedAt) > now + MAX_AHEAD_MS) {
-    throw new AppError('UNPROCESSABLE', 'RecordedAt is more than 5 minutes ahead of the server clock.', {
-      subtype: 'FutureRecordedAt',
-    });
-  }
+  const error = futureRecordedAt(recordedAt, now);
+  if (error) throw error;
 }
 
 function givenAddress(address: NonNullable<TRecordLocationInput['Address']>): TAddress {
@@ -50,6 +54,8 @@ export async function recordPosition(
   const receivedAt = formatStoredDateTime(now);
   const recordedAt = input.RecordedAt ?? receivedAt;
 
+  const address = input.Address ? givenAddress(input.Address) : resolveAddress(latitude, longitude);
+  const odometer = input.Odometer ? input.Odometer : null;
   const { row, held } = await positionWriterFor(ctx.db).record({
     scope,
     assetId: input.assetId,
@@ -58,33 +64,24 @@ export async function recordPosition(
     point: { latitude, longitude },
     recordedAt: Date.parse(recordedAt),
     clock: ctx.clock,
-    // Runs once the asset and the trip are known (their 404s come first).
-    build: (asset, trip) => {
-      assertNotAhead(recordedAt, now);
-      const address = input.Address ? givenAddress(input.Address) : resolveAddress(latitude, longitude);
-      const odometer = input.Odometer ? input.Odometer : null;
-      return {
-        tenant_id: scope.tenantId,
-        subsidiary_id: asset.subsidiaryId,
-        asset_id: asset.id,
-        asset_type: asset.type,
-        source: PUBLIC_API_SOURCE,
-        latitude: input.Coordinates.Latitude,
-        longitude: input.Coordinates.Longitude,
-        street: address?.Street ?? null,
-        city: address?.City ?? null,
-        state: address?.State ?? null,
-        zip_code: address?.ZipCode ?? null,
-        country: address?.Country ?? null,
-        formatted_address: formatAddress(address),
-        recorded_at: recordedAt,
-        received_at: receivedAt,
-        trip_id: trip?.id ?? null,
-        trip_number: trip?.tripNumber ?? null,
-        odometer,
-        odometer_reading_at: odometer === null ? null : (input.OdometerReadingAt ?? null),
-      };
+    reading: {
+      tenant_id: scope.tenantId,
+      source: PUBLIC_API_SOURCE,
+      latitude: input.Coordinates.Latitude,
+      longitude: input.Coordinates.Longitude,
+      street: address?.Street ?? null,
+      city: address?.City ?? null,
+      state: address?.State ?? null,
+      zip_code: address?.ZipCode ?? null,
+      country: address?.Country ?? null,
+      formatted_address: formatAddress(address),
+      recorded_at: recordedAt,
+      received_at: receivedAt,
+      odometer,
+      odometer_reading_at: odometer === null ? null : (input.OdometerReadingAt ?? null),
     },
+    // Refused only once the asset and the trip are known (their 404s come first).
+    refusal: futureRecordedAt(recordedAt, now),
   });
   if (!held) {
     const current = await heldRecordedAt(ctx.db, scope, row.asset_id, PUBLIC_API_SOURCE);

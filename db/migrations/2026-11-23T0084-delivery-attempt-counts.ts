@@ -8,7 +8,7 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  *
  * Kept by triggers as `list_counts` is (migration 0071, which explains the choices): SQLite row
  * triggers; Postgres statement triggers over the transition tables, the changes summed per
- * counter and upserted in key order, so the attempt log's batched inserts (workers/attempt-log.ts,
+ * counter and upserted in key order, so the attempt log's batched inserts (core/webhooks/attempt-log.ts,
  * up to 500 rows a statement) bump each counter once per statement and concurrent writers wait
  * rather than deadlock. Attempts of customer tracking deliveries (no subscription) count nowhere.
  */

@@ -1,26 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
-import type { Clock } from '../core/clock.js';
-import type { Config } from '../core/config.js';
-import { formatStoredDateTime } from '../core/shared/datetime.js';
-import { recordShareOutcomes } from '../core/visibility-shares/share.repository.js';
-import type { Db } from '../db/create-db.js';
-import type { WebhookDeliveryAttemptsTable } from '../db/tables/webhook-deliveries.js';
-import type { Delivery, Outcome } from './deliveries.js';
-import { moveDeliveries, type Move } from './delivery-moves.js';
-import { countEndedEvents } from './failure-counts.js';
+import type { Db } from '../../db/create-db.js';
+import type { WebhookDeliveryAttemptsTable } from '../../db/tables/webhook-deliveries.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import { formatStoredDateTime } from '../shared/datetime.js';
+import { GroupCommit } from '../shared/group-commit.js';
+import { recordShareOutcomes } from '../visibility-shares/share.repository.js';
+import { insertAttempts } from './attempt.repository.js';
+import { moveDeliveries, type Delivery, type Move } from './delivery.repository.js';
+import { countEndedEvents } from './failure-count.repository.js';
+import type { PostResult } from './post-signed.js';
 
-export { AUTO_DISABLE_AFTER } from './failure-counts.js';
+export type Outcome = PostResult | { status: 'skipped'; httpStatus: null; durationMs: 0; reason: string; responseBody: null };
 
 interface Finished {
   delivery: Delivery;
   attemptedAt: string;
   outcome: Outcome;
-  done: (error?: unknown) => void;
 }
-
-/** Attempt rows per INSERT: far below SQLite's bound-parameter limit at 13 columns a row. */
-const INSERT_CHUNK = 500;
 
 /**
  * Records attempts and moves their deliveries on. Attempts that finish together are written
@@ -37,8 +35,8 @@ const INSERT_CHUNK = 500;
  * outcome, and one UPDATE of subscriptions per net change of their counts.
  */
 export class AttemptLog {
-  private pending: Finished[] = [];
-  private scheduled = false;
+  // Not serial: each turn's attempts commit at once, beside a group still committing.
+  private readonly group = new GroupCommit<Finished>({ commit: (batch) => this.write(batch) });
 
   constructor(
     private readonly db: Db,
@@ -47,25 +45,7 @@ export class AttemptLog {
   ) {}
 
   record(delivery: Delivery, attemptedAt: string, outcome: Outcome): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.pending.push({ delivery, attemptedAt, outcome, done: (error) => (error ? reject(error) : resolve()) });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => void this.flush());
-      }
-    });
-  }
-
-  private async flush(): Promise<void> {
-    const batch = this.pending;
-    this.pending = [];
-    this.scheduled = false;
-    try {
-      await this.write(batch);
-      for (const finished of batch) finished.done();
-    } catch (error) {
-      for (const finished of batch) finished.done(error);
-    }
+    return this.group.push({ delivery, attemptedAt, outcome });
   }
 
   /** Where an attempt takes its delivery, by its outcome and the delivery's retry schedule. */
@@ -106,7 +86,7 @@ export class AttemptLog {
         response_body: outcome.responseBody,
         attempted_at: attemptedAt,
       }));
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK) await trx.insertInto('webhook_delivery_attempts').values(rows.slice(i, i + INSERT_CHUNK)).execute();
+      await insertAttempts(trx, rows);
 
       await recordShareOutcomes(
         trx,

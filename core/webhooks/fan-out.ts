@@ -1,16 +1,17 @@
-import type { Insertable, Selectable } from 'kysely';
-import type { Db } from '../db/create-db.js';
-import type { OutboxTable } from '../db/tables/outbox.js';
-import type { WebhookDeliveriesTable } from '../db/tables/webhook-deliveries.js';
-import { pendingDelivery } from '../core/webhooks/event-body.js';
-import { matchesEventType, TENANT_WIDE_PREFIX } from '../core/webhooks/event-types.js';
-import { lockForClaim } from './claim-lock.js';
-
-type OutboxRow = Selectable<OutboxTable>;
-type Subscription = { id: string; tenant_id: string; subsidiary_id: string; event_types: string };
-
-/** Rows per INSERT: far below SQLite's bound-parameter limit at 14 columns a row. */
-const INSERT_CHUNK = 500;
+import type { Insertable } from 'kysely';
+import type { Db } from '../../db/create-db.js';
+import type { WebhookDeliveriesTable } from '../../db/tables/webhook-deliveries.js';
+import {
+  claimOutboxEntries,
+  findIntegratedCustomers,
+  findReceivingSubscriptions,
+  insertDeliveries,
+  markDispatched,
+  type OutboxRow,
+  type Subscription,
+} from './delivery.repository.js';
+import { pendingDelivery } from './event-body.js';
+import { matchesEventType, TENANT_WIDE_PREFIX } from './event-types.js';
 
 /**
  * Spec 6 routing: a subscription receives an event about a record of its own subsidiary;
@@ -30,41 +31,20 @@ export function routesTo(entry: Pick<OutboxRow, 'type' | 'subsidiary_id'>, subsc
  */
 export async function fanOut(db: Db, now: string, limit: number): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const entries = await lockForClaim(
-      trx,
-      trx.selectFrom('outbox').selectAll().where('dispatched_at', 'is', null).orderBy('created_at').orderBy('id').limit(limit),
-    ).execute();
+    const entries = await claimOutboxEntries(trx, limit);
     if (entries.length === 0) return 0;
 
-    // Not a caller's read: the worker serves every tenant at once, and each entry meets only its own tenant's subscriptions (byTenant).
-    const tenantIds = [...new Set(entries.map((e) => e.tenant_id))];
-    const subscriptions = await trx
-      .selectFrom('webhooks')
-      .select(['id', 'tenant_id', 'subsidiary_id', 'event_types'])
-      .where('tenant_id', 'in', tenantIds)
-      .where('status', '=', 'Active')
-      .where('enabled', '=', 1)
-      .orderBy('id')
-      .execute();
+    // Each entry meets only its own tenant's subscriptions (byTenant).
+    const subscriptions = await findReceivingSubscriptions(trx, [...new Set(entries.map((e) => e.tenant_id))]);
     const byTenant = new Map<string, { row: Subscription; patterns: string[] }[]>();
     for (const row of subscriptions) {
       const list = byTenant.get(row.tenant_id) ?? [];
       list.push({ row, patterns: JSON.parse(row.event_types) as string[] });
       byTenant.set(row.tenant_id, list);
     }
-    const customerIds = [...new Set(entries.filter((e) => e.kind === 'visibility' && e.customer_id).map((e) => e.customer_id!))];
-    const integrated = new Set(
-      customerIds.length === 0
-        ? []
-        : (
-            await trx
-              .selectFrom('customers')
-              .select(['id', 'tenant_id'])
-              .where('id', 'in', customerIds)
-              .where('visibility_url', 'is not', null)
-              .execute()
-          ).map((c) => `${c.tenant_id}/${c.id}`),
-    );
+    const integrated = await findIntegratedCustomers(trx, [
+      ...new Set(entries.filter((e) => e.kind === 'visibility' && e.customer_id).map((e) => e.customer_id!)),
+    ]);
 
     const deliveries: Insertable<WebhookDeliveriesTable>[] = [];
     const delivery = (entry: OutboxRow, target: { webhook_id: string | null; customer_id: string | null }) =>
@@ -90,14 +70,8 @@ export async function fanOut(db: Db, now: string, limit: number): Promise<number
         }
       }
     }
-    for (let i = 0; i < deliveries.length; i += INSERT_CHUNK) {
-      await trx.insertInto('webhook_deliveries').values(deliveries.slice(i, i + INSERT_CHUNK)).execute();
-    }
-    await trx
-      .updateTable('outbox')
-      .set({ dispatched_at: now })
-      .where('id', 'in', entries.map((e) => e.id))
-      .execute();
+    await insertDeliveries(trx, deliveries);
+    await markDispatched(trx, entries.map((e) => e.id), now);
     return entries.length;
   });
 }

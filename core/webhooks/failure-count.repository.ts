@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/create-db.js';
+import type { Db } from '../../db/create-db.js';
 
 /** DECISIONS: at 10 consecutive failed events the subscription is disabled. */
 export const AUTO_DISABLE_AFTER = 10;

@@ -1,0 +1,84 @@
+import type { Db } from '../../db/create-db.js';
+import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
+import type { Clock } from '../clock.js';
+import type { LatLng } from '../eta/road-distance.js';
+import { notFound } from '../errors.js';
+import { Refusal } from '../shared/group-commit.js';
+import type { Scope } from '../shared/scope.js';
+import { assetFor, findAssetRows, type AssetKind, type PositionAsset } from './position-asset.js';
+import { chooseTrip, findTripCandidates, type PositionTrip } from './position-trip.js';
+
+/** The stored columns a reading gives itself; its asset's and its trip's are added once they are known. */
+export type PositionReading = Omit<AssetPositionColumns, 'subsidiary_id' | 'asset_id' | 'asset_type' | 'trip_id' | 'trip_number'>;
+
+/** One reading as its procedure hands it to the writer: plain data. */
+export interface PositionRequest {
+  scope: Scope;
+  assetId: string;
+  /** Set on the typed path: an asset of another type is not found. */
+  kind?: AssetKind;
+  tripId: string | null | undefined;
+  point: LatLng;
+  /** When the reading was observed (epoch ms) and the clock of its receipt: for Live ETAs. */
+  recordedAt: number;
+  clock: Clock;
+  reading: PositionReading;
+  /** An error (an AppError) the reading is refused with once its asset and trip are found: their 404s come first. */
+  refusal?: unknown;
+}
+
+/** A reading its lookups accepted: the row to write and the trip it attaches to. */
+export interface AcceptedPosition {
+  request: PositionRequest;
+  row: AssetPositionColumns;
+  trip: PositionTrip | null;
+}
+
+/** The stored row of a reading on its asset and trip. */
+export function positionRow(reading: PositionReading, asset: PositionAsset, trip: PositionTrip | null): AssetPositionColumns {
+  // Columns in the table's order, as every row of a batch's statements lists them.
+  return {
+    tenant_id: reading.tenant_id,
+    subsidiary_id: asset.subsidiaryId,
+    asset_id: asset.id,
+    asset_type: asset.type,
+    source: reading.source,
+    latitude: reading.latitude,
+    longitude: reading.longitude,
+    street: reading.street,
+    city: reading.city,
+    state: reading.state,
+    zip_code: reading.zip_code,
+    country: reading.country,
+    formatted_address: reading.formatted_address,
+    recorded_at: reading.recorded_at,
+    received_at: reading.received_at,
+    trip_id: trip?.id ?? null,
+    trip_number: trip?.tripNumber ?? null,
+    odometer: reading.odometer,
+    odometer_reading_at: reading.odometer_reading_at,
+  };
+}
+
+/**
+ * The first stage of a position batch, outside its transaction: one asset lookup and one trip
+ * lookup (with the trips' open stops and their loads' share links) for the whole batch. Per
+ * reading, in order, checked in the API's order: an asset outside the caller's scope (or of the
+ * wrong type) is 404, a TripId that is not the asset's within that scope is 404, then the
+ * reading's own refusal (422); otherwise its row.
+ */
+export async function checkPositions(db: Db, batch: readonly PositionRequest[]): Promise<(AcceptedPosition | Refusal)[]> {
+  const assetRows = await findAssetRows(db, [...new Set(batch.map((request) => request.assetId))]);
+  const assets = batch.map(({ scope, assetId, kind }) => assetFor(assetRows, scope, assetId, kind));
+  const givenTripIds = batch.flatMap((request, index) => (assets[index] && request.tripId ? [request.tripId] : []));
+  const found = assets.filter((asset) => asset !== undefined);
+  const candidates = await findTripCandidates(db, found, [...new Set(givenTripIds)]);
+  return batch.map((request, index) => {
+    const asset = assets[index];
+    if (!asset) return new Refusal(notFound('Asset'));
+    const trip = chooseTrip(candidates, request.scope, asset, request.point, request.tripId);
+    if (trip === 'unknown') return new Refusal(notFound('Trip'));
+    if (request.refusal !== undefined) return new Refusal(request.refusal);
+    return { request, row: positionRow(request.reading, asset, trip), trip };
+  });
+}

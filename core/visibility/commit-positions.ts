@@ -1,0 +1,73 @@
+import type { Db } from '../../db/create-db.js';
+import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
+import { Refusal } from '../shared/group-commit.js';
+import { refreshLiveEtasOfTrips, type LiveEtaUpdate } from '../trips/trip-etas.js';
+import { sharePositionBatch, type DeliveryEta } from '../visibility-shares/share-progress.js';
+import type { ShareLink } from '../visibility-shares/share.repository.js';
+import type { AcceptedPosition } from './check-positions.js';
+import { holdAndAppendPositions } from './position.repository.js';
+
+export interface PositionOutcome {
+  row: AssetPositionColumns;
+  /** false: a reading with a newer or equal RecordedAt is held, this one was discarded. */
+  held: boolean;
+}
+
+/**
+ * The second stage of a position batch: its checked readings in one transaction (the accepted
+ * ones written, the refused ones passed on). Per reading, in order, its refusal or whether it
+ * is held: the guarded upsert decides held or stale (409) in arrival order, so an older reading
+ * never replaces a newer one.
+ */
+export async function commitPositions(db: Db, checked: readonly (AcceptedPosition | Refusal)[]): Promise<(PositionOutcome | Refusal)[]> {
+  const accepted = checked.filter((reading): reading is AcceptedPosition => !(reading instanceof Refusal));
+  const held = await writePositions(db, accepted);
+  let next = 0;
+  return checked.map((reading) => (reading instanceof Refusal ? reading : { row: reading.row, held: held[next++]! }));
+}
+
+/**
+ * One transaction: the held-position upsert, the history insert, the Live ETA refresh and the
+ * customers' tracking shares; per reading, held or stale.
+ */
+async function writePositions(db: Db, accepted: readonly AcceptedPosition[]): Promise<boolean[]> {
+  if (accepted.length === 0) return [];
+  const shareLoadIds = new Set(accepted.flatMap(({ trip }) => (trip?.share ? [trip.share.loadId] : [])));
+  const etaTripIds = new Set(accepted.flatMap(({ trip }) => (trip?.status === 'InTransit' ? [trip.id] : [])));
+  return db.transaction().execute(async (trx) => {
+    const {
+      held: outcomes,
+      shareStates,
+      etaStops,
+    } = await holdAndAppendPositions(
+      trx,
+      accepted.map((item) => item.row),
+      { shareLoadIds: [...shareLoadIds], etaTripIds: [...etaTripIds] },
+    );
+    const heldItems = accepted.filter((_, index) => outcomes[index]);
+    const live: LiveEtaUpdate[] = heldItems
+      .filter((item) => item.trip?.status === 'InTransit')
+      .map(({ request, trip }) => ({
+        tenantId: request.scope.tenantId,
+        tripId: trip!.id,
+        position: { coordinates: request.point, recordedAt: request.recordedAt },
+        clock: request.clock,
+      }));
+    const changedEtas = await refreshLiveEtasOfTrips(trx, live, etaStops);
+    const links = new Map(heldItems.flatMap(({ trip }) => (trip?.share ? [[trip.id, trip.share] as const] : [])));
+    const deliveryEtas = new Map<string, { link: ShareLink; delivery: DeliveryEta }>();
+    for (const [tripId, delivery] of changedEtas) {
+      const link = links.get(tripId);
+      if (delivery && link) deliveryEtas.set(tripId, { link, delivery });
+    }
+    // Every reading of a batch carries the same server clock.
+    await sharePositionBatch(
+      trx,
+      accepted[0]!.request.clock,
+      heldItems.flatMap(({ row, trip }) => (trip?.share ? [{ row, link: trip.share }] : [])),
+      deliveryEtas,
+      shareStates,
+    );
+    return outcomes;
+  });
+}
