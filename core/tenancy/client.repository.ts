@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { ApiClientsTable } from '../../db/tables/tenancy.js';
-import { parseScopeList } from '../../core/auth/scopes.js';
+import { parseScopeList } from '../auth/scopes.js';
 
 /** What the token endpoint needs to authenticate a client and shape its token. */
 export interface ClientRecord {
@@ -40,7 +40,7 @@ export async function findClient(db: Db, clientId: string): Promise<ClientRecord
   return row && { ...toClient(row), secretHash: row.secret_hash };
 }
 
-export async function createClient(
+export async function insertClient(
   db: Db,
   client: {
     clientId: string;
@@ -80,7 +80,7 @@ export async function listClients(db: Db, filter: { tenantId?: string } = {}): P
 }
 
 /** Replaces the secret hash; the old secret stops working at once. False when no such client. */
-export async function rotateClientSecret(db: Db, clientId: string, secretHash: string, now: Date): Promise<boolean> {
+export async function updateClientSecret(db: Db, clientId: string, secretHash: string, now: Date): Promise<boolean> {
   const result = await db
     .updateTable('api_clients')
     .set({ secret_hash: secretHash, secret_rotated_at: now.toISOString() })
@@ -90,7 +90,7 @@ export async function rotateClientSecret(db: Db, clientId: string, secretHash: s
 }
 
 /** Stops the client from getting new tokens. False when no such client. */
-export async function revokeClient(db: Db, clientId: string): Promise<boolean> {
+export async function deactivateClient(db: Db, clientId: string): Promise<boolean> {
   const result = await db.updateTable('api_clients').set({ active: 0 }).where('client_id', '=', clientId).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
