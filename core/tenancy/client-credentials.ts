@@ -2,7 +2,14 @@ import type { Db } from '../../db/create-db.js';
 import { decoyHash, generateClientSecret, hashSecret, verifySecret } from '../crypto/secret-hash.js';
 import { AppError } from '../errors.js';
 import { findAnySubsidiary } from '../subsidiaries/subsidiary.repository.js';
-import { deactivateClient, findClient, insertClient, updateClientSecret, type ClientRecord } from './client.repository.js';
+import {
+  deactivateClient,
+  findClient,
+  insertClient,
+  updateClientSecret,
+  type ClientRecord,
+  type NewClient,
+} from './client.repository.js';
 import { requireTenant } from './tenant-setup.js';
 
 // API clients and their secrets: the operator creates, rotates and revokes them (bin/admin.ts),
@@ -10,10 +17,7 @@ import { requireTenant } from './tenant-setup.js';
 // is stored.
 
 /** Answers the new client's secret. */
-export async function createClient(
-  db: Db,
-  client: { clientId: string; tenantId: string; subsidiaryId: string | null; name: string | null; scopes: string[]; now: Date },
-): Promise<string> {
+export async function createClient(db: Db, client: NewClient): Promise<string> {
   await requireTenant(db, client.tenantId);
   if (client.subsidiaryId !== null && (await findAnySubsidiary(db, client.subsidiaryId))?.tenantId !== client.tenantId) {
     throw new AppError('NOT_FOUND', `tenant ${client.tenantId} has no subsidiary ${client.subsidiaryId}`);

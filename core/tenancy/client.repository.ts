@@ -17,6 +17,9 @@ export interface ClientRecord {
 /** A client as the operator CLI lists it: never the secret hash. */
 export type ClientSummary = Omit<ClientRecord, 'secretHash'> & { createdAt: string; secretRotatedAt: string | null };
 
+/** A client to create: active from the start, its secret yet to be made. */
+export type NewClient = Omit<ClientRecord, 'secretHash' | 'active'> & { now: Date };
+
 type ClientRow = Omit<Selectable<ApiClientsTable>, 'secret_hash'>;
 
 function toClient(row: ClientRow): Omit<ClientRecord, 'secretHash'> {
@@ -40,18 +43,7 @@ export async function findClient(db: Db, clientId: string): Promise<ClientRecord
   return row && { ...toClient(row), secretHash: row.secret_hash };
 }
 
-export async function insertClient(
-  db: Db,
-  client: {
-    clientId: string;
-    tenantId: string;
-    subsidiaryId: string | null;
-    name: string | null;
-    scopes: string[];
-    secretHash: string;
-    now: Date;
-  },
-): Promise<void> {
+export async function insertClient(db: Db, client: NewClient & { secretHash: string }): Promise<void> {
   await db
     .insertInto('api_clients')
     .values({
