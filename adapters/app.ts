@@ -4,7 +4,7 @@ import type { AnyTRPCRouter } from '@trpc/server';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { Db } from '../db/create-db.js';
-import { SigningKeys } from './auth/keys.js';
+import { SigningKeys } from '../core/signing-keys/signing-keys.js';
 import { createAuthHandler } from './auth/server.js';
 import { createBearerVerifier } from './auth/verify.js';
 import type { Logger } from './logger.js';

@@ -1,40 +1,25 @@
 import { parseArgs } from 'node:util';
-import {
-  createClient,
-  findClient,
-  listClients,
-  revokeClient,
-  rotateClientSecret,
-} from '../adapters/auth/client.repository.js';
-import { SigningKeys } from '../adapters/auth/keys.js';
-import { listAllKeys } from '../adapters/auth/signing-key.repository.js';
-import {
-  createSubsidiary,
-  createTenant,
-  findSubsidiary,
-  findTenant,
-  listSubsidiaries,
-  listTenants,
-  PLANS,
-  type TPlan,
-} from '../adapters/auth/tenancy.repository.js';
 import { isScopeName, parseScopeList, SCOPES } from '../core/auth/scopes.js';
 import { systemClock } from '../core/clock.js';
 import { loadConfig, type Config } from '../core/config.js';
-import { generateClientSecret, hashSecret } from '../core/crypto/secret-hash.js';
+import { listAllKeys } from '../core/signing-keys/signing-key.repository.js';
+import { SigningKeys } from '../core/signing-keys/signing-keys.js';
+import { listClients } from '../core/tenancy/client.repository.js';
+import { createClient, revokeClient, rotateClientSecret } from '../core/tenancy/client-credentials.js';
+import { createSubsidiary, createTenant, listSubsidiaries } from '../core/tenancy/tenant-setup.js';
+import { listTenants, PLANS, type TPlan } from '../core/tenancy/tenant.repository.js';
 import { createDb, type Db } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { resolveSecretKey } from './secret-key.js';
 
 /**
  * The operator CLI (`npm run admin -- <command>`): tenants, subsidiaries, API clients and
- * signing keys. Exit codes: 0 done, 2 usage error, 1 failure.
+ * signing keys. It reads the command line and prints; the work and its refusals (unknown
+ * tenant, id taken) are the core's. Exit codes: 0 done, 2 usage error, 1 failure.
  */
 
 /** Wrong command line: exit 2. */
 class UsageError extends Error {}
-/** A well-formed command that cannot be carried out (unknown tenant, id taken): exit 1. */
-class CommandError extends Error {}
 
 interface Context {
   db: Db;
@@ -67,10 +52,6 @@ function text(options: Options, name: string): string {
   return value;
 }
 
-async function requireTenant(db: Db, tenantId: string): Promise<void> {
-  if (!(await findTenant(db, tenantId))) throw new CommandError(`tenant ${tenantId} does not exist`);
-}
-
 function printSecret(ctx: Context, secret: string): void {
   ctx.out(`client_secret: ${secret}`);
   ctx.warn('Store this secret now: it is not shown again (only its hash is kept).');
@@ -87,7 +68,6 @@ const commands: Record<string, Command> = {
       if (!(PLANS as readonly string[]).includes(plan)) throw new UsageError(`--plan must be one of ${PLANS.join(', ')}`);
       const tenantId = id(options, 'id');
       const name = text(options, 'name');
-      if (await findTenant(db, tenantId)) throw new CommandError(`tenant ${tenantId} already exists`);
       await createTenant(db, { id: tenantId, name, plan: plan as TPlan, now: systemClock.now() });
       out(`Created tenant ${tenantId} (${name}, plan ${plan}).`);
     },
@@ -112,8 +92,6 @@ const commands: Record<string, Command> = {
       const tenantId = id(options, 'tenant');
       const subsidiaryId = id(options, 'id');
       const name = text(options, 'name');
-      await requireTenant(db, tenantId);
-      if (await findSubsidiary(db, subsidiaryId)) throw new CommandError(`subsidiary ${subsidiaryId} already exists`);
       await createSubsidiary(db, { tenantId, id: subsidiaryId, name, now: systemClock.now() });
       out(`Created subsidiary ${subsidiaryId} (${name}) of tenant ${tenantId}.`);
     },
@@ -125,7 +103,6 @@ const commands: Record<string, Command> = {
     optional: [],
     async run({ db, out }, options) {
       const tenantId = id(options, 'tenant');
-      await requireTenant(db, tenantId);
       const subsidiaries = await listSubsidiaries(db, tenantId);
       if (subsidiaries.length === 0) out(`Tenant ${tenantId} has no subsidiaries.`);
       for (const s of subsidiaries) out(`${s.id}\t${s.name}`);
@@ -146,13 +123,7 @@ const commands: Record<string, Command> = {
       const unknown = scopes.filter((scope) => !isScopeName(scope));
       if (unknown.length > 0) throw new UsageError(`unknown scope ${unknown.join(', ')}; "help" lists the catalog`);
       if (scopes.length === 0) throw new UsageError('--scopes must name at least one scope');
-      await requireTenant(db, tenantId);
-      if (subsidiaryId !== null && (await findSubsidiary(db, subsidiaryId))?.tenantId !== tenantId) {
-        throw new CommandError(`tenant ${tenantId} has no subsidiary ${subsidiaryId}`);
-      }
-      if (await findClient(db, clientId)) throw new CommandError(`client ${clientId} already exists`);
-      const secret = generateClientSecret();
-      await createClient(db, { clientId, tenantId, subsidiaryId, name, scopes, secretHash: await hashSecret(secret), now: systemClock.now() });
+      const secret = await createClient(db, { clientId, tenantId, subsidiaryId, name, scopes, now: systemClock.now() });
       const reach = subsidiaryId === null ? 'all subsidiaries' : `subsidiary ${subsidiaryId}`;
       out(`Created client ${clientId} for tenant ${tenantId} (${reach}), scopes: ${scopes.join(' ')}`);
       printSecret(ctx, secret);
@@ -179,12 +150,9 @@ const commands: Record<string, Command> = {
     optional: [],
     async run(ctx, options) {
       const clientId = id(options, 'id');
-      const client = await findClient(ctx.db, clientId);
-      if (!client) throw new CommandError(`client ${clientId} does not exist`);
-      const secret = generateClientSecret();
-      await rotateClientSecret(ctx.db, clientId, await hashSecret(secret), systemClock.now());
+      const { secret, active } = await rotateClientSecret(ctx.db, clientId, systemClock.now());
       ctx.out(`New secret for client ${clientId}; the old secret no longer works.`);
-      if (!client.active) ctx.warn(`Client ${clientId} is revoked and stays revoked.`);
+      if (!active) ctx.warn(`Client ${clientId} is revoked and stays revoked.`);
       printSecret(ctx, secret);
     },
   },
@@ -195,7 +163,7 @@ const commands: Record<string, Command> = {
     optional: [],
     async run({ db, out }, options) {
       const clientId = id(options, 'id');
-      if (!(await revokeClient(db, clientId))) throw new CommandError(`client ${clientId} does not exist`);
+      await revokeClient(db, clientId);
       out(`Revoked client ${clientId}: it gets no new tokens; tokens already issued expire within 24 hours.`);
     },
   },

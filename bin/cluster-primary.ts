@@ -1,5 +1,5 @@
 import { closeServer, listenOn, urlOf } from '../adapters/app.js';
-import { SigningKeys } from '../adapters/auth/keys.js';
+import { SigningKeys } from '../core/signing-keys/signing-keys.js';
 import { createLogger } from '../adapters/logger.js';
 import { clusterExposition } from '../adapters/metrics/cluster.js';
 import { createMetricsServer } from '../adapters/metrics/server.js';

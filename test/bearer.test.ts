@@ -1,6 +1,6 @@
 import { exportSPKI, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SigningKeys } from '../adapters/auth/keys.js';
+import { SigningKeys } from '../core/signing-keys/signing-keys.js';
 import { createBearerVerifier, type BearerVerifier } from '../adapters/auth/verify.js';
 import { ManualClock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';

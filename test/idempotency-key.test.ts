@@ -5,7 +5,7 @@ import { createApp, type App } from '../adapters/app.js';
 import { silentLogger } from '../adapters/logger.js';
 import { input } from '../core/shared/schemas.js';
 import { authedProcedure, router } from '../core/trpc.js';
-import { deleteExpiredKeys } from '../adapters/http/idempotency-key-store.js';
+import { deleteExpiredKeys } from '../core/idempotency/request-idempotency-key.repository.js';
 import { fetchToken, secretOf, startTestApp, type ApiInit, type ApiResponse, type TestApp } from './harness.js';
 
 const base = '/api/p/v1.0';

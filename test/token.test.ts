@@ -1,6 +1,6 @@
 import { calculateJwkThumbprint, createRemoteJWKSet, decodeProtectedHeader, exportJWK, exportPKCS8, generateKeyPair, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SigningKeys } from '../adapters/auth/keys.js';
+import { SigningKeys } from '../core/signing-keys/signing-keys.js';
 import {
   AUDIENCE,
   CLIENTS,

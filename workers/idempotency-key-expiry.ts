@@ -1,6 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../db/create-db.js';
-import { deleteExpiredKeys } from '../adapters/http/idempotency-key-store.js';
+import { deleteExpiredKeys } from '../core/idempotency/request-idempotency-key.repository.js';
 
 export interface IdempotencyKeyExpiryLogger {
   info(details: object, message: string): void;

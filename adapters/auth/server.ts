@@ -7,7 +7,7 @@ import type { Db } from '../../db/create-db.js';
 import type { Logger } from '../logger.js';
 import { applyCors, originOf, tokenCorsPolicy } from '../http/cors.js';
 import { createRateLimits, type RateLimits } from '../http/rate-limit.js';
-import type { SigningKeys } from './keys.js';
+import type { SigningKeys } from '../../core/signing-keys/signing-keys.js';
 import { OAuthError } from './oauth-error.js';
 import { buildTokenHostDocument, TOKEN_HOST_DOCUMENT_PATH } from './openapi.js';
 import { createTokenEndpoint, type TokenLogContext } from './token.js';

@@ -4,13 +4,12 @@ import { SignJWT } from 'jose';
 import { parseScopeList } from '../../core/auth/scopes.js';
 import type { Clock } from '../../core/clock.js';
 import type { Config } from '../../core/config.js';
-import { decoyHash, verifySecret } from '../../core/crypto/secret-hash.js';
+import { ALG } from '../../core/signing-keys/key-material.js';
+import type { SigningKeys } from '../../core/signing-keys/signing-keys.js';
+import { authenticateClient } from '../../core/tenancy/client-credentials.js';
 import type { Db } from '../../db/create-db.js';
 import type { RateLimits } from '../http/rate-limit.js';
 import { tokenEndpointRule } from '../http/rate-rules.js';
-import { findClient } from './client.repository.js';
-import { ALG } from './key-material.js';
-import type { SigningKeys } from './keys.js';
 import { OAuthError } from './oauth-error.js';
 import { readTokenRequest } from './token-request.js';
 
@@ -87,10 +86,8 @@ export function createTokenEndpoint(
       });
     }
 
-    // Unknown ids are checked against a decoy hash so response time does not reveal which ids exist.
-    const client = await findClient(db, request.clientId);
-    const matches = await verifySecret(request.clientSecret, client?.secretHash ?? (await decoyHash()));
-    if (!client || !matches || !client.active) throw unauthorized(request.usedBasic);
+    const client = await authenticateClient(db, request.clientId, request.clientSecret);
+    if (!client) throw unauthorized(request.usedBasic);
 
     if (request.grantType !== 'client_credentials') {
       throw new OAuthError(400, 'unsupported_grant_type', 'Only the client_credentials grant is supported.');

@@ -3,8 +3,8 @@ import type { Clock } from '../../core/clock.js';
 import type { Config } from '../../core/config.js';
 import { AppError } from '../../core/errors.js';
 import type { Principal } from '../../core/trpc.js';
-import { ALG } from './key-material.js';
-import type { SigningKeys } from './keys.js';
+import { ALG } from '../../core/signing-keys/key-material.js';
+import type { SigningKeys } from '../../core/signing-keys/signing-keys.js';
 
 export interface BearerVerifierOptions {
   keys: SigningKeys;

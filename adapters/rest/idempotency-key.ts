@@ -4,7 +4,7 @@ import type { Clock } from '../../core/clock.js';
 import type { Principal } from '../../core/trpc.js';
 import type { Db } from '../../db/create-db.js';
 import type { Database } from '../../db/database.js';
-import { claimKey, markCommitted, releaseKey, storeAnswer, type Claim, type StoredAnswer } from '../http/idempotency-key-store.js';
+import { claimKey, markCommitted, releaseKey, storeAnswer, type Claim, type StoredAnswer } from '../../core/idempotency/request-idempotency-key.repository.js';
 import { problemAnswer, type Answer } from './answer.js';
 import { buildProblem, problemKinds } from './problem.js';
 import { decryptSecret, encryptSecret } from '../../core/crypto/secret-box.js';

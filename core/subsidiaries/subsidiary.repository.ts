@@ -28,3 +28,42 @@ export async function findSubsidiaries(db: Db, scope: Scope, request: TPageReque
   const page = await selectPage(db, query, { table: 'subsidiaries', order: thenById('subsidiaries'), page: request });
   return { ...page, items: page.items.map(toSubsidiary) };
 }
+
+/** A subsidiary as the operator CLI sees it: any tenant's, with its tenant. */
+export interface SubsidiarySummary {
+  id: string;
+  tenantId: string;
+  name: string;
+  createdAt: string;
+}
+
+function toSummary(row: Selectable<SubsidiariesTable>): SubsidiarySummary {
+  return { id: row.id, tenantId: row.tenant_id, name: row.name, createdAt: row.created_at };
+}
+
+export async function insertSubsidiary(
+  db: Db,
+  subsidiary: { tenantId: string; id: string; name: string; now: Date },
+): Promise<void> {
+  await db
+    .insertInto('subsidiaries')
+    .values({
+      id: subsidiary.id,
+      tenant_id: subsidiary.tenantId,
+      name: subsidiary.name,
+      created_at: subsidiary.now.toISOString(),
+    })
+    .execute();
+}
+
+/** Unscoped by design: any tenant's subsidiary with this id, for the operator CLI; the caller compares `tenantId`. */
+export async function findAnySubsidiary(db: Db, id: string): Promise<SubsidiarySummary | undefined> {
+  const row = await db.selectFrom('subsidiaries').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toSummary(row);
+}
+
+/** Unscoped by design: for the operator CLI, which acts on any tenant and has no principal. */
+export async function listTenantSubsidiaries(db: Db, tenantId: string): Promise<SubsidiarySummary[]> {
+  const rows = await db.selectFrom('subsidiaries').selectAll().where('tenant_id', '=', tenantId).orderBy('id').execute();
+  return rows.map(toSummary);
+}

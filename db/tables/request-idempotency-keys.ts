@@ -1,5 +1,5 @@
 /**
- * One Idempotency-Key of one client (adapters/http/idempotency-key-store.ts): claimed by the
+ * One Idempotency-Key of one client (core/idempotency/request-idempotency-key.repository.ts): claimed by the
  * first request, then holding that request's answer for replays until it expires.
  */
 export interface RequestIdempotencyKeysTable {

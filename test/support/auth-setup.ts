@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAuthHandler } from '../../adapters/auth/server.js';
-import { SigningKeys } from '../../adapters/auth/keys.js';
+import { SigningKeys } from '../../core/signing-keys/signing-keys.js';
 import { silentLogger } from '../../adapters/logger.js';
 import { ManualClock } from '../../core/clock.js';
 import { loadConfig, type Config } from '../../core/config.js';

@@ -1,6 +1,6 @@
 import type { CryptoKey, JWK, KeyObject } from 'jose';
-import type { Clock } from '../../core/clock.js';
-import type { Config } from '../../core/config.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
 import type { Db } from '../../db/create-db.js';
 import {
   ALG,

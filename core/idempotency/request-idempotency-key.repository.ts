@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ExpressionBuilder } from 'kysely';
-import { AppError } from '../../core/errors.js';
-import { formatStoredDateTime } from '../../core/shared/datetime.js';
+import { AppError } from '../errors.js';
+import { formatStoredDateTime } from '../shared/datetime.js';
 import type { Db } from '../../db/create-db.js';
 import type { Database } from '../../db/database.js';
 

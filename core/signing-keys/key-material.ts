@@ -7,8 +7,8 @@ import {
   type CryptoKey,
   type JWK,
 } from 'jose';
-import type { Config } from '../../core/config.js';
-import { decryptSecret, encryptSecret } from '../../core/crypto/secret-box.js';
+import type { Config } from '../config.js';
+import { decryptSecret, encryptSecret } from '../crypto/secret-box.js';
 
 export const ALG = 'ES256';
 

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { ApiClientsTable } from '../../db/tables/tenancy.js';
-import { parseScopeList } from '../../core/auth/scopes.js';
+import { parseScopeList } from '../auth/scopes.js';
 
 /** What the token endpoint needs to authenticate a client and shape its token. */
 export interface ClientRecord {
@@ -16,6 +16,9 @@ export interface ClientRecord {
 
 /** A client as the operator CLI lists it: never the secret hash. */
 export type ClientSummary = Omit<ClientRecord, 'secretHash'> & { createdAt: string; secretRotatedAt: string | null };
+
+/** A client to create: active from the start, its secret yet to be made. */
+export type NewClient = Omit<ClientRecord, 'secretHash' | 'active'> & { now: Date };
 
 type ClientRow = Omit<Selectable<ApiClientsTable>, 'secret_hash'>;
 
@@ -40,18 +43,7 @@ export async function findClient(db: Db, clientId: string): Promise<ClientRecord
   return row && { ...toClient(row), secretHash: row.secret_hash };
 }
 
-export async function createClient(
-  db: Db,
-  client: {
-    clientId: string;
-    tenantId: string;
-    subsidiaryId: string | null;
-    name: string | null;
-    scopes: string[];
-    secretHash: string;
-    now: Date;
-  },
-): Promise<void> {
+export async function insertClient(db: Db, client: NewClient & { secretHash: string }): Promise<void> {
   await db
     .insertInto('api_clients')
     .values({
@@ -80,7 +72,7 @@ export async function listClients(db: Db, filter: { tenantId?: string } = {}): P
 }
 
 /** Replaces the secret hash; the old secret stops working at once. False when no such client. */
-export async function rotateClientSecret(db: Db, clientId: string, secretHash: string, now: Date): Promise<boolean> {
+export async function updateClientSecret(db: Db, clientId: string, secretHash: string, now: Date): Promise<boolean> {
   const result = await db
     .updateTable('api_clients')
     .set({ secret_hash: secretHash, secret_rotated_at: now.toISOString() })
@@ -90,7 +82,7 @@ export async function rotateClientSecret(db: Db, clientId: string, secretHash: s
 }
 
 /** Stops the client from getting new tokens. False when no such client. */
-export async function revokeClient(db: Db, clientId: string): Promise<boolean> {
+export async function deactivateClient(db: Db, clientId: string): Promise<boolean> {
   const result = await db.updateTable('api_clients').set({ active: 0 }).where('client_id', '=', clientId).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
