@@ -86,6 +86,9 @@ export function stopRow(stop: TNewStop, trip: Pick<TNewTrip, 'Id'>, sequence: nu
     company_name: stop.CompanyName ?? null,
     arrived_at: arrivedAt,
     departed_at: departedAt,
+    // A stop created arrived (seeded, built from a tender) was received with it.
+    arrival_received_at: arrivedAt === null ? null : ctx.now,
+    departure_received_at: departedAt === null ? null : ctx.now,
     eta_planned: eta ? toStoredDateTimeOrNull(eta.Planned) : null,
     eta_live: eta ? toStoredDateTimeOrNull(eta.Live) : null,
     eta_manual: manual,
