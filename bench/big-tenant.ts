@@ -17,7 +17,7 @@ import type { Insertable } from 'kysely';
 import { CompiledQuery, sql } from 'kysely';
 import { SCOPES } from '../core/auth/scopes.js';
 import { ManualClock, systemClock } from '../core/clock.js';
-import { loadFixture } from '../core/fixtures/load-fixture.js';
+import { loadFixture } from '../seeding/load-fixture.js';
 import { historyId } from '../core/visibility/position.repository.js';
 import { dialectOf, type Db } from '../db/create-db.js';
 import type { Database } from '../db/database.js';

@@ -14,7 +14,7 @@ import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs,
 import { ManualClock } from '../core/clock.js';
 import { loadConfig } from '../core/config.js';
 import { encryptSecret } from '../core/crypto/secret-box.js';
-import { loadFixture } from '../core/fixtures/load-fixture.js';
+import { loadFixture } from '../seeding/load-fixture.js';
 import { appendShares, type ShareDraft } from '../core/visibility-shares/share.repository.js';
 import { generateWebhookSecret } from '../core/webhooks/signing.js';
 import { createDb, createSchema, dropSchema, type Db } from '../db/create-db.js';

@@ -17,7 +17,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { systemClock } from '../core/clock.js';
-import { loadFixture } from '../core/fixtures/load-fixture.js';
+import { loadFixture } from '../seeding/load-fixture.js';
 import { createDb, dialectOf, type Db } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { SECRET_KEY } from '../test/harness.js';

@@ -20,7 +20,7 @@ import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs,
 import { createDb, createSchema, dropSchema, type Db } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { ManualClock } from '../core/clock.js';
-import { loadFixture } from '../core/fixtures/load-fixture.js';
+import { loadFixture } from '../seeding/load-fixture.js';
 import { formatStoredDateTime } from '../core/shared/datetime.js';
 import { PositionWriter } from '../core/visibility/position-writer.js';
 import { SECRET_KEY } from '../test/harness.js';

@@ -15,7 +15,7 @@
  * location at most every 15 minutes, the delivery ETA when first computed and on moves of
  * 15 minutes or more), through the outbox and the dispatcher, as in production.
  */
-import type { TFixtureTenant } from '../core/fixtures/fixture.schemas.js';
+import type { TFixtureTenant } from '../seeding/fixture.schemas.js';
 
 export const TENANTS = Number(process.env.BENCH_TENANTS ?? 200);
 export const CLIENTS_PER_TENANT = 4;

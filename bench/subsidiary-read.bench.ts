@@ -33,7 +33,7 @@ import { MemoryRateLimitStore } from '../adapters/http/rate-limit-store.js';
 import { tenantRule, tokenRule } from '../adapters/http/rate-rules.js';
 import { systemClock } from '../core/clock.js';
 import { loadConfig } from '../core/config.js';
-import { loadFixture } from '../core/fixtures/load-fixture.js';
+import { loadFixture } from '../seeding/load-fixture.js';
 import { getSubsidiary } from '../core/subsidiaries/subsidiary.repository.js';
 import { createDb } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';

@@ -23,7 +23,7 @@ import { systemClock } from '../core/clock.js';
 import { loadConfig } from '../core/config.js';
 import { encryptSecret } from '../core/crypto/secret-box.js';
 import { appendEvent } from '../core/events/outbox.js';
-import { loadFixture } from '../core/fixtures/load-fixture.js';
+import { loadFixture } from '../seeding/load-fixture.js';
 import { generateWebhookSecret } from '../core/webhooks/signing.js';
 import { createDb, type Db } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { projectRoot } from '../adapters/project-root.js';
 import { systemClock } from '../core/clock.js';
 import { loadConfig } from '../core/config.js';
-import { formatFixtureSummary, loadFixture } from '../core/fixtures/load-fixture.js';
+import { formatFixtureSummary, loadFixture } from '../seeding/load-fixture.js';
 import { createDb } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { resolveSecretKey } from './secret-key.js';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { systemClock } from '../core/clock.js';
 import { loadConfig } from '../core/config.js';
-import { FixtureError, formatFixtureSummary, loadFixture } from '../core/fixtures/load-fixture.js';
+import { FixtureError, formatFixtureSummary, loadFixture } from '../seeding/load-fixture.js';
 import { createDb, redactUrl, type Db } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { resolveSecretKey } from './secret-key.js';

@@ -4,7 +4,7 @@ import type { Logger } from '../adapters/logger.js';
 import { projectRoot } from '../adapters/project-root.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
-import { loadFixture } from '../core/fixtures/load-fixture.js';
+import { loadFixture } from '../seeding/load-fixture.js';
 import type { Db } from '../db/create-db.js';
 import { startIdempotencyKeyExpiry } from '../workers/idempotency-key-expiry.js';
 import { startPositionPartitions } from '../workers/position-partitions.js';

@@ -3,7 +3,7 @@ import { createApp } from '../adapters/app.js';
 import { createLogger } from '../adapters/logger.js';
 import { systemClock } from '../core/clock.js';
 import { loadConfig, type Config } from '../core/config.js';
-import { FixtureError } from '../core/fixtures/load-fixture.js';
+import { FixtureError } from '../seeding/load-fixture.js';
 import { createDb, redactUrl } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { runApiWorker } from './api-worker.js';

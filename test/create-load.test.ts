@@ -4,9 +4,9 @@ import { createCaller } from '../core/router.js';
 import type { Principal } from '../core/trpc.js';
 import { startTestApp, type TestApp } from './harness.js';
 import type { z } from 'zod';
-import type { ZFixtureLoad } from '../core/fixtures/fixture.schemas.js';
+import type { ZNewLoad } from '../core/loads/new-load.schemas.js';
 
-type TNewLoad = z.input<typeof ZFixtureLoad>;
+type TNewLoad = z.input<typeof ZNewLoad>;
 
 let t: TestApp;
 beforeAll(async () => {

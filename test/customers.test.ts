@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadFixture } from '../core/fixtures/load-fixture.js';
+import { loadFixture } from '../seeding/load-fixture.js';
 import { SECRET_KEY, startTestApp, type ApiResponse, type TestApp } from './harness.js';
 import { describeAuthCases } from './support/auth-cases.js';
 import { createTestDatabase } from './support/database.js';

@@ -10,7 +10,7 @@ import {
   attachmentPathFor,
   loadFixture,
   type FixtureSummary,
-} from '../core/fixtures/load-fixture.js';
+} from '../seeding/load-fixture.js';
 import { toStoredDateTime } from '../core/shared/datetime.js';
 import { fromMinorUnits, toMinorUnits } from '../core/shared/money.js';
 import { createDb, createSchema, dropSchema, type Db } from '../db/create-db.js';

@@ -7,7 +7,7 @@ import { projectRoot } from '../adapters/project-root.js';
 import { SCOPES } from '../core/auth/scopes.js';
 import { ManualClock } from '../core/clock.js';
 import { loadConfig, type Config } from '../core/config.js';
-import { loadFixture } from '../core/fixtures/load-fixture.js';
+import { loadFixture } from '../seeding/load-fixture.js';
 import type { Db } from '../db/create-db.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 

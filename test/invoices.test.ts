@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadFixture } from '../core/fixtures/load-fixture.js';
+import { loadFixture } from '../seeding/load-fixture.js';
 import { addPayment, findInvoices, getInvoiceRow, getPaymentRow } from '../core/invoices/invoice.repository.js';
 import { SECRET_KEY, startTestApp, testFixture, type ApiResponse, type TestApp } from './harness.js';
 import { describeAuthCases } from './support/auth-cases.js';

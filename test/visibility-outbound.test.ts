@@ -12,10 +12,12 @@ const ALL = 'tn_prairie-all';
 let t: TestApp;
 let receiver: Receiver;
 let dispatcher: Dispatcher;
+let loadedAt: Date;
 const secret = generateWebhookSecret();
 
 beforeAll(async () => {
   t = await startTestApp({ fixture: testFixture() });
+  loadedAt = t.clock.now();
   receiver = await startReceiver();
   dispatcher = new Dispatcher({ db: t.db, config: t.config, clock: t.clock });
   // L-1001 (InTransit, HosEta tenant) belongs to cus_heartland, which gets an integration; L-2001's customer has none.
@@ -143,6 +145,17 @@ describe('outbound tracking shares', () => {
     const first = await t.api(`${base}/visibility/inbound/L-1001/history?PageSize=1`, { as: ALL });
     expect(first.body).toMatchObject({ Total: items.length });
     expect(first.body.Items[0].Id).toBe(items[0].Id);
+  });
+
+  it("gives every inbound row a ReceivedAt: a seeded stop event's is the load time, a recorded one's the time of the write", async () => {
+    const items = (await t.api(`${base}/visibility/inbound/L-1001/history?PageSize=100`, { as: ALL })).body.Items;
+    const event = (type: string, stopId: string) => items.find((item: any) => item.EventType === type && item.StopId === stopId);
+    // stp_1001_1 comes arrived and departed from the fixture; stp_1001_2's arrival was recorded above, ArrivedAt the clock's now.
+    expect(Date.parse(event('Arrival', 'stp_1001_1').ReceivedAt)).toBe(loadedAt.getTime());
+    expect(Date.parse(event('Departure', 'stp_1001_1').ReceivedAt)).toBe(loadedAt.getTime());
+    const recorded = event('Arrival', 'stp_1001_2');
+    expect(recorded.ReceivedAt).toBe(recorded.RecordedAt);
+    expect(items.filter((item: any) => item.ReceivedAt === null)).toEqual([]);
   });
 });
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { systemClock } from '../core/clock.js';
 import { encryptSecret } from '../core/crypto/secret-box.js';
 import { appendEvent } from '../core/events/outbox.js';
-import { loadFixture } from '../core/fixtures/load-fixture.js';
+import { loadFixture } from '../seeding/load-fixture.js';
 import { generateWebhookSecret } from '../core/webhooks/signing.js';
 import { createDb, createSchema, dropSchema, type Db } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';

@@ -1,7 +1,7 @@
-import type { TFixtureDocument } from '../fixtures/fixture.schemas.js';
 import { toStoredDateTime, toStoredDateTimeOrNull } from '../shared/datetime.js';
 import { flag, type Row } from '../shared/row-set.js';
 import { chunkRows } from './document-content.js';
+import type { TNewDocument } from './new-document.schemas.js';
 
 /** What a document row takes from where it is created. */
 export interface DocumentRowContext {
@@ -58,13 +58,13 @@ export function attachmentPathFor(fileName: string, uploadedAt: string): string 
 }
 
 /**
- * A document's row from the fixture/API shape (CONTRACT.md "Fixture format"): the content
+ * A document's row from the API shape of a new document (`ZNewDocument`): the content
  * type from the file name when none is given, the attachment path stamped with the upload
  * time, `size` the file's byte count (null: no file). Absent UploadedAt means "uploaded now";
  * an explicit null is kept (the field is nullable). The bytes are rows of `document_chunks`
  * (`addDocumentRows` for bytes in hand, `writeDocumentContent` for a stream).
  */
-export function documentRow(document: TFixtureDocument, ctx: DocumentRowContext, owner: DocumentOwner, size: number | null): Row<'documents'> {
+export function documentRow(document: TNewDocument, ctx: DocumentRowContext, owner: DocumentOwner, size: number | null): Row<'documents'> {
   const uploadedAt = document.UploadedAt === undefined ? ctx.now : toStoredDateTimeOrNull(document.UploadedAt);
   return {
     id: document.id,
@@ -88,10 +88,10 @@ export function documentRow(document: TFixtureDocument, ctx: DocumentRowContext,
   };
 }
 
-/** Adds a fixture document's row and its bytes (ContentBase64, when given) in pieces to a row set. */
+/** Adds a new document's row and its bytes (ContentBase64, when given) in pieces to a row set. */
 export function addDocumentRows(
   rows: { documents: Row<'documents'>[]; document_chunks: Row<'document_chunks'>[] },
-  document: TFixtureDocument,
+  document: TNewDocument,
   ctx: DocumentRowContext,
   owner: DocumentOwner,
 ): void {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { TFixtureInvoice } from '../fixtures/fixture.schemas.js';
 import { toStoredDateTime, toStoredDateTimeOrNull } from '../shared/datetime.js';
 import { DEFAULT_CURRENCY, toMinorUnits } from '../shared/money.js';
 import type { Row } from '../shared/row-set.js';
+import type { TNewInvoice } from './new-invoice.schemas.js';
 
 /** Where an invoice's rows go: the fixture loader's row set has these tables. */
 export interface InvoiceRowSet {
@@ -23,14 +23,14 @@ export interface InvoiceRowContext {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The rows of a fixture invoice, with the defaults of what it leaves out: Type Standard;
+ * The rows of a whole invoice (`TNewInvoice`), with the defaults of what it leaves out: Type Standard;
  * AmountPaid the sum of its Payments; Status from the amounts (Open, PartiallyPaid, or Paid
  * once AmountPaid reaches a Total above 0); PaidDate of a Paid invoice the last payment's
  * date (else its UpdatedAt); DueDate the InvoicedDate plus the customer's PaymentTermsDays;
  * SubsidiaryId the customer's; LoadNumbers those its line items name; a payment's Method Other.
- * The fixture schema already checked that what it gives agrees.
+ * `checkNewInvoice` already checked that what it gives agrees.
  */
-export function buildInvoiceRows(invoice: TFixtureInvoice, ctx: InvoiceRowContext, rows: InvoiceRowSet): void {
+export function buildInvoiceRows(invoice: TNewInvoice, ctx: InvoiceRowContext, rows: InvoiceRowSet): void {
   const currency = invoice.Total.Currency ?? DEFAULT_CURRENCY;
   const payments = invoice.Payments ?? [];
   const total = toMinorUnits(invoice.Total.Amount);

@@ -1,9 +1,9 @@
 import type { Db } from '../../db/create-db.js';
 import { addDocumentRows } from '../documents/document-rows.js';
-import type { TFixtureLoad } from '../fixtures/fixture.schemas.js';
 import { emptyRowSet, insertRowSet, type RowSet } from '../shared/row-set.js';
 import { deriveLoadStatus } from '../shared/statuses.js';
 import { lineItemRow, referenceRow, stopRow, tripRow, type TripRowsContext } from '../trips/trip-rows.js';
+import type { TNewLoad } from './new-load.schemas.js';
 
 /** The tables a new load fills, in the order foreign keys allow them to be filled. */
 export const LOAD_TABLES = ['loads', 'trips', 'stops', 'trip_references', 'trip_line_items', 'documents', 'document_chunks'] as const;
@@ -18,14 +18,14 @@ export type LoadRowsContext = TripRowsContext;
 
 /**
  * The rows of one load with its trips, stops, references, line items and documents, from the
- * fixture/API shape of a load (`ZFixtureLoad`, CONTRACT.md "Fixture format") with its defaults:
+ * API shape of a new load (`ZNewLoad`, new-load.schemas.ts) with its defaults:
  * statuses derived from the trips and stop times, Manual ETAs from appointments and windows,
  * time zones from coordinates, reference types from their definitions. Everything that stores a
  * new load (the fixture loader, `loads.createLoad`, tenders) builds it here, so every path stores
  * a load the same way. The caller has checked what the load points at and that its ids are new.
  * The rows are appended to `rows` when given (a fixture collects many loads into one set).
  */
-export function buildLoadRows(load: TFixtureLoad, ctx: LoadRowsContext, rows: LoadRowSet = emptyRowSet(LOAD_TABLES)): LoadRowSet {
+export function buildLoadRows(load: TNewLoad, ctx: LoadRowsContext, rows: LoadRowSet = emptyRowSet(LOAD_TABLES)): LoadRowSet {
   const subsidiaryId = load.SubsidiaryId ?? null;
   const tripStatuses = load.Trips.map((trip) => trip.Status ?? 'Planned');
   rows.loads.push({

@@ -1,14 +1,14 @@
 import type { Db } from '../../db/create-db.js';
 import { AppError, notFound } from '../errors.js';
-import type { TFixtureLoad } from '../fixtures/fixture.schemas.js';
 import { inScope, type Scope } from '../shared/scope.js';
+import type { TNewLoad } from './new-load.schemas.js';
 
 /**
  * What a new load may point at and may not collide with. Referenced records must be visible
  * to the caller (another tenant's or subsidiary's are "not found", as everywhere); ids and the
  * load number must be new.
  */
-export async function checkNewLoad(db: Db, scope: Scope, load: TFixtureLoad): Promise<void> {
+export async function checkNewLoad(db: Db, scope: Scope, load: TNewLoad): Promise<void> {
   const exists = async (table: 'drivers' | 'trucks' | 'trailers', id: string) =>
     Boolean(await db.selectFrom(table).select('id').where(inScope(table, scope)).where('id', '=', id).executeTakeFirst());
 
@@ -68,7 +68,7 @@ export async function checkNewLoad(db: Db, scope: Scope, load: TFixtureLoad): Pr
   await checkNewIds(db, scope, load);
 }
 
-async function checkNewIds(db: Db, scope: Scope, load: TFixtureLoad): Promise<void> {
+async function checkNewIds(db: Db, scope: Scope, load: TNewLoad): Promise<void> {
   const conflict = (what: string) => new AppError('CONFLICT', `${what} already exists.`, { subtype: 'InvalidState' });
   const trips = load.Trips.map((trip) => trip.Id);
   const stops = load.Trips.flatMap((trip) => trip.Stops.map((stop) => stop.Id));

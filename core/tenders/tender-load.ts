@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/create-db.js';
-import type { TFixtureLoad, TFixtureStop } from '../fixtures/fixture.schemas.js';
+import type { TNewLoad } from '../loads/new-load.schemas.js';
 import { getLocation } from '../locations/location.repository.js';
 import { fromMinorUnits } from '../shared/money.js';
 import type { Scope } from '../shared/scope.js';
+import type { TNewStop } from '../trips/new-trip.schemas.js';
 import type { TenderRow } from './tender.repository.js';
 import type { TTenderStop } from './tender.schemas.js';
 
@@ -17,10 +18,10 @@ export const newLoadNumber = () => `TL-${randomUUID().slice(0, 8).toUpperCase()}
  * and one LineHaul line item of the Rate. A stop with a LocationId and no Coordinates takes the
  * location's time zone; stop times, ETAs and statuses follow the builders' defaults.
  */
-export async function loadOfTender(db: Db, scope: Scope, tender: TenderRow, loadNumber: string): Promise<TFixtureLoad> {
+export async function loadOfTender(db: Db, scope: Scope, tender: TenderRow, loadNumber: string): Promise<TNewLoad> {
   const stops: TTenderStop[] = JSON.parse(tender.stops_json);
   const references: Array<{ Name: string; Value: string }> = JSON.parse(tender.references_json);
-  const loadStops: TFixtureStop[] = [];
+  const loadStops: TNewStop[] = [];
   for (const stop of stops) {
     const location = stop.LocationId && !stop.Coordinates ? await getLocation(db, scope, stop.LocationId) : undefined;
     loadStops.push({

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import tzLookup from '@photostructure/tz-lookup';
-import type { TFixtureLineItem, TFixtureLoad, TFixtureReference, TFixtureStop, TFixtureTrip } from '../fixtures/fixture.schemas.js';
 import { toStoredDateTimeOrNull } from '../shared/datetime.js';
 import { DEFAULT_CURRENCY, toMinorUnits } from '../shared/money.js';
 import { flag, type Row } from '../shared/row-set.js';
 import { deriveStopStatus } from '../shared/statuses.js';
+import type { TNewLineItem, TNewReference, TNewStop, TNewTrip } from './new-trip.schemas.js';
 
 /** What the trip, stop, reference and line item rows take from where they are created. */
 export interface TripRowsContext {
@@ -17,8 +17,8 @@ export interface TripRowsContext {
 
 /** A trip's row; it takes its subsidiary and load from the load it belongs to. */
 export function tripRow(
-  trip: TFixtureTrip,
-  load: Pick<TFixtureLoad, 'Id' | 'SubsidiaryId'>,
+  trip: TNewTrip,
+  load: { Id: string; SubsidiaryId?: string | null },
   sequence: number,
   ctx: TripRowsContext,
 ): Row<'trips'> {
@@ -41,13 +41,13 @@ export function tripRow(
 }
 
 /** The stop's IANA zone: as given (canonical spelling), else from its coordinates, else UTC. */
-function stopTimeZone(stop: TFixtureStop): string {
+function stopTimeZone(stop: TNewStop): string {
   if (stop.TimeZone) return new Intl.DateTimeFormat('en-US', { timeZone: stop.TimeZone }).resolvedOptions().timeZone;
   if (stop.Coordinates) return tzLookup(Number(stop.Coordinates.Latitude), Number(stop.Coordinates.Longitude));
   return 'UTC';
 }
 
-export function stopRow(stop: TFixtureStop, trip: Pick<TFixtureTrip, 'Id'>, sequence: number, ctx: TripRowsContext): Row<'stops'> {
+export function stopRow(stop: TNewStop, trip: Pick<TNewTrip, 'Id'>, sequence: number, ctx: TripRowsContext): Row<'stops'> {
   const appointmentDate = toStoredDateTimeOrNull(stop.AppointmentDate);
   const windowBegin = toStoredDateTimeOrNull(stop.StopWindow?.Begin);
   const arrivedAt = toStoredDateTimeOrNull(stop.ArrivedAt);
@@ -86,6 +86,9 @@ export function stopRow(stop: TFixtureStop, trip: Pick<TFixtureTrip, 'Id'>, sequ
     company_name: stop.CompanyName ?? null,
     arrived_at: arrivedAt,
     departed_at: departedAt,
+    // A stop created arrived (seeded, built from a tender) was received with it.
+    arrival_received_at: arrivedAt === null ? null : ctx.now,
+    departure_received_at: departedAt === null ? null : ctx.now,
     eta_planned: eta ? toStoredDateTimeOrNull(eta.Planned) : null,
     eta_live: eta ? toStoredDateTimeOrNull(eta.Live) : null,
     eta_manual: manual,
@@ -96,7 +99,7 @@ export function stopRow(stop: TFixtureStop, trip: Pick<TFixtureTrip, 'Id'>, sequ
 
 /** A reference of a trip (`stopId` null) or of one of its stops. */
 export function referenceRow(
-  reference: TFixtureReference,
+  reference: TNewReference,
   tripId: string,
   stopId: string | null,
   ctx: TripRowsContext,
@@ -121,7 +124,7 @@ export function referenceRow(
   };
 }
 
-export function lineItemRow(item: TFixtureLineItem, tripId: string, sequence: number, ctx: TripRowsContext): Row<'trip_line_items'> {
+export function lineItemRow(item: TNewLineItem, tripId: string, sequence: number, ctx: TripRowsContext): Row<'trip_line_items'> {
   const rates = item.RatePolicies;
   return {
     id: `tli_${randomUUID()}`,

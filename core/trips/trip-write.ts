@@ -139,7 +139,12 @@ async function emitTripEvents(
   }
 }
 
-type StopPatch = Partial<Omit<StopsTable, 'id' | 'tenant_id' | 'trip_id' | 'created_at' | 'updated_at' | 'driver_id' | 'truck_id' | 'trailer_id'>>;
+type StopPatch = Partial<
+  Omit<
+    StopsTable,
+    'id' | 'tenant_id' | 'trip_id' | 'created_at' | 'updated_at' | 'driver_id' | 'truck_id' | 'trailer_id' | 'arrival_received_at' | 'departure_received_at'
+  >
+>;
 type TripPatch = Partial<Pick<TripsTable, 'status' | 'driver_id' | 'truck_id' | 'trailer_id' | 'carrier_id'>>;
 
 function differing<T extends object>(current: T, patch: Partial<T>): Partial<T> {
@@ -152,8 +157,16 @@ function differing<T extends object>(current: T, patch: Partial<T>): Partial<T> 
 export async function patchStop(trx: Db, row: StopRow, patch: StopPatch, now: string): Promise<boolean> {
   const changes = differing<StopPatch>(row, patch);
   if (Object.keys(changes).length === 0) return false;
-  await trx.updateTable('stops').set({ ...changes, updated_at: now }).where('id', '=', row.id).execute();
+  await trx.updateTable('stops').set({ ...changes, ...receivedTimes(changes, now), updated_at: now }).where('id', '=', row.id).execute();
   return true;
+}
+
+/** A changed ArrivedAt (DepartedAt) is received now, for the inbound history's ReceivedAt; a cleared one was never received. */
+function receivedTimes(changes: StopPatch, now: string): Partial<Pick<StopsTable, 'arrival_received_at' | 'departure_received_at'>> {
+  return {
+    ...(changes.arrived_at !== undefined && { arrival_received_at: changes.arrived_at === null ? null : now }),
+    ...(changes.departed_at !== undefined && { departure_received_at: changes.departed_at === null ? null : now }),
+  };
 }
 
 /** Writes the trip columns of `patch` that differ from the locked record's (locked in scope by `writeTrip`). */

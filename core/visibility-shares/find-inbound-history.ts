@@ -16,7 +16,8 @@ export const findInboundHistory = authedProcedure
       description:
         "The positions attached to the load's trips (EventType Location) and the arrivals and departures stored on its " +
         'stops, newest RecordedAt first (Id breaking ties). RecordedAt is the position\'s RecordedAt or the stop\'s ArrivedAt / ' +
-        'DepartedAt; ReceivedAt, AssetId and AssetType are null for stop events, whose Source is `StopUpdate`.',
+        'DepartedAt, and ReceivedAt when the server recorded it (for seeded data, when it was loaded); AssetId and AssetType ' +
+        'are null for stop events, whose Source is `StopUpdate`.',
       protect: true,
     },
     scopes: ['visibility:read'],

@@ -59,7 +59,7 @@ export async function findInboundEvents(db: Db, tenantId: string, tripIds: reado
       'asset_positions.country',
       'asset_positions.source',
     ]);
-  const stopEvents = (type: 'Arrival' | 'Departure', column: 'arrived_at' | 'departed_at') =>
+  const stopEvents = (type: 'Arrival' | 'Departure', column: 'arrived_at' | 'departed_at', received: 'arrival_received_at' | 'departure_received_at') =>
     anyDb
       .selectFrom('stops')
       .where('stops.trip_id', 'in', [...tripIds])
@@ -68,7 +68,7 @@ export async function findInboundEvents(db: Db, tenantId: string, tripIds: reado
       .select([
         sql`${sql.lit(`${type.toLowerCase()}:`)} || stops.id`.as('id'),
         text(type).as('event_type'),
-        none.as('received_at'),
+        sql.ref(`stops.${received}`).as('received_at'),
         sql.ref(`stops.${column}`).as('recorded_at'),
         none.as('asset_id'),
         none.as('asset_type'),
@@ -83,7 +83,9 @@ export async function findInboundEvents(db: Db, tenantId: string, tripIds: reado
         'stops.address_country as country',
         text('StopUpdate').as('source'),
       ]);
-  const union = positions.unionAll(stopEvents('Arrival', 'arrived_at')).unionAll(stopEvents('Departure', 'departed_at'));
+  const union = positions
+    .unionAll(stopEvents('Arrival', 'arrived_at', 'arrival_received_at'))
+    .unionAll(stopEvents('Departure', 'departed_at', 'departure_received_at'));
   const found = await selectPage<InboundRow>(db, anyDb.selectFrom(union.as('events')), {
     derived: 'events',
     order: INBOUND_ORDER,

@@ -58,7 +58,9 @@ export const ZInboundEvent = z
   .object({
     Id: z.string().meta({ description: '`position:<id>`, `arrival:<stopId>` or `departure:<stopId>`.', example: 'arrival:stop_3' }),
     EventType: z.enum(['Location', 'Arrival', 'Departure']),
-    ReceivedAt: ZDateTimeOut.nullable().meta({ description: 'When the position was received; null for stop arrivals and departures.' }),
+    ReceivedAt: ZDateTimeOut.nullable().meta({
+      description: "When the server received the position or recorded the stop's arrival (departure); for seeded data, when it was loaded.",
+    }),
     RecordedAt: ZDateTimeOut.meta({ description: "The position's RecordedAt, or the stop's ArrivedAt / DepartedAt. The list's order." }),
     AssetId: z.string().nullable().meta({ description: 'The asset that reported the position; null for stop events.' }),
     AssetType: z.enum(['Driver', 'Truck', 'Trailer']).nullable(),

@@ -74,6 +74,9 @@ export interface StopsTable {
   company_name: string | null;
   arrived_at: string | null;
   departed_at: string | null;
+  /** When the server recorded ArrivedAt (DepartedAt): the inbound history's ReceivedAt (migration 2026-11-23T0103). */
+  arrival_received_at: string | null;
+  departure_received_at: string | null;
   /** The stop's Eta is null when all three are null. */
   eta_planned: string | null;
   eta_live: string | null;

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { FixtureError, loadFixture } from '../../core/fixtures/load-fixture.js';
+import { FixtureError, loadFixture } from '../../seeding/load-fixture.js';
 import { SECRET_KEY, type TestApp } from '../harness.js';
 
 /** A tenant of the fixture format with one subsidiary (`<id>_sub`) and nothing else but `extra`. */

@@ -2275,7 +2275,7 @@ export interface paths {
         };
         /**
          * What a load received: positions and stop arrivals and departures
-         * @description The positions attached to the load's trips (EventType Location) and the arrivals and departures stored on its stops, newest RecordedAt first (Id breaking ties). RecordedAt is the position's RecordedAt or the stop's ArrivedAt / DepartedAt; ReceivedAt, AssetId and AssetType are null for stop events, whose Source is `StopUpdate`.
+         * @description The positions attached to the load's trips (EventType Location) and the arrivals and departures stored on its stops, newest RecordedAt first (Id breaking ties). RecordedAt is the position's RecordedAt or the stop's ArrivedAt / DepartedAt, and ReceivedAt when the server recorded it (for seeded data, when it was loaded); AssetId and AssetType are null for stop events, whose Source is `StopUpdate`.
          *
          *     Requires scope: visibility:read.
          */
@@ -5383,7 +5383,7 @@ export interface components {
              * @example arrival:stop_3
              */
             Id: string;
-            /** @description When the position was received; null for stop arrivals and departures. */
+            /** @description When the server received the position or recorded the stop's arrival (departure); for seeded data, when it was loaded. */
             ReceivedAt: string | null;
             /**
              * Format: date-time
