@@ -8,8 +8,8 @@
  * Warnings are printed but do not fail the check.
  */
 
-/** Modules inside core/ that every domain shares (helpers, the outbox, idempotent creates); not domains. */
-const sharedCore = '^core/(shared|events|idempotency|auth|crypto|eta)/';
+/** Modules inside core/ that domains share (helpers, the outbox, idempotent creates, fuel and toll imports); not domains. */
+const sharedCore = '^core/(shared|events|idempotency|card-imports|auth|crypto|eta)/';
 
 module.exports = {
   forbidden: [

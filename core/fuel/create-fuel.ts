@@ -3,7 +3,7 @@ import { insertGeneratedDeduction } from '../deductions/generated-deduction.js';
 import { notFound } from '../errors.js';
 import { createOnce } from '../idempotency/create-once.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
-import { findImportParties, importKey, importSubsidiary } from '../shared/import-parties.js';
+import { findImportParties, importKey, importSubsidiary } from '../card-imports/import-parties.repository.js';
 import { ZIdempotentCreatedHeaders } from '../shared/record-headers.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';

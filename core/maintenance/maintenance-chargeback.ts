@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/create-db.js';
 import type { DeductionRow } from '../deductions/deduction.repository.js';
 import { AppError, notFound, validationError } from '../errors.js';
-import { findDriver } from '../settlements/parties.repository.js';
+import { findDriver } from '../shared/parties.repository.js';
 import type { Scope } from '../shared/scope.js';
 import { generatedDeduction, maintenanceExternalId, type MaintenanceRow } from './maintenance.repository.js';
 import type { TChargebackInput } from './maintenance.schemas.js';

@@ -16,6 +16,7 @@
 import type { Db } from '../../db/create-db.js';
 import type { StopsTable, TripsTable } from '../../db/tables/loads.js';
 import { notFound } from '../errors.js';
+import type { FieldChange } from '../events/field-change.js';
 import { appendEvent } from '../events/outbox.js';
 import { getLoadRecord } from '../loads/load.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
@@ -23,7 +24,7 @@ import { inScope, scopeOf, type Scope } from '../shared/scope.js';
 import { deriveLoadStatus, type TripStatus } from '../shared/statuses.js';
 import type { Context, Principal } from '../trpc.js';
 import { shareTripWrite } from '../visibility-shares/share-progress.js';
-import { diffTrips, tripsDiffer, type FieldChange } from './trip-diff.js';
+import { diffTrips, tripsDiffer } from './trip-diff.js';
 import { getTripRecord, tripEtag, type StopRow, type TripRecord } from './trip.repository.js';
 
 export type WriteContext = Context & { principal: Principal };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZCoordinates } from '../shared/place.schemas.js';
 import { ZPathId, input } from '../shared/schemas.js';
 import { ZQueryPage, ZSearchPage, pageOf } from '../shared/search-page.js';
 import { tripBodyFilters, tripQueryFilters } from './trip-filters.js';
@@ -44,13 +45,6 @@ export const ZStopAddress = z
     Country: z.string().optional().meta({ description: 'Absent when not recorded.' }),
   })
   .meta({ id: 'StopAddress' });
-
-export const ZCoordinates = z
-  .object({
-    Latitude: z.string().meta({ example: '39.0997' }),
-    Longitude: z.string().meta({ example: '-94.5786' }),
-  })
-  .meta({ id: 'Coordinates', description: 'Decimal degrees as strings.' });
 
 export const ZStopWindow = z
   .object({ Begin: ZDateTimeOut.nullable(), End: ZDateTimeOut.nullable() })
