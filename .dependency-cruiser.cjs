@@ -11,6 +11,9 @@
 /** Modules inside core/ that domains share (helpers, the outbox, idempotent creates, fuel and toll imports); not domains. */
 const sharedCore = '^core/(shared|events|idempotency|card-imports|auth|crypto|eta)/';
 
+/** Folders whose import circles another change of issue 26, or a later one, breaks. */
+const domainsInKnownCircles = '^core/(fixtures|loads|trips)(/|$)';
+
 module.exports = {
   forbidden: [
     {
@@ -32,6 +35,17 @@ module.exports = {
     {
       name: 'no-circular-domains',
       comment: 'Two domains that import each other are one tangle; the shared piece belongs lower.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^core/', pathNot: domainsInKnownCircles },
+      to: { circular: true, pathNot: domainsInKnownCircles },
+    },
+    {
+      name: 'no-circular-domains-known',
+      comment:
+        'Circles through core/fixtures (domains import fixture.schemas.ts; fixed by the seeding branch) and ' +
+        'between core/loads and core/trips (a trip write emits load.status.changed with the load snapshot, ' +
+        'which core/loads assembles from trips). Merge into no-circular-domains once both are gone.',
       severity: 'warn',
       scope: 'folder',
       from: { path: '^core/' },

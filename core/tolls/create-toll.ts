@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { insertGeneratedDeduction } from '../deductions/generated-deduction.js';
+import { insertGeneratedDeduction } from '../deductions/deduction.repository.js';
 import { notFound } from '../errors.js';
 import { createOnce } from '../idempotency/create-once.js';
 import { formatStoredDateTime } from '../shared/datetime.js';

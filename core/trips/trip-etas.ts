@@ -11,7 +11,7 @@ import { toLatLng } from '../eta/road-distance.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import type { Clock } from '../clock.js';
 import type { StopRow } from './trip.repository.js';
-import { patchStop, tripStopRows } from './trip-write.js';
+import { patchStop, tripStopRows } from './trip-write.repository.js';
 
 export function toEtaStop(row: StopRow): EtaStop {
   return {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZMoney } from '../shared/money.schemas.js';
 import { ZCoordinates } from '../shared/place.schemas.js';
 import { ZPathId, input } from '../shared/schemas.js';
 import { ZQueryPage, ZSearchPage, pageOf } from '../shared/search-page.js';
@@ -6,13 +7,6 @@ import { tripBodyFilters, tripQueryFilters } from './trip-filters.js';
 
 /** A stored UTC date-time as the API prints it (`2026-11-21T14:00:00.000Z`). */
 const ZDateTimeOut = z.iso.datetime().meta({ description: 'ISO 8601 date-time, UTC.', example: '2026-11-21T14:00:00.000Z' });
-
-export const ZMoney = z
-  .object({
-    Amount: z.number().meta({ description: 'Exact amount, at most 2 decimals.', example: 1850 }),
-    Currency: z.number().int().nullable().meta({ description: 'ISO 4217 numeric code; 840 (USD) by default.', example: 840 }),
-  })
-  .meta({ id: 'Money' });
 
 export const ZReference = z
   .object({
