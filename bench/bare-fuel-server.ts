@@ -12,7 +12,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDb } from '../db/create-db.js';
 import { fuelFingerprint, fuelRow } from '../core/fuel/fuel-rows.js';
-import { importKey } from '../core/shared/import-parties.js';
+import { importKey } from '../core/card-imports/import-parties.repository.js';
 import { insertFuel } from '../core/fuel/fuel.repository.js';
 import { claimKey } from '../core/idempotency/idempotency.repository.js';
 import { toStoredDateTime } from '../core/shared/datetime.js';

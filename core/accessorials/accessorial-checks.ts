@@ -1,8 +1,8 @@
 import type { Db } from '../../db/create-db.js';
 import { AppError, notFound, validationError } from '../errors.js';
-import { findCarrierStatementStatus } from '../settlements/carrier-statement.repository.js';
-import { findTrip } from '../settlements/parties.repository.js';
+import { findTrip } from '../shared/parties.repository.js';
 import type { Scope } from '../shared/scope.js';
+import { findCarrierStatementStatus } from '../shared/statement-status.repository.js';
 import { findAccessorialType, type AccessorialRow } from './accessorial.repository.js';
 import type { TAccessorialType } from './accessorial.schemas.js';
 import type { Family } from './families.js';

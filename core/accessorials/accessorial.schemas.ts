@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ZAmountInput, ZCurrencyInput, ZDateTimeInput, ZExternalIdInput, ZText } from '../shared/money-input.js';
+import { ZMoney } from '../shared/money.schemas.js';
 import { ZPathId, atLeastOneOf, bodyRules, input } from '../shared/schemas.js';
 import { ZQueryPage, pageOf } from '../shared/search-page.js';
-import { ZMoney } from '../trips/trip.schemas.js';
 import { rateSignProblem, type Family } from './families.js';
 
 const ZDateTimeOut = z.iso.datetime().meta({ description: 'ISO 8601 date-time, UTC.', example: '2026-11-21T00:00:00.000Z' });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { notFound } from '../errors.js';
 import { createOnce } from '../idempotency/create-once.js';
-import { findCarrier, findCustomer, findDriver, type PartyRef } from '../settlements/parties.repository.js';
+import { findCarrier, findCustomer, findDriver, type PartyRef } from '../shared/parties.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { minorOf } from '../shared/money-input.js';
 import { scopeOf, type Scope } from '../shared/scope.js';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { bodyEnumList, queryEnumList } from '../shared/enum-lists.js';
+import { ZMoney } from '../shared/money.schemas.js';
 import { ZPathId, input } from '../shared/schemas.js';
 import { ZQueryPage, ZSearchPage, pageOf } from '../shared/search-page.js';
 import { ZPostalAddress } from '../locations/location.schemas.js';
-import { ZMoney } from '../trips/trip.schemas.js';
 import { ZContainsText, ZDateTimeRange, ZIdList } from '../shared/master-data-filters.js';
 
 export const CARRIER_STATUSES = ['Pending', 'Active', 'Inactive'] as const;

@@ -4,7 +4,7 @@ import { deductionEtag, getDeductionRow, insertDeduction, toDeduction } from '..
 import { ZDeduction } from '../deductions/deduction.schemas.js';
 import { createOnce } from '../idempotency/create-once.js';
 import { nextDriverStatement } from '../settlements/driver-statement.repository.js';
-import { findDriver, findOwnerOperator } from '../settlements/parties.repository.js';
+import { findDriver, findOwnerOperator } from '../shared/parties.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { DEFAULT_CURRENCY } from '../shared/money.js';
 import { minorOf } from '../shared/money-input.js';

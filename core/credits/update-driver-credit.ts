@@ -4,7 +4,7 @@ import { AppError, notFound } from '../errors.js';
 import { deductionEtag, getDeductionRow, toDeduction, type DeductionRow } from '../deductions/deduction.repository.js';
 import { ZDeduction } from '../deductions/deduction.schemas.js';
 import { driverStatementStatus } from '../settlements/driver-statement.repository.js';
-import { findOwnerOperator } from '../settlements/parties.repository.js';
+import { findOwnerOperator } from '../shared/parties.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { checkIfMatch } from '../shared/etag.js';
 import { minorOf } from '../shared/money-input.js';

@@ -61,6 +61,11 @@ export async function getCustomerRow(db: Db, scope: Scope, id: string): Promise<
   return db.selectFrom('customers').selectAll().where(customerInScope(scope)).where('id', '=', id).executeTakeFirst();
 }
 
+/** A customer other records name (a tender's), with the subsidiary they inherit; undefined when not in scope. */
+export async function findCustomerRef(db: Db, scope: Scope, id: string): Promise<{ id: string; subsidiary_id: string | null } | undefined> {
+  return db.selectFrom('customers').select(['id', 'subsidiary_id']).where(customerInScope(scope)).where('id', '=', id).executeTakeFirst();
+}
+
 /** Newest UpdatedAt first, the id breaking ties. */
 const CUSTOMER_ORDER = thenById('customers', { column: 'updated_at', type: 'text', desc: true });
 

@@ -3,7 +3,7 @@ import { notFound } from '../errors.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { minorOf } from '../shared/money-input.js';
 import { scopeOf } from '../shared/scope.js';
-import { findDriver, findOwnerOperator, findTruck } from '../settlements/parties.repository.js';
+import { findDriver, findOwnerOperator, findTruck } from '../shared/parties.repository.js';
 import { authedProcedure } from '../trpc.js';
 import { deductionEtag, insertDeduction, toDeduction } from './deduction.repository.js';
 import { ZCreateDeductionInput, ZDeduction } from './deduction.schemas.js';

@@ -1,4 +1,5 @@
-import type { Insertable, Selectable } from 'kysely';
+import { randomUUID } from 'node:crypto';
+import type { Insertable, SelectQueryBuilder, Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { DeductionsTable } from '../../db/tables/settlements.js';
 import type { Database } from '../../db/database.js';
@@ -87,4 +88,138 @@ export async function softDeleteDeduction(db: Db, scope: Scope, id: string, dele
     .where('generated_from', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+/** What a fuel or toll import charges back to an owner-operator. */
+export interface GeneratedDeduction {
+  tenantId: string;
+  /** The driver's (fuel) or truck's (toll) subsidiary, the subsidiary a deduction inherits. */
+  subsidiaryId: string | null;
+  driverId: string | null;
+  truckId: string | null;
+  ownerOperatorId: string;
+  /** Positive minor units; the deduction carries it negated. */
+  amount: number;
+  currency: number;
+  category: 'Fuel' | 'Tolls';
+  description: string;
+  date: string;
+  /** `fuel:<id>` or `toll:<id>`. */
+  externalId: string;
+  generatedFrom: 'fuel' | 'toll';
+  clientId: string | null;
+  now: string;
+}
+
+/**
+ * Inserts the deduction a transaction generates, in the transaction's own database transaction,
+ * and answers its id. `generated_from` keeps it from being deleted through the API, like a
+ * maintenance chargeback's.
+ */
+export async function insertGeneratedDeduction(trx: Db, deduction: GeneratedDeduction): Promise<string> {
+  const id = `ded_${randomUUID()}`;
+  await trx
+    .insertInto('deductions')
+    .values({
+      id,
+      tenant_id: deduction.tenantId,
+      subsidiary_id: deduction.subsidiaryId,
+      type: 'Deduction',
+      group_id: `grp_${randomUUID()}`,
+      description: deduction.description,
+      category: deduction.category,
+      amount: -deduction.amount,
+      currency: deduction.currency,
+      date: deduction.date,
+      is_paid: 0,
+      driver_id: deduction.driverId,
+      truck_id: deduction.truckId,
+      owner_operator_id: deduction.ownerOperatorId,
+      created_by: deduction.clientId,
+      external_id: deduction.externalId,
+      version: 1,
+      created_at: deduction.now,
+      updated_at: deduction.now,
+      driver_statement_number: null,
+      maintenance_id: null,
+      deleted_at: null,
+      generated_from: deduction.generatedFrom,
+    })
+    .execute();
+  return id;
+}
+
+/** The columns of a maintenance chargeback's deduction that follow its record. */
+export type ChargebackColumns = Pick<
+  DeductionRow,
+  'driver_id' | 'truck_id' | 'owner_operator_id' | 'subsidiary_id' | 'amount' | 'currency' | 'category' | 'description' | 'date'
+>;
+
+/** Inserts the deduction a maintenance record's chargeback generates, in the record's transaction. */
+export async function insertChargebackDeduction(
+  trx: Db,
+  deduction: { tenantId: string; maintenanceId: string; externalId: string; clientId: string; now: string; columns: ChargebackColumns },
+): Promise<void> {
+  await trx
+    .insertInto('deductions')
+    .values({
+      id: `ded_${randomUUID()}`,
+      tenant_id: deduction.tenantId,
+      type: 'Deduction',
+      group_id: `grp_${randomUUID()}`,
+      is_paid: 0,
+      created_by: deduction.clientId,
+      external_id: deduction.externalId,
+      version: 1,
+      created_at: deduction.now,
+      updated_at: deduction.now,
+      driver_statement_number: null,
+      maintenance_id: deduction.maintenanceId,
+      deleted_at: null,
+      ...deduction.columns,
+    })
+    .execute();
+}
+
+/** Moves a chargeback's deduction (read in scope by the caller) with its record. */
+export async function updateChargebackDeduction(trx: Db, existing: DeductionRow, columns: ChargebackColumns, now: string): Promise<void> {
+  await trx
+    .updateTable('deductions')
+    .set({ ...columns, updated_at: now, version: existing.version + 1 })
+    .where('id', '=', existing.id)
+    .execute();
+}
+
+/** Deletes a chargeback's deduction (read in scope by the caller) when the chargeback goes. */
+export async function deleteChargebackDeduction(trx: Db, existing: DeductionRow, now: string): Promise<void> {
+  await trx
+    .updateTable('deductions')
+    .set({ deleted_at: now, updated_at: now, version: existing.version + 1 })
+    .where('id', '=', existing.id)
+    .execute();
+}
+
+/**
+ * The live deduction a maintenance record generated, read in the caller's scope; `record` is
+ * the maintenance domain's scoped read of the record, so a record out of scope has none.
+ */
+export async function findChargebackDeduction(
+  db: Db,
+  scope: Scope,
+  maintenanceId: string,
+  record: SelectQueryBuilder<Database, 'maintenance_records', { id: string }>,
+): Promise<DeductionRow | undefined> {
+  return db
+    .selectFrom('deductions')
+    .selectAll()
+    .where(inScope('deductions', scope, { subsidiaryColumn: null }))
+    .where('maintenance_id', '=', maintenanceId)
+    .where((eb) => eb.exists(record))
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** The live deductions of a page of maintenance records (read in scope by the caller), by record. */
+export async function chargebackDeductionIds(db: Db, maintenanceIds: string[]): Promise<{ id: string; maintenance_id: string | null }[]> {
+  return db.selectFrom('deductions').select(['id', 'maintenance_id']).where('maintenance_id', 'in', maintenanceIds).where('deleted_at', 'is', null).execute();
 }

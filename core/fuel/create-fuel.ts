@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { insertGeneratedDeduction } from '../deductions/generated-deduction.js';
+import { importOnce } from '../card-imports/import-once.js';
+import { findImportParties, importSubsidiary } from '../card-imports/import-parties.repository.js';
 import { notFound } from '../errors.js';
-import { createOnce } from '../idempotency/create-once.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
-import { findImportParties, importKey, importSubsidiary } from '../shared/import-parties.js';
 import { ZIdempotentCreatedHeaders } from '../shared/record-headers.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
@@ -44,39 +43,33 @@ export const createFuel = authedProcedure
     const row = fuelRow(input, { id, tenantId: scope.tenantId, subsidiaryId, createdBy: ctx.principal.ClientId, createdAt: now, updatedAt: now });
     const chargedOwner = driver?.type === 'OWNER_OPERATOR' ? driver.ownerOperatorId : null;
 
-    const result = await createOnce(ctx.db, {
+    const result = await importOnce(ctx.db, {
       scope,
       family: 'fuel',
-      key: importKey(input.Source, input.TransactionId),
-      keyName: 'Source and TransactionId',
-      fingerprint: fuelFingerprint(row),
-      recordId: id,
+      source: input.Source,
+      transactionId: input.TransactionId,
+      row,
       now,
-      findUnkeyed: async (trx) => {
-        const loaded = await findFuelByKey(trx, scope.tenantId, input.Source, input.TransactionId);
-        return loaded && { recordId: loaded.id, fingerprint: fuelFingerprint(loaded) };
-      },
-      create: async (trx) => {
-        if (driver && chargedOwner) {
-          row.deduction_id = await insertGeneratedDeduction(trx, {
-            tenantId: scope.tenantId,
-            subsidiaryId: driver.subsidiaryId,
-            driverId: driver.id,
-            truckId: null,
-            ownerOperatorId: chargedOwner,
-            amount: row.total,
-            currency: row.currency,
-            category: 'Fuel',
-            description: `Fuel ${row.category}, ${row.source} ${row.transaction_id}`,
-            date: row.transaction_date,
-            externalId: `fuel:${id}`,
-            generatedFrom: 'fuel',
-            clientId: ctx.principal.ClientId,
-            now,
-          });
-        }
-        await insertFuel(trx, row);
-      },
+      fingerprint: fuelFingerprint,
+      findByKey: findFuelByKey,
+      insert: insertFuel,
+      deduction:
+        driver && chargedOwner
+          ? {
+              subsidiaryId: driver.subsidiaryId,
+              driverId: driver.id,
+              truckId: null,
+              ownerOperatorId: chargedOwner,
+              amount: row.total,
+              currency: row.currency,
+              category: 'Fuel',
+              description: `Fuel ${row.category}, ${row.source} ${row.transaction_id}`,
+              date: row.transaction_date,
+              externalId: `fuel:${id}`,
+              generatedFrom: 'fuel',
+              clientId: ctx.principal.ClientId,
+            }
+          : null,
     });
 
     // A new import answers what it wrote (the names were just read); a replay reads the first.

@@ -1,7 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import { etagOf } from '../shared/etag.js';
-import { partyNames } from '../shared/import-parties.js';
+import { partyNames } from '../card-imports/import-parties.repository.js';
 import { inDateTimeRange } from '../shared/master-data-filters.js';
 import { fromScaledUnits, toMoney } from '../shared/money.js';
 import { inScope, type Scope } from '../shared/scope.js';

@@ -3,10 +3,10 @@ import { ZDateTimeRange, ZIdList } from '../shared/master-data-filters.js';
 import { ZDateTimeInput, ZText } from '../shared/money-input.js';
 import { ZMoneyObjectInput } from '../shared/money-object-input.js';
 import { scaledUnitsProblem } from '../shared/money.js';
+import { ZMoney } from '../shared/money.schemas.js';
 import { ZPathId, input } from '../shared/schemas.js';
 import { ZSearchPage, pageOf } from '../shared/search-page.js';
 import { bodyEnumList } from '../shared/enum-lists.js';
-import { ZMoney } from '../trips/trip.schemas.js';
 
 export const FUEL_CATEGORIES = ['Diesel', 'DEF', 'Reefer', 'Gasoline', 'Other'] as const;
 export const UNITS_OF_MEASURE = ['Gallons', 'Liters'] as const;

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { bodyEnumList, queryEnumList } from '../shared/enum-lists.js';
 import { ZDateTimeRange, ZIdList } from '../shared/master-data-filters.js';
 import { ZAmountInput, ZDateTimeInput, ZExternalIdInput, ZText } from '../shared/money-input.js';
+import { ZMoney } from '../shared/money.schemas.js';
 import { ZPathId, input } from '../shared/schemas.js';
 import { ZQueryPage, ZSearchPage, pageOf } from '../shared/search-page.js';
-import { ZMoney } from '../trips/trip.schemas.js';
 
 export const INVOICE_TYPES = ['Standard', 'Supplemental'] as const;
 export const INVOICE_STATUSES = ['Open', 'PartiallyPaid', 'Paid', 'Void'] as const;

@@ -84,6 +84,43 @@ async function assembleLoads(db: Db, rows: readonly LoadRow[]): Promise<LoadReco
   return rows.map((row) => ({ load: toLoad(row, byLoad.get(row.id) ?? []), row }));
 }
 
+/** A load's status by id; the load of a trip the caller locked in scope. */
+export async function loadStatusOf(trx: Db, loadId: string): Promise<{ status: string }> {
+  return trx.selectFrom('loads').select('status').where('id', '=', loadId).executeTakeFirstOrThrow();
+}
+
+/** Sets the status of a load whose trips changed (its status follows theirs). */
+export async function setLoadStatus(trx: Db, loadId: string, status: string, now: string): Promise<void> {
+  await trx.updateTable('loads').set({ status, updated_at: now }).where('id', '=', loadId).execute();
+}
+
+/** A load's number and status by id, for a caller that read the id in scope (a tender's load). */
+export async function getLoadStatus(trx: Db, loadId: string): Promise<{ load_number: string; status: string } | undefined> {
+  return trx.selectFrom('loads').select(['load_number', 'status']).where('id', '=', loadId).executeTakeFirst();
+}
+
+/**
+ * Cancels a load and its trips while the load is in one of `statuses`; answers the load's
+ * number, or undefined (and writes nothing more) when a concurrent write moved it on first.
+ */
+export async function cancelLoadAndTrips(trx: Db, loadId: string, statuses: string[], now: string): Promise<string | undefined> {
+  const load = await trx
+    .updateTable('loads')
+    .set({ status: 'Cancelled', updated_at: now })
+    .where('id', '=', loadId)
+    .where('status', 'in', statuses)
+    .returning(['load_number'])
+    .executeTakeFirst();
+  if (!load) return undefined;
+  await trx
+    .updateTable('trips')
+    .set((eb) => ({ status: 'Cancelled', version: eb('version', '+', 1), updated_at: now }))
+    .where('load_id', '=', loadId)
+    .where('status', 'in', statuses)
+    .execute();
+  return load.load_number;
+}
+
 /** A load by its number, with its trips; undefined when not in scope. */
 export async function getLoadRecord(db: Db, scope: Scope, loadNumber: string): Promise<LoadRecord | undefined> {
   const row = await db

@@ -4,7 +4,8 @@ import { ZQueryPage, ZSearchPage, pageOf } from '../shared/search-page.js';
 import { LOAD_STATUSES } from '../shared/statuses.js';
 import { bodyEnumList, queryEnumList } from '../shared/enum-lists.js';
 import { sharedFilters, tripLevelFilters } from '../trips/trip-filters.js';
-import { ZCoordinates, ZEta, ZStop } from '../trips/trip.schemas.js';
+import { ZCoordinates } from '../shared/place.schemas.js';
+import { ZEta, ZStop } from '../trips/trip.schemas.js';
 
 /** Spec 2.10: where a load starts (first pickup) or ends (last delivery). */
 export const ZLoadPlace = z

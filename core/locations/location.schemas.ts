@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { bodyEnumList, queryEnumList } from '../shared/enum-lists.js';
 import { ZPathId, input } from '../shared/schemas.js';
 import { ZQueryPage, ZSearchPage, pageOf } from '../shared/search-page.js';
-import { ZCoordinates } from '../trips/trip.schemas.js';
+import { ZCoordinates } from '../shared/place.schemas.js';
 import { ZContainsText, ZDateTimeRange, ZIdList } from '../shared/master-data-filters.js';
 
 export const LOCATION_TYPES = ['Terminal', 'Shipper/Consignee', 'Cold Warehouse', 'Dry Warehouse'] as const;

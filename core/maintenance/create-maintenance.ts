@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { notFound } from '../errors.js';
-import { findTrailer, findTruck } from '../settlements/parties.repository.js';
+import { findTrailer, findTruck } from '../shared/parties.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { minorOf } from '../shared/money-input.js';
 import { scopeOf } from '../shared/scope.js';

@@ -1,8 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/create-db.js';
-import type { DeductionRow } from '../deductions/deduction.repository.js';
+import {
+  deleteChargebackDeduction,
+  insertChargebackDeduction,
+  updateChargebackDeduction,
+  type ChargebackColumns,
+  type DeductionRow,
+} from '../deductions/deduction.repository.js';
 import { AppError, notFound, validationError } from '../errors.js';
-import { findDriver } from '../settlements/parties.repository.js';
+import { findDriver } from '../shared/parties.repository.js';
 import type { Scope } from '../shared/scope.js';
 import { generatedDeduction, maintenanceExternalId, type MaintenanceRow } from './maintenance.repository.js';
 import type { TChargebackInput } from './maintenance.schemas.js';
@@ -37,19 +42,7 @@ export async function chargebackTarget(
   return { driverId: null, truckId: asset.truckId, ownerOperatorId: null, subsidiaryId: asset.subsidiaryId };
 }
 
-interface Wanted {
-  driver_id: string | null;
-  truck_id: string | null;
-  owner_operator_id: string | null;
-  subsidiary_id: string | null;
-  amount: number;
-  currency: number;
-  category: string;
-  description: string;
-  date: string;
-}
-
-function wantedDeduction(record: MaintenanceRow, target: ChargebackTarget): Wanted {
+function wantedDeduction(record: MaintenanceRow, target: ChargebackTarget): ChargebackColumns {
   return {
     driver_id: target.driverId,
     truck_id: target.truckId,
@@ -88,42 +81,23 @@ export async function syncChargebackDeduction(
   if (record.chargeback_amount === null || target === null) {
     if (!existing) return;
     if (existing.is_paid === 1) throw settled();
-    await trx
-      .updateTable('deductions')
-      .set({ deleted_at: now, updated_at: now, version: existing.version + 1 })
-      .where('id', '=', existing.id)
-      .execute();
+    await deleteChargebackDeduction(trx, existing, now);
     return;
   }
   const wanted = wantedDeduction(record, target);
   if (!existing) {
-    await trx
-      .insertInto('deductions')
-      .values({
-        id: `ded_${randomUUID()}`,
-        tenant_id: record.tenant_id,
-        type: 'Deduction',
-        group_id: `grp_${randomUUID()}`,
-        is_paid: 0,
-        created_by: options.clientId,
-        external_id: maintenanceExternalId(record.id),
-        version: 1,
-        created_at: now,
-        updated_at: now,
-        driver_statement_number: null,
-        maintenance_id: record.id,
-        deleted_at: null,
-        ...wanted,
-      })
-      .execute();
+    await insertChargebackDeduction(trx, {
+      tenantId: record.tenant_id,
+      maintenanceId: record.id,
+      externalId: maintenanceExternalId(record.id),
+      clientId: options.clientId,
+      now,
+      columns: wanted,
+    });
     return;
   }
-  const changed = (Object.keys(wanted) as (keyof Wanted)[]).some((column) => existing[column] !== wanted[column]);
+  const changed = (Object.keys(wanted) as (keyof ChargebackColumns)[]).some((column) => existing[column] !== wanted[column]);
   if (!changed) return;
   if (existing.is_paid === 1) throw settled();
-  await trx
-    .updateTable('deductions')
-    .set({ ...wanted, updated_at: now, version: existing.version + 1 })
-    .where('id', '=', existing.id)
-    .execute();
+  await updateChargebackDeduction(trx, existing, wanted, now);
 }

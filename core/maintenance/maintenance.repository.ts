@@ -1,7 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { MaintenanceRecordsTable } from '../../db/tables/money.js';
-import type { DeductionRow } from '../deductions/deduction.repository.js';
+import { chargebackDeductionIds, findChargebackDeduction, type DeductionRow } from '../deductions/deduction.repository.js';
 import { etagOf } from '../shared/etag.js';
 import { toMoney } from '../shared/money.js';
 import { inScope, type Scope } from '../shared/scope.js';
@@ -63,14 +63,7 @@ export async function getMaintenanceRow(db: Db, scope: Scope, id: string): Promi
  */
 export async function generatedDeduction(db: Db, scope: Scope, maintenanceId: string): Promise<DeductionRow | undefined> {
   const record = db.selectFrom('maintenance_records').select('id').where(inScope('maintenance_records', scope)).where('id', '=', maintenanceId);
-  return db
-    .selectFrom('deductions')
-    .selectAll()
-    .where(inScope('deductions', scope, { subsidiaryColumn: null }))
-    .where('maintenance_id', '=', maintenanceId)
-    .where((eb) => eb.exists(record))
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  return findChargebackDeduction(db, scope, maintenanceId, record);
 }
 
 export async function getMaintenance(db: Db, scope: Scope, id: string): Promise<{ row: MaintenanceRow; record: TMaintenanceRecord } | undefined> {
@@ -114,7 +107,7 @@ export async function searchMaintenance(db: Db, scope: Scope, filters: TSearchMa
   const deductions =
     ids.length === 0
       ? []
-      : await db.selectFrom('deductions').select(['id', 'maintenance_id']).where('maintenance_id', 'in', ids).where('deleted_at', 'is', null).execute();
+      : await chargebackDeductionIds(db, ids);
   const byRecord = new Map(deductions.map((d) => [d.maintenance_id, d.id]));
   return { items: rows.map((row) => toMaintenance(row, byRecord.get(row.id) ?? null)), total, nextCursor };
 }

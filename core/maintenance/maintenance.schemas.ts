@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ZAmountInput, ZCurrencyInput, ZDateTimeInput, ZExternalIdInput, ZText } from '../shared/money-input.js';
+import { ZMoney } from '../shared/money.schemas.js';
 import { ZPathId, atLeastOneOf, bodyRules, exactlyOneOf, input } from '../shared/schemas.js';
 import { ZSearchPage, pageOf } from '../shared/search-page.js';
-import { ZMoney } from '../trips/trip.schemas.js';
 
 const ZDateTimeOut = z.iso.datetime().meta({ description: 'ISO 8601 date-time, UTC.', example: '2026-11-18T00:00:00.000Z' });
 const ZId = z.string().min(1).max(200);

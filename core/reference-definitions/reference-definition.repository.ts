@@ -49,3 +49,17 @@ export async function listReferenceDefinitionTypes(db: Db, scope: Scope): Promis
   const rows = await db.selectFrom('reference_definitions').select(['id', 'type']).where(scoped(scope)).execute();
   return new Map(rows.map((row) => [row.id, { Type: row.type }]));
 }
+
+/** The columns a reference checks against its definition; undefined when not the tenant's (definitions are tenant-wide). */
+export async function findDefinitionForReference(
+  db: Db,
+  scope: Scope,
+  id: string,
+): Promise<Pick<ReferenceDefinitionRow, 'id' | 'name' | 'type' | 'entities'> | undefined> {
+  return db
+    .selectFrom('reference_definitions')
+    .select(['id', 'name', 'type', 'entities'])
+    .where(inScope('reference_definitions', scope, { subsidiaryColumn: null }))
+    .where('id', '=', id)
+    .executeTakeFirst();
+}

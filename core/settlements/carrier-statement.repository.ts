@@ -7,24 +7,16 @@ import type {
   CarrierStatementTripsTable,
 } from '../../db/tables/settlements.js';
 import { toMoney } from '../shared/money.js';
-import { inScope, type Scope } from '../shared/scope.js';
+import type { Scope } from '../shared/scope.js';
 import type { PageOf } from '../shared/search-page.js';
 import { selectPage, type ListOrder } from '../shared/select-page.js';
+import { readableCarrierStatements } from '../shared/statement-status.repository.js';
 import type { TCarrierSettlementStatement, TSearchCarrierStatementsInput } from './settlement.schemas.js';
 
 type StatementRow = Selectable<CarrierSettlementStatementsTable>;
 type TripRow = Selectable<CarrierStatementTripsTable>;
 type ItemRow = Selectable<CarrierStatementTripItemsTable>;
 type PaymentRow = Selectable<CarrierStatementPaymentsTable>;
-
-/** Spec 2.6: only settled statements exist for reads; failed or deleted ones are not found. */
-function readable(db: Db, scope: Scope) {
-  return db
-    .selectFrom('carrier_settlement_statements')
-    .where(inScope('carrier_settlement_statements', scope))
-    .where('is_deleted', '=', 0)
-    .where('status', '<>', 'Failed');
-}
 
 function optionalMoney(amount: number | null, currency: number | null) {
   return amount === null ? null : toMoney(amount, currency);
@@ -107,16 +99,10 @@ async function withChildren(db: Db, rows: StatementRow[]): Promise<TCarrierSettl
 }
 
 export async function getCarrierStatement(db: Db, scope: Scope, number: number): Promise<TCarrierSettlementStatement | undefined> {
-  const row = await readable(db, scope).selectAll().where('number', '=', number).executeTakeFirst();
+  const row = await readableCarrierStatements(db, scope).selectAll().where('number', '=', number).executeTakeFirst();
   if (!row) return undefined;
   const [statement] = await withChildren(db, [row]);
   return statement;
-}
-
-/** Whether a readable statement (settled, not deleted) holds this number, for the accessorial guard. */
-export async function findCarrierStatementStatus(db: Db, scope: Scope, number: number): Promise<string | undefined> {
-  const row = await readable(db, scope).select('status').where('number', '=', number).executeTakeFirst();
-  return row?.status;
 }
 
 /** Newest StatementDate first; the statement Number (the table's key) breaks ties, newest first too. */
@@ -133,7 +119,7 @@ export async function searchCarrierStatements(
   scope: Scope,
   filters: TSearchCarrierStatementsInput,
 ): Promise<PageOf<TCarrierSettlementStatement>> {
-  let query = readable(db, scope);
+  let query = readableCarrierStatements(db, scope);
   if (filters.PayeeId) query = query.where('payee_id', '=', filters.PayeeId);
   if (filters.Status) query = query.where('status', '=', filters.Status);
   if (filters.StatementDateFrom) query = query.where('statement_date', '>=', filters.StatementDateFrom);

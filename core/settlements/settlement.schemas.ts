@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { ZDateTimeInput } from '../shared/money-input.js';
+import { ZMoney } from '../shared/money.schemas.js';
 import { input } from '../shared/schemas.js';
 import { ZPathInteger } from '../shared/text-integer.js';
 import { ZSearchPage, pageOf } from '../shared/search-page.js';
-import { ZMoney } from '../trips/trip.schemas.js';
 
 const ZDateTimeOut = z.iso.datetime().meta({ description: 'ISO 8601 date-time, UTC.', example: '2026-11-15T00:00:00.000Z' });
 

@@ -9,7 +9,7 @@ import { authedProcedure } from '../trpc.js';
 import { appendTenderEvent } from './tender-events.js';
 import { loadOfTender, newLoadNumber } from './tender-load.js';
 import { invalidState, moveTenderWith } from './tender-moves.js';
-import { moveTender, toTender } from './tender.repository.js';
+import { linkTenderLoad, moveTender, toTender } from './tender.repository.js';
 import { ZAcceptTenderInput, ZTender } from './tender.schemas.js';
 
 export const acceptTender = authedProcedure
@@ -48,7 +48,7 @@ export const acceptTender = authedProcedure
       await checkNewLoad(trx, tenantScope, load);
       const rows = buildLoadRows(load, { tenantId: scope.tenantId, now, referenceDefinitions: await listReferenceDefinitionTypes(trx, tenantScope) });
       await insertLoadRows(trx, rows);
-      await trx.updateTable('tenders').set({ load_id: load.Id }).where('id', '=', accepted.id).execute();
+      await linkTenderLoad(trx, accepted.id, load.Id);
 
       const created = await getLoadRecord(trx, tenantScope, loadNumber);
       if (!created) throw notFound('Load');

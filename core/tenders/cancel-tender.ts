@@ -2,7 +2,7 @@ import type { Db } from '../../db/create-db.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import { appendEvent } from '../events/outbox.js';
-import { getLoadRecord } from '../loads/load.repository.js';
+import { cancelLoadAndTrips, getLoadRecord, getLoadStatus } from '../loads/load.repository.js';
 import { ZEtagHeader } from '../shared/record-headers.js';
 import { authedProcedure } from '../trpc.js';
 import { appendTenderEvent } from './tender-events.js';
@@ -21,23 +21,11 @@ const CANCELLABLE_LOAD_STATUSES = ['Planned', 'Assigned'];
 async function cancelLoad(trx: Db, clock: Clock, tender: TenderRow, now: string): Promise<void> {
   const refused = () => new AppError('CONFLICT', `The tender's load ${tender.load_number} is dispatched and can no longer be cancelled with it.`, { subtype: 'InvalidState' });
   if (tender.load_id === null) return;
-  const before = await trx.selectFrom('loads').select(['load_number', 'status']).where('id', '=', tender.load_id).executeTakeFirst();
+  const before = await getLoadStatus(trx, tender.load_id);
   if (!before || !CANCELLABLE_LOAD_STATUSES.includes(before.status)) throw refused();
-  const load = await trx
-    .updateTable('loads')
-    .set({ status: 'Cancelled', updated_at: now })
-    .where('id', '=', tender.load_id)
-    .where('status', 'in', CANCELLABLE_LOAD_STATUSES)
-    .returning(['load_number'])
-    .executeTakeFirst();
-  if (!load) throw refused();
-  await trx
-    .updateTable('trips')
-    .set((eb) => ({ status: 'Cancelled', version: eb('version', '+', 1), updated_at: now }))
-    .where('load_id', '=', tender.load_id)
-    .where('status', 'in', CANCELLABLE_LOAD_STATUSES)
-    .execute();
-  const record = await getLoadRecord(trx, { tenantId: tender.tenant_id, subsidiaryId: null }, load.load_number);
+  const loadNumber = await cancelLoadAndTrips(trx, tender.load_id, CANCELLABLE_LOAD_STATUSES, now);
+  if (loadNumber === undefined) throw refused();
+  const record = await getLoadRecord(trx, { tenantId: tender.tenant_id, subsidiaryId: null }, loadNumber);
   if (record) {
     await appendEvent(trx, clock, {
       tenantId: tender.tenant_id,

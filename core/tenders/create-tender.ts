@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/create-db.js';
-import { customerInScope } from '../customers/customer.repository.js';
+import { findCustomerRef } from '../customers/customer.repository.js';
 import { notFound } from '../errors.js';
 import type { Fingerprint } from '../idempotency/idempotency.repository.js';
 import { createOnce } from '../idempotency/create-once.js';
@@ -55,7 +55,7 @@ export const createTender = authedProcedure
   .output(ZTender)
   .mutation(async ({ ctx, input }) => {
     const scope = scopeOf(ctx.principal);
-    const customer = await ctx.db.selectFrom('customers').select(['id', 'subsidiary_id']).where(customerInScope(scope)).where('id', '=', input.CustomerId).executeTakeFirst();
+    const customer = await findCustomerRef(ctx.db, scope, input.CustomerId);
     if (!customer) throw notFound('Customer');
     await checkLocations(ctx.db, scope, input);
 

@@ -93,6 +93,11 @@ export async function insertTender(trx: Db, row: Insertable<TendersTable>): Prom
   await trx.insertInto('tenders').values(row).execute();
 }
 
+/** Records the load an accepted tender created (the tender was just moved in scope by the caller). */
+export async function linkTenderLoad(trx: Db, tenderId: string, loadId: string): Promise<void> {
+  await trx.updateTable('tenders').set({ load_id: loadId }).where('id', '=', tenderId).execute();
+}
+
 /**
  * Moves a tender from `from` to what `changes` says, only if it still is in `from` (and, for a
  * Pending tender, not past RespondBy at `now`): the conditional UPDATE is what makes two

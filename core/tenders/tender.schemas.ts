@@ -2,9 +2,11 @@ import { z } from 'zod';
 import { bodyEnumList, queryEnumList } from '../shared/enum-lists.js';
 import { ZDateTimeRange, ZIdList } from '../shared/master-data-filters.js';
 import { ZAmountInput, ZCurrencyInput, ZDateTimeInput, ZText } from '../shared/money-input.js';
+import { ZMoney } from '../shared/money.schemas.js';
+import { ZCoordinates } from '../shared/place.schemas.js';
 import { ZPathId, input } from '../shared/schemas.js';
 import { ZQueryPage, ZSearchPage, pageOf } from '../shared/search-page.js';
-import { ZCoordinates, ZMoney, ZStopWindow } from '../trips/trip.schemas.js';
+import { ZStopWindow } from '../trips/trip.schemas.js';
 
 export const TENDER_STATUSES = ['Pending', 'Accepted', 'Rejected', 'Cancelled', 'Expired'] as const;
 export type TenderStatus = (typeof TENDER_STATUSES)[number];

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { insertGeneratedDeduction } from '../deductions/generated-deduction.js';
+import { importOnce } from '../card-imports/import-once.js';
+import { findImportParties, importSubsidiary } from '../card-imports/import-parties.repository.js';
 import { notFound } from '../errors.js';
-import { createOnce } from '../idempotency/create-once.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
-import { findImportParties, importKey, importSubsidiary } from '../shared/import-parties.js';
 import { ZIdempotentCreatedHeaders } from '../shared/record-headers.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
@@ -42,22 +41,18 @@ export const createToll = authedProcedure
     const id = `toll_${randomUUID()}`;
     const row = tollRow(input, { id, tenantId: scope.tenantId, subsidiaryId, createdBy: ctx.principal.ClientId, createdAt: now, updatedAt: now });
 
-    const result = await createOnce(ctx.db, {
+    const result = await importOnce(ctx.db, {
       scope,
       family: 'tolls',
-      key: importKey(input.Source, input.TransactionId),
-      keyName: 'Source and TransactionId',
-      fingerprint: tollFingerprint(row),
-      recordId: id,
+      source: input.Source,
+      transactionId: input.TransactionId,
+      row,
       now,
-      findUnkeyed: async (trx) => {
-        const loaded = await findTollByKey(trx, scope.tenantId, input.Source, input.TransactionId);
-        return loaded && { recordId: loaded.id, fingerprint: tollFingerprint(loaded) };
-      },
-      create: async (trx) => {
-        if (truck?.ownerOperatorId) {
-          row.deduction_id = await insertGeneratedDeduction(trx, {
-            tenantId: scope.tenantId,
+      fingerprint: tollFingerprint,
+      findByKey: findTollByKey,
+      insert: insertToll,
+      deduction: truck?.ownerOperatorId
+        ? {
             subsidiaryId: truck.subsidiaryId,
             driverId: null,
             truckId: truck.id,
@@ -70,11 +65,8 @@ export const createToll = authedProcedure
             externalId: `toll:${id}`,
             generatedFrom: 'toll',
             clientId: ctx.principal.ClientId,
-            now,
-          });
-        }
-        await insertToll(trx, row);
-      },
+          }
+        : null,
     });
 
     // A new import answers what it wrote; a replay reads the first.

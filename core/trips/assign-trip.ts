@@ -6,7 +6,8 @@ import { ZTrip } from './trip.schemas.js';
 import { ZAssignTripInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { refuseTripStatuses } from './stop-write.js';
 import { replanTrip } from './trip-etas.js';
-import { patchTrip, writeTrip } from './trip-write.js';
+import { writeTrip } from './trip-write.js';
+import { patchTrip } from './trip-write.repository.js';
 
 const ASSIGNABLE = [
   { field: 'DriverId', table: 'drivers', what: 'Driver', column: 'driver_id' },

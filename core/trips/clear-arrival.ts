@@ -2,7 +2,7 @@ import { authedProcedure } from '../trpc.js';
 import { ZStop } from './trip.schemas.js';
 import { ZClearArrivalInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { refuseTripStatuses, writeStop } from './stop-write.js';
-import { patchStop, patchTrip } from './trip-write.js';
+import { patchStop, patchTrip } from './trip-write.repository.js';
 
 export const clearArrival = authedProcedure
   .meta({

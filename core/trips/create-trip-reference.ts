@@ -12,6 +12,7 @@ import {
   requireTripDefinition,
 } from './trip-reference-rules.js';
 import { writeTrip } from './trip-write.js';
+import { insertTripReference } from './trip-reference.repository.js';
 import { ZTripEtagHeader } from './stop-write.schemas.js';
 
 export const createTripReference = authedProcedure
@@ -56,7 +57,7 @@ export const createTripReference = authedProcedure
           created_at: now,
           updated_at: now,
         };
-        await trx.insertInto('trip_references').values(row).execute();
+        await insertTripReference(trx, row);
         return toReference(row);
       },
     });

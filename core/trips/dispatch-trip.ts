@@ -3,7 +3,8 @@ import { ZTrip } from './trip.schemas.js';
 import { ZDispatchTripInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { invalidState } from './stop-write.js';
 import { replanTrip } from './trip-etas.js';
-import { patchTrip, writeTrip } from './trip-write.js';
+import { writeTrip } from './trip-write.js';
+import { patchTrip } from './trip-write.repository.js';
 
 export const dispatchTrip = authedProcedure
   .meta({

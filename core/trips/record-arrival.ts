@@ -4,7 +4,7 @@ import { authedProcedure } from '../trpc.js';
 import { ZStop } from './trip.schemas.js';
 import { ZRecordArrivalInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { writeStop } from './stop-write.js';
-import { patchStop, patchTrip } from './trip-write.js';
+import { patchStop, patchTrip } from './trip-write.repository.js';
 
 export const recordArrival = authedProcedure
   .meta({

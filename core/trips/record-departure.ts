@@ -4,7 +4,7 @@ import { authedProcedure } from '../trpc.js';
 import { ZStop } from './trip.schemas.js';
 import { ZRecordDepartureInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { invalidState, refuseTripStatuses, writeStop } from './stop-write.js';
-import { patchStop, patchTrip } from './trip-write.js';
+import { patchStop, patchTrip } from './trip-write.repository.js';
 
 export const recordDeparture = authedProcedure
   .meta({

@@ -4,7 +4,7 @@ import { authedProcedure } from '../trpc.js';
 import { ZStop } from './trip.schemas.js';
 import { ZSetAppointmentInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { refuseTripStatuses, writeStop } from './stop-write.js';
-import { patchStop } from './trip-write.js';
+import { patchStop } from './trip-write.repository.js';
 
 const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
 

@@ -3,7 +3,7 @@ import { authedProcedure } from '../trpc.js';
 import { ZStop } from './trip.schemas.js';
 import { ZSetStopEtaInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { refuseTripStatuses, writeStop } from './stop-write.js';
-import { patchStop } from './trip-write.js';
+import { patchStop } from './trip-write.repository.js';
 
 export const setStopEta = authedProcedure
   .meta({

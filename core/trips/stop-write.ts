@@ -2,7 +2,8 @@ import { AppError, notFound } from '../errors.js';
 import type { TripStatus } from '../shared/statuses.js';
 import type { StopRow } from './trip.repository.js';
 import type { TStop } from './trip.schemas.js';
-import { tripStopRows, writeTrip, type TripWrite, type WriteContext } from './trip-write.js';
+import { writeTrip, type TripWrite, type WriteContext } from './trip-write.js';
+import { tripStopRows } from './trip-write.repository.js';
 
 export interface StopWrite extends TripWrite {
   stop: StopRow;

@@ -1,12 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { FieldChange } from '../events/field-change.js';
 import type { TTrip } from './trip.schemas.js';
-
-/** One entry of an event's `data.diff.changes` (DECISIONS "Webhooks"). */
-export interface FieldChange {
-  Field: string;
-  From: unknown;
-  To: unknown;
-}
 
 /** Fields that never appear in a diff: Eta (spec 6) and the bookkeeping timestamp. */
 const IGNORED = new Set(['Eta', 'UpdatedAt']);

@@ -3,15 +3,14 @@
  * assign and dispatch, Live after each accepted vehicle position, both only for tenants on the
  * HosEta plan (DECISIONS "Trips, stops, ETAs").
  */
-import type { QueryCreator } from 'kysely';
-import { dialectOf, type Db } from '../../db/create-db.js';
-import type { Database } from '../../db/database.js';
+import type { Db } from '../../db/create-db.js';
 import { hasHosEtas, liveEtas, plannedEtas, type EtaStop, type LivePosition, type StopEstimates } from '../eta/estimate.js';
 import { toLatLng } from '../eta/road-distance.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import type { Clock } from '../clock.js';
+import { selectLiveEtaStops, writeLiveEtas, type LiveEtaStop } from './live-eta.repository.js';
 import type { StopRow } from './trip.repository.js';
-import { patchStop, tripStopRows } from './trip-write.js';
+import { patchStop, tripStopRows } from './trip-write.repository.js';
 
 export function toEtaStop(row: StopRow): EtaStop {
   return {
@@ -66,22 +65,6 @@ export async function refreshLiveEtas(trx: Db, update: LiveEtaUpdate): Promise<b
   return (await refreshLiveEtasOfTrips(trx, [update])).has(update.tripId);
 }
 
-/** A trip's stop with what decides whether it gets Live ETAs. */
-export type LiveEtaStop = StopRow & { trip_status: string; trip_tenant_id: string; tenant_plan: string };
-
-/** The stops of the trips with what decides whether they get Live ETAs, in trip and route order. */
-export function selectLiveEtaStops(db: QueryCreator<Database>, tripIds: readonly string[]) {
-  return db
-    .selectFrom('stops')
-    .innerJoin('trips', 'trips.id', 'stops.trip_id')
-    .innerJoin('tenants', 'tenants.id', 'trips.tenant_id')
-    .selectAll('stops')
-    .select(['trips.status as trip_status', 'trips.tenant_id as trip_tenant_id', 'tenants.plan as tenant_plan'])
-    .where('stops.trip_id', 'in', [...tripIds])
-    .orderBy('stops.trip_id')
-    .orderBy('stops.sequence');
-}
-
 /**
  * `refreshLiveEtas` for a batch of accepted positions (position ingestion's group commit), in a
  * fixed number of statements whatever the batch size. Positions are in the order they were
@@ -126,36 +109,6 @@ export async function refreshLiveEtasOfTrips(
     });
   }
   if (changes.length === 0) return changedTrips;
-  const stopsUpdate = (db: QueryCreator<Database>) =>
-    db
-      .updateTable('stops')
-      .set((eb) => {
-        let etaCase = eb.case('id').when(changes[0]!.id).then(changes[0]!.eta);
-        for (const change of changes.slice(1)) etaCase = etaCase.when(change.id).then(change.eta);
-        return { eta_live: etaCase.end(), updated_at: now };
-      })
-      .where(
-        'id',
-        'in',
-        changes.map((change) => change.id),
-      );
-  const tripIds = [...changedTrips.keys()];
-  if (dialectOf(trx) === 'postgres') {
-    // One round trip: the stops' update as a data-modifying CTE of the trips' (it runs whether
-    // or not the outer statement reads it; the two touch different tables).
-    await trx
-      .with('changed_stops', (db) => stopsUpdate(db).returning('stops.id'))
-      .updateTable('trips')
-      .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
-      .where('id', 'in', tripIds)
-      .execute();
-  } else {
-    await stopsUpdate(trx).execute();
-    await trx
-      .updateTable('trips')
-      .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
-      .where('id', 'in', tripIds)
-      .execute();
-  }
+  await writeLiveEtas(trx, changes, [...changedTrips.keys()], now);
   return changedTrips;
 }

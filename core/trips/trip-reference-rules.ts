@@ -1,7 +1,9 @@
 import type { Db } from '../../db/create-db.js';
 import { AppError, notFound, validationError } from '../errors.js';
+import { findDefinitionForReference } from '../reference-definitions/reference-definition.repository.js';
 import { isPlainDate } from '../shared/local-datetime.js';
-import { inScope, type Scope } from '../shared/scope.js';
+import type { Scope } from '../shared/scope.js';
+import { findTripReferenceOfDefinition } from './trip-reference.repository.js';
 
 export interface ReferenceDefinition {
   id: string;
@@ -11,12 +13,7 @@ export interface ReferenceDefinition {
 
 /** A catalog definition that applies to trips; 404 otherwise (reference definitions are tenant-wide). */
 export async function requireTripDefinition(trx: Db, scope: Scope, definitionId: string): Promise<ReferenceDefinition> {
-  const row = await trx
-    .selectFrom('reference_definitions')
-    .select(['id', 'name', 'type', 'entities'])
-    .where(inScope('reference_definitions', scope, { subsidiaryColumn: null }))
-    .where('id', '=', definitionId)
-    .executeTakeFirst();
+  const row = await findDefinitionForReference(trx, scope, definitionId);
   const entities: unknown = row ? JSON.parse(row.entities) : [];
   if (!row || !Array.isArray(entities) || !entities.includes('Trip')) throw notFound('Reference definition');
   return { id: row.id, name: row.name, type: row.type };
@@ -36,14 +33,7 @@ export function checkAgainstDefinition(definition: ReferenceDefinition | null, b
 /** 409 when another reference of the trip already holds a value for the definition (spec 2.3). */
 export async function refuseSecondValue(trx: Db, tripId: string, definitionId: string | null, exceptId?: string): Promise<void> {
   if (definitionId === null) return;
-  let query = trx
-    .selectFrom('trip_references')
-    .select('id')
-    .where('trip_id', '=', tripId)
-    .where('stop_id', 'is', null)
-    .where('reference_definition_id', '=', definitionId);
-  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
-  const existing = await query.executeTakeFirst();
+  const existing = await findTripReferenceOfDefinition(trx, tripId, definitionId, exceptId);
   if (existing) {
     throw new AppError('CONFLICT', `The trip already has a value for reference definition ${definitionId} (reference ${existing.id}); update that one.`, {
       subtype: 'DuplicateReference',

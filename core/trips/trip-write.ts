@@ -14,17 +14,18 @@
  *    tracking shares to its customer's visibility integration (arrivals, departures, ETA).
  */
 import type { Db } from '../../db/create-db.js';
-import type { StopsTable, TripsTable } from '../../db/tables/loads.js';
 import { notFound } from '../errors.js';
+import type { FieldChange } from '../events/field-change.js';
 import { appendEvent } from '../events/outbox.js';
-import { getLoadRecord } from '../loads/load.repository.js';
+import { getLoadRecord, loadStatusOf, setLoadStatus } from '../loads/load.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
-import { inScope, scopeOf, type Scope } from '../shared/scope.js';
+import { scopeOf, type Scope } from '../shared/scope.js';
 import { deriveLoadStatus, type TripStatus } from '../shared/statuses.js';
 import type { Context, Principal } from '../trpc.js';
 import { shareTripWrite } from '../visibility-shares/share-progress.js';
-import { diffTrips, tripsDiffer, type FieldChange } from './trip-diff.js';
-import { getTripRecord, tripEtag, type StopRow, type TripRecord } from './trip.repository.js';
+import { diffTrips, tripsDiffer } from './trip-diff.js';
+import { bumpTripVersion, lockTrip, tripStatusesOfLoad } from './trip-write.repository.js';
+import { getTripRecord, tripEtag, type TripRecord } from './trip.repository.js';
 
 export type WriteContext = Context & { principal: Principal };
 
@@ -56,14 +57,7 @@ export interface TripWriteResult<R> {
 export async function writeTrip<R>(ctx: WriteContext, tripId: string, options: TripWriteOptions<R>): Promise<TripWriteResult<R>> {
   const scope = scopeOf(ctx.principal);
   const outcome = await ctx.db.transaction().execute(async (trx) => {
-    // A no-op update takes the row lock on Postgres; SQLite runs one write transaction at a time.
-    const locked = await trx
-      .updateTable('trips')
-      .set((eb) => ({ version: eb.ref('version') }))
-      .where(inScope('trips', scope))
-      .where('id', '=', tripId)
-      .executeTakeFirst();
-    if (Number(locked.numUpdatedRows) === 0) throw notFound('Trip');
+    if (!(await lockTrip(trx, scope, tripId))) throw notFound('Trip');
     const before = await getTripRecord(trx, scope, tripId);
     if (!before) throw notFound('Trip');
     const tenant = await trx.selectFrom('tenants').select('plan').where('id', '=', before.meta.tenantId).executeTakeFirstOrThrow();
@@ -75,11 +69,7 @@ export async function writeTrip<R>(ctx: WriteContext, tripId: string, options: T
     if (!changedRecord || !tripsDiffer(before.trip, changedRecord.trip)) {
       return { result, record: before, changed: false };
     }
-    await trx
-      .updateTable('trips')
-      .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
-      .where('id', '=', tripId)
-      .execute();
+    await bumpTripVersion(trx, tripId, now);
     const loadChange = await followLoadStatus(trx, before.meta.loadId, now);
     // The bump touched only the version and the timestamp, so the record need not be read again.
     const after: TripRecord = {
@@ -96,13 +86,10 @@ export async function writeTrip<R>(ctx: WriteContext, tripId: string, options: T
 
 /** A load's status follows its trips (core/shared/statuses.ts); returns the change when there is one. */
 async function followLoadStatus(trx: Db, loadId: string, now: string): Promise<FieldChange | null> {
-  const [load, trips] = await Promise.all([
-    trx.selectFrom('loads').select('status').where('id', '=', loadId).executeTakeFirstOrThrow(),
-    trx.selectFrom('trips').select('status').where('load_id', '=', loadId).execute(),
-  ]);
+  const [load, trips] = await Promise.all([loadStatusOf(trx, loadId), tripStatusesOfLoad(trx, loadId)]);
   const status = deriveLoadStatus(trips.map((trip) => trip.status as TripStatus));
   if (status === load.status) return null;
-  await trx.updateTable('loads').set({ status, updated_at: now }).where('id', '=', loadId).execute();
+  await setLoadStatus(trx, loadId, status, now);
   return { Field: 'Status', From: load.status, To: status };
 }
 
@@ -137,47 +124,4 @@ async function emitTripEvents(
       data: { ...load.load, diff: { changes: [loadChange] } },
     });
   }
-}
-
-type StopPatch = Partial<
-  Omit<
-    StopsTable,
-    'id' | 'tenant_id' | 'trip_id' | 'created_at' | 'updated_at' | 'driver_id' | 'truck_id' | 'trailer_id' | 'arrival_received_at' | 'departure_received_at'
-  >
->;
-type TripPatch = Partial<Pick<TripsTable, 'status' | 'driver_id' | 'truck_id' | 'trailer_id' | 'carrier_id'>>;
-
-function differing<T extends object>(current: T, patch: Partial<T>): Partial<T> {
-  return Object.fromEntries(
-    Object.entries(patch).filter(([key, value]) => value !== undefined && current[key as keyof T] !== value),
-  ) as Partial<T>;
-}
-
-/** Writes the columns of `patch` that differ from `row` (a stop of the trip `writeTrip` locked in scope); true when it wrote any. */
-export async function patchStop(trx: Db, row: StopRow, patch: StopPatch, now: string): Promise<boolean> {
-  const changes = differing<StopPatch>(row, patch);
-  if (Object.keys(changes).length === 0) return false;
-  await trx.updateTable('stops').set({ ...changes, ...receivedTimes(changes, now), updated_at: now }).where('id', '=', row.id).execute();
-  return true;
-}
-
-/** A changed ArrivedAt (DepartedAt) is received now, for the inbound history's ReceivedAt; a cleared one was never received. */
-function receivedTimes(changes: StopPatch, now: string): Partial<Pick<StopsTable, 'arrival_received_at' | 'departure_received_at'>> {
-  return {
-    ...(changes.arrived_at !== undefined && { arrival_received_at: changes.arrived_at === null ? null : now }),
-    ...(changes.departed_at !== undefined && { departure_received_at: changes.departed_at === null ? null : now }),
-  };
-}
-
-/** Writes the trip columns of `patch` that differ from the locked record's (locked in scope by `writeTrip`). */
-export async function patchTrip(trx: Db, tripId: string, current: TripPatch, patch: TripPatch): Promise<boolean> {
-  const changes = differing<TripPatch>(current, patch);
-  if (Object.keys(changes).length === 0) return false;
-  await trx.updateTable('trips').set(changes).where('id', '=', tripId).execute();
-  return true;
-}
-
-/** The trip's stop rows in route order; `tripId` is a trip locked in scope by `writeTrip`. */
-export async function tripStopRows(trx: Db, tripId: string): Promise<StopRow[]> {
-  return trx.selectFrom('stops').selectAll().where('trip_id', '=', tripId).orderBy('sequence').execute();
 }

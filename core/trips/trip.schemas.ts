@@ -1,17 +1,12 @@
 import { z } from 'zod';
+import { ZMoney } from '../shared/money.schemas.js';
+import { ZCoordinates } from '../shared/place.schemas.js';
 import { ZPathId, input } from '../shared/schemas.js';
 import { ZQueryPage, ZSearchPage, pageOf } from '../shared/search-page.js';
 import { tripBodyFilters, tripQueryFilters } from './trip-filters.js';
 
 /** A stored UTC date-time as the API prints it (`2026-11-21T14:00:00.000Z`). */
 const ZDateTimeOut = z.iso.datetime().meta({ description: 'ISO 8601 date-time, UTC.', example: '2026-11-21T14:00:00.000Z' });
-
-export const ZMoney = z
-  .object({
-    Amount: z.number().meta({ description: 'Exact amount, at most 2 decimals.', example: 1850 }),
-    Currency: z.number().int().nullable().meta({ description: 'ISO 4217 numeric code; 840 (USD) by default.', example: 840 }),
-  })
-  .meta({ id: 'Money' });
 
 export const ZReference = z
   .object({
@@ -44,13 +39,6 @@ export const ZStopAddress = z
     Country: z.string().optional().meta({ description: 'Absent when not recorded.' }),
   })
   .meta({ id: 'StopAddress' });
-
-export const ZCoordinates = z
-  .object({
-    Latitude: z.string().meta({ example: '39.0997' }),
-    Longitude: z.string().meta({ example: '-94.5786' }),
-  })
-  .meta({ id: 'Coordinates', description: 'Decimal degrees as strings.' });
 
 export const ZStopWindow = z
   .object({ Begin: ZDateTimeOut.nullable(), End: ZDateTimeOut.nullable() })

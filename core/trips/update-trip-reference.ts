@@ -13,6 +13,7 @@ import {
   requireTripDefinition,
 } from './trip-reference-rules.js';
 import { writeTrip } from './trip-write.js';
+import { findTripReference, updateTripReferenceRow } from './trip-reference.repository.js';
 import { ZTripEtagHeader } from './stop-write.schemas.js';
 
 export const updateTripReference = authedProcedure
@@ -39,13 +40,7 @@ export const updateTripReference = authedProcedure
     const { result } = await writeTrip(ctx, input.tripId, {
       emitTripChanged: true,
       apply: async ({ trx, scope, before, now }) => {
-        const current = await trx
-          .selectFrom('trip_references')
-          .selectAll()
-          .where('trip_id', '=', before.meta.id)
-          .where('stop_id', 'is', null)
-          .where('id', '=', input.referenceId)
-          .executeTakeFirst();
+        const current = await findTripReference(trx, before.meta.id, input.referenceId);
         if (!current) throw notFound('Reference');
         const definitionId = input.ReferenceId === undefined ? current.reference_definition_id : input.ReferenceId;
         const definition = definitionId === null ? null : await requireTripDefinition(trx, scope, definitionId);
@@ -64,7 +59,7 @@ export const updateTripReference = authedProcedure
         const { id, tenant_id, trip_id, stop_id, created_at, updated_at, ...fields } = next;
         const changed = (Object.keys(fields) as Array<keyof typeof fields>).some((key) => fields[key] !== current[key]);
         if (!changed) return toReference(current);
-        await trx.updateTable('trip_references').set({ ...fields, updated_at: now }).where('id', '=', current.id).execute();
+        await updateTripReferenceRow(trx, current.id, fields, now);
         return toReference({ ...next, updated_at: now });
       },
     });

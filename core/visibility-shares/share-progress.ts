@@ -10,7 +10,6 @@ import { dialectOf, type Db } from '../../db/create-db.js';
 import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
 import type { Clock } from '../clock.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
-import type { TripRecord } from '../trips/trip.repository.js';
 import {
   appendShares,
   claimShareStates,
@@ -150,12 +149,27 @@ function etaDraft(target: ShareLink, delivery: DeliveryEta): ShareDraft {
   });
 }
 
+/** What a write to a trip shares from the trip's API snapshot (a trip record of core/trips). */
+export interface SharedTrip {
+  meta: { id: string };
+  trip: { Stops: readonly SharedStop[] };
+}
+
+interface SharedStop {
+  Id: string;
+  Address: { Street: string | null; City: string | null; State: string | null; ZipCode: string | null; Country?: string } | null;
+  Coordinates: { Latitude: string; Longitude: string } | null;
+  ArrivedAt: string | null;
+  DepartedAt: string | null;
+  Eta: { Planned: string | null; Live: string | null } | null;
+}
+
 /**
  * The shares of a write to a trip (trip-write.ts, after a change): an arrival or departure for
  * each stop whose ArrivedAt or DepartedAt was set or corrected (clearing one shares nothing),
  * and the delivery ETA when due. No read at all when the write touched none of these.
  */
-export async function shareTripWrite(trx: Db, clock: Clock, before: TripRecord, after: TripRecord): Promise<void> {
+export async function shareTripWrite(trx: Db, clock: Clock, before: SharedTrip, after: SharedTrip): Promise<void> {
   const previous = new Map(before.trip.Stops.map((stop) => [stop.Id, stop]));
   const moves: { kind: 'Arrival' | 'Departure'; stop: (typeof after.trip.Stops)[number] }[] = [];
   for (const stop of after.trip.Stops) {

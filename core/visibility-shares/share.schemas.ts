@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ZDateTimeRange } from '../shared/master-data-filters.js';
 import { ZPathId, input } from '../shared/schemas.js';
 import { ZQueryPage, ZSearchPage, pageOf } from '../shared/search-page.js';
-import { ZAddress } from '../visibility/position.schemas.js';
+import { ZAddress } from '../shared/place.schemas.js';
 
 const ZDateTimeOut = z.iso.datetime();
 

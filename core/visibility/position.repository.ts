@@ -6,7 +6,7 @@ import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
-import { selectLiveEtaStops, type LiveEtaStop } from '../trips/trip-etas.js';
+import { selectLiveEtaStops, type LiveEtaStop } from '../trips/live-eta.repository.js';
 import { selectShareStates, toShareStates, type ShareState, type ShareStateRow } from '../visibility-shares/share.repository.js';
 import type { TAssetLocation } from './position.schemas.js';
 

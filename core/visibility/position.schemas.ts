@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZDateTimeInput } from '../shared/money-input.js';
+import { ZAddress } from '../shared/place.schemas.js';
 import { ZPathId, caseInsensitivePattern, input } from '../shared/schemas.js';
 import { ZQueryPage, pageOf } from '../shared/search-page.js';
 
@@ -76,16 +77,6 @@ export const ZRecordTypedLocationInput = input({
 
 const ZDateTimeOut = z.iso.datetime();
 
-export const ZAddress = z
-  .object({
-    Street: z.string().nullable(),
-    City: z.string().nullable(),
-    State: z.string().nullable(),
-    ZipCode: z.string().nullable(),
-    Country: z.string().nullable(),
-  })
-  .meta({ id: 'AssetLocationAddress' });
-export type TAddress = z.infer<typeof ZAddress>;
 
 export const ZAssetLocation = z
   .object({

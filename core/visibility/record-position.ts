@@ -1,11 +1,12 @@
 import { AppError } from '../errors.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
+import type { TAddress } from '../shared/place.schemas.js';
 import { scopeOf } from '../shared/scope.js';
 import type { Context } from '../trpc.js';
 import type { AssetKind } from './position-asset.js';
 import { heldRecordedAt, toAssetLocation } from './position.repository.js';
 import { positionWriterFor } from './position-writer.js';
-import type { TAddress, TAssetLocation, TRecordLocationInput } from './position.schemas.js';
+import type { TAssetLocation, TRecordLocationInput } from './position.schemas.js';
 import { formatAddress, resolveAddress } from './reverse-geocode.js';
 
 /** Positions submitted through this API (2.4 Source). */

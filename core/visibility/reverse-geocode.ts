@@ -8,7 +8,7 @@
  */
 import { createRequire } from 'node:module';
 import { EARTH_RADIUS_MILES } from '../eta/road-distance.js';
-import type { TAddress } from './position.schemas.js';
+import type { TAddress } from '../shared/place.schemas.js';
 
 const MAX_DISTANCE_MILES = 93; // 150 km
 

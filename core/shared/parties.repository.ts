@@ -1,5 +1,5 @@
 import type { Db } from '../../db/create-db.js';
-import { inScope, type Scope } from '../shared/scope.js';
+import { inScope, type Scope } from './scope.js';
 
 /**
  * The records money records point at, looked up within the caller's scope: a record of

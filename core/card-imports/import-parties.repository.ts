@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import { AppError, notFound } from '../errors.js';
+import { inScope, type Scope } from '../shared/scope.js';
 import { getSubsidiary } from '../subsidiaries/subsidiary.repository.js';
-import { inScope, type Scope } from './scope.js';
 
 /**
  * The trucks and drivers a fuel or toll import names, read in the caller's scope: another

@@ -1,0 +1,67 @@
+import type { QueryCreator } from 'kysely';
+import { dialectOf, type Db } from '../../db/create-db.js';
+import type { Database } from '../../db/database.js';
+import type { StopRow } from './trip.repository.js';
+
+/**
+ * The statements of Live ETAs (trip-etas.ts), on the hot path of position ingestion: one read
+ * of the trips' stops, then a fixed number of writes whatever the batch size.
+ */
+
+/** A trip's stop with what decides whether it gets Live ETAs. */
+export type LiveEtaStop = StopRow & { trip_status: string; trip_tenant_id: string; tenant_plan: string };
+
+/** The stops of the trips with what decides whether they get Live ETAs, in trip and route order. */
+export function selectLiveEtaStops(db: QueryCreator<Database>, tripIds: readonly string[]) {
+  return db
+    .selectFrom('stops')
+    .innerJoin('trips', 'trips.id', 'stops.trip_id')
+    .innerJoin('tenants', 'tenants.id', 'trips.tenant_id')
+    .selectAll('stops')
+    .select(['trips.status as trip_status', 'trips.tenant_id as trip_tenant_id', 'tenants.plan as tenant_plan'])
+    .where('stops.trip_id', 'in', [...tripIds])
+    .orderBy('stops.trip_id')
+    .orderBy('stops.sequence');
+}
+
+/**
+ * Writes changed Live ETAs to their stops and bumps their trips' versions (the ETags), in the
+ * caller's transaction.
+ */
+export async function writeLiveEtas(
+  trx: Db,
+  changes: readonly { id: string; eta: string | null }[],
+  tripIds: readonly string[],
+  now: string,
+): Promise<void> {
+  const stopsUpdate = (db: QueryCreator<Database>) =>
+    db
+      .updateTable('stops')
+      .set((eb) => {
+        let etaCase = eb.case('id').when(changes[0]!.id).then(changes[0]!.eta);
+        for (const change of changes.slice(1)) etaCase = etaCase.when(change.id).then(change.eta);
+        return { eta_live: etaCase.end(), updated_at: now };
+      })
+      .where(
+        'id',
+        'in',
+        changes.map((change) => change.id),
+      );
+  if (dialectOf(trx) === 'postgres') {
+    // One round trip: the stops' update as a data-modifying CTE of the trips' (it runs whether
+    // or not the outer statement reads it; the two touch different tables).
+    await trx
+      .with('changed_stops', (db) => stopsUpdate(db).returning('stops.id'))
+      .updateTable('trips')
+      .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
+      .where('id', 'in', [...tripIds])
+      .execute();
+  } else {
+    await stopsUpdate(trx).execute();
+    await trx
+      .updateTable('trips')
+      .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
+      .where('id', 'in', [...tripIds])
+      .execute();
+  }
+}

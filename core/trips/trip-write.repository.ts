@@ -1,0 +1,78 @@
+import type { Db } from '../../db/create-db.js';
+import type { StopsTable, TripsTable } from '../../db/tables/loads.js';
+import { inScope, type Scope } from '../shared/scope.js';
+import type { StopRow } from './trip.repository.js';
+
+/**
+ * The statements of a trip write (trip-write.ts): the lock, the version bump and the column
+ * patches. Every function but `lockTrip` takes a trip that `writeTrip` already locked in scope.
+ */
+
+/** Takes the trip's row lock for the transaction with a no-op update; false when the trip is not in scope. */
+export async function lockTrip(trx: Db, scope: Scope, tripId: string): Promise<boolean> {
+  // A no-op update takes the row lock on Postgres; SQLite runs one write transaction at a time.
+  const locked = await trx
+    .updateTable('trips')
+    .set((eb) => ({ version: eb.ref('version') }))
+    .where(inScope('trips', scope))
+    .where('id', '=', tripId)
+    .executeTakeFirst();
+  return Number(locked.numUpdatedRows) > 0;
+}
+
+/** Bumps the trip's version (its ETag) after a write that changed it. */
+export async function bumpTripVersion(trx: Db, tripId: string, now: string): Promise<void> {
+  await trx
+    .updateTable('trips')
+    .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
+    .where('id', '=', tripId)
+    .execute();
+}
+
+/** The statuses of a load's trips, which its own status follows. */
+export async function tripStatusesOfLoad(trx: Db, loadId: string): Promise<{ status: string }[]> {
+  return trx.selectFrom('trips').select('status').where('load_id', '=', loadId).execute();
+}
+
+type StopPatch = Partial<
+  Omit<
+    StopsTable,
+    'id' | 'tenant_id' | 'trip_id' | 'created_at' | 'updated_at' | 'driver_id' | 'truck_id' | 'trailer_id' | 'arrival_received_at' | 'departure_received_at'
+  >
+>;
+type TripPatch = Partial<Pick<TripsTable, 'status' | 'driver_id' | 'truck_id' | 'trailer_id' | 'carrier_id'>>;
+
+function differing<T extends object>(current: T, patch: Partial<T>): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(patch).filter(([key, value]) => value !== undefined && current[key as keyof T] !== value),
+  ) as Partial<T>;
+}
+
+/** Writes the columns of `patch` that differ from `row` (a stop of the trip `writeTrip` locked in scope); true when it wrote any. */
+export async function patchStop(trx: Db, row: StopRow, patch: StopPatch, now: string): Promise<boolean> {
+  const changes = differing<StopPatch>(row, patch);
+  if (Object.keys(changes).length === 0) return false;
+  await trx.updateTable('stops').set({ ...changes, ...receivedTimes(changes, now), updated_at: now }).where('id', '=', row.id).execute();
+  return true;
+}
+
+/** A changed ArrivedAt (DepartedAt) is received now, for the inbound history's ReceivedAt; a cleared one was never received. */
+function receivedTimes(changes: StopPatch, now: string): Partial<Pick<StopsTable, 'arrival_received_at' | 'departure_received_at'>> {
+  return {
+    ...(changes.arrived_at !== undefined && { arrival_received_at: changes.arrived_at === null ? null : now }),
+    ...(changes.departed_at !== undefined && { departure_received_at: changes.departed_at === null ? null : now }),
+  };
+}
+
+/** Writes the trip columns of `patch` that differ from the locked record's (locked in scope by `writeTrip`). */
+export async function patchTrip(trx: Db, tripId: string, current: TripPatch, patch: TripPatch): Promise<boolean> {
+  const changes = differing<TripPatch>(current, patch);
+  if (Object.keys(changes).length === 0) return false;
+  await trx.updateTable('trips').set(changes).where('id', '=', tripId).execute();
+  return true;
+}
+
+/** The trip's stop rows in route order; `tripId` is a trip locked in scope by `writeTrip`. */
+export async function tripStopRows(trx: Db, tripId: string): Promise<StopRow[]> {
+  return trx.selectFrom('stops').selectAll().where('trip_id', '=', tripId).orderBy('sequence').execute();
+}
