@@ -93,7 +93,6 @@ async function main(): Promise<void> {
     clock: systemClock,
     config,
     principal: { TenantId: BIG_TENANT, SubsidiaryId: subsidiary ? SUBSIDIARIES[0] : null, ClientId: 'costs', Scopes: [...SCOPES] },
-    response: {},
   });
   const planOf = (path: string) => planProcedure(path, procedures[path]!);
   const run: PageRun = (path, input, subsidiary) => planOf(path).run(contextOf(subsidiary, db), input);

@@ -7,6 +7,7 @@ import { ZAssignTripInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { refuseTripStatuses } from './stop-write.js';
 import { replanTrip } from './trip-etas.js';
 import { patchTrip, writeTrip } from './trip-write.js';
+import { withHeaders } from '../answer-headers.js';
 
 const ASSIGNABLE = [
   { field: 'DriverId', table: 'drivers', what: 'Driver', column: 'driver_id' },
@@ -55,7 +56,7 @@ export const assignTrip = authedProcedure
         fieldErrors: { $: ['Send at least one of DriverId, TruckId, TrailerId, CarrierId.'] },
       });
     }
-    const { record } = await writeTrip(ctx, input.tripId, {
+    const { record, etag } = await writeTrip(ctx, input.tripId, {
       emitTripChanged: true,
       apply: async (write) => {
         const { trx, scope, before, plan, now } = write;
@@ -73,5 +74,5 @@ export const assignTrip = authedProcedure
         await replanTrip(trx, before.meta.id, plan, now);
       },
     });
-    return record.trip;
+    return withHeaders(record.trip, { etag });
   });

@@ -13,6 +13,7 @@ import {
 } from './trip-reference-rules.js';
 import { writeTrip } from './trip-write.js';
 import { ZTripEtagHeader } from './stop-write.schemas.js';
+import { withHeaders } from '../answer-headers.js';
 
 export const createTripReference = authedProcedure
   .meta({
@@ -35,7 +36,7 @@ export const createTripReference = authedProcedure
   .input(ZCreateTripReferenceInput)
   .output(ZReference)
   .mutation(async ({ ctx, input }) => {
-    const { result } = await writeTrip(ctx, input.tripId, {
+    const { result, etag } = await writeTrip(ctx, input.tripId, {
       emitTripChanged: true,
       apply: async ({ trx, scope, before, now }) => {
         const definitionId = input.ReferenceId ?? null;
@@ -60,5 +61,5 @@ export const createTripReference = authedProcedure
         return toReference(row);
       },
     });
-    return result;
+    return withHeaders(result, { etag });
   });

@@ -4,6 +4,7 @@ import { ZDispatchTripInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { invalidState } from './stop-write.js';
 import { replanTrip } from './trip-etas.js';
 import { patchTrip, writeTrip } from './trip-write.js';
+import { withHeaders } from '../answer-headers.js';
 
 export const dispatchTrip = authedProcedure
   .meta({
@@ -25,7 +26,7 @@ export const dispatchTrip = authedProcedure
   .input(ZDispatchTripInput)
   .output(ZTrip)
   .mutation(async ({ ctx, input }) => {
-    const { record } = await writeTrip(ctx, input.tripId, {
+    const { record, etag } = await writeTrip(ctx, input.tripId, {
       emitTripChanged: false,
       apply: async ({ trx, before, plan, now }) => {
         const status = before.meta.status;
@@ -39,5 +40,5 @@ export const dispatchTrip = authedProcedure
         await replanTrip(trx, before.meta.id, plan, now);
       },
     });
-    return record.trip;
+    return withHeaders(record.trip, { etag });
   });

@@ -3,6 +3,7 @@ import type { TripStatus } from '../shared/statuses.js';
 import type { StopRow } from './trip.repository.js';
 import type { TStop } from './trip.schemas.js';
 import { tripStopRows, writeTrip, type TripWrite, type WriteContext } from './trip-write.js';
+import { withHeaders } from '../answer-headers.js';
 
 export interface StopWrite extends TripWrite {
   stop: StopRow;
@@ -20,7 +21,7 @@ export async function writeStop(
   path: { tripId: string; stopId: string },
   apply: (write: StopWrite) => Promise<void>,
 ): Promise<TStop> {
-  const { record } = await writeTrip(ctx, path.tripId, {
+  const { record, etag } = await writeTrip(ctx, path.tripId, {
     emitTripChanged: true,
     apply: async (write) => {
       const stops = await tripStopRows(write.trx, path.tripId);
@@ -31,7 +32,7 @@ export async function writeStop(
   });
   const stop = record.trip.Stops.find((candidate) => candidate.Id === path.stopId);
   if (!stop) throw notFound('Stop');
-  return stop;
+  return withHeaders(stop, { etag });
 }
 
 export function invalidState(message: string): AppError {

@@ -14,6 +14,7 @@ import {
 } from './trip-reference-rules.js';
 import { writeTrip } from './trip-write.js';
 import { ZTripEtagHeader } from './stop-write.schemas.js';
+import { withHeaders } from '../answer-headers.js';
 
 export const updateTripReference = authedProcedure
   .meta({
@@ -36,7 +37,7 @@ export const updateTripReference = authedProcedure
   .input(ZUpdateTripReferenceInput)
   .output(ZReference)
   .mutation(async ({ ctx, input }) => {
-    const { result } = await writeTrip(ctx, input.tripId, {
+    const { result, etag } = await writeTrip(ctx, input.tripId, {
       emitTripChanged: true,
       apply: async ({ trx, scope, before, now }) => {
         const current = await trx
@@ -68,5 +69,5 @@ export const updateTripReference = authedProcedure
         return toReference({ ...next, updated_at: now });
       },
     });
-    return result;
+    return withHeaders(result, { etag });
   });
