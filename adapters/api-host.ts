@@ -110,6 +110,7 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
       if (req.method === 'GET' || req.method === 'HEAD') return serve(req, res, url, requestId);
       sendProblem(res, buildProblem(config.publicBaseUrl, { kind: edgeKinds.METHOD_NOT_ALLOWED, instance: url.pathname }), { Allow: 'GET, HEAD' });
     };
+  const errorPage = readOnly((req, res, url) => void serveErrorPage(req, res, url.pathname));
   const api: RateRule[] = [defaultBurstRule, defaultRule];
   const open: RateRule[] = [publicRule];
 
@@ -136,10 +137,9 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
     {
       prefix: '/errors/',
       rules: open,
+      // Only a Type a problem has is a page (and refuses other methods); any other path is none.
       serve: (req, res, url, requestId) =>
-        errorPageFor(url.pathname.slice('/errors/'.length)) === undefined
-          ? notFound(req, res, url, requestId)
-          : readOnly((req, res, url) => void serveErrorPage(req, res, url.pathname))(req, res, url, requestId),
+        (errorPageFor(url.pathname.slice('/errors/'.length)) === undefined ? notFound : errorPage)(req, res, url, requestId),
     },
     {
       prefix: '/docs',

@@ -14,10 +14,9 @@ export interface Route {
   plan: ProcedurePlan;
   pathParams: string[];
   /**
-   * Whether the operation needs a JSON body: a PUT or PATCH whose input has fields besides the
-   * path's, or a POST with a required one. The document then marks the body required, and the
-   * edge refuses an empty one. A POST whose body fields are all optional (a tender's cancel
-   * with its optional Reason) takes an empty body as `{}`.
+   * Whether the edge refuses an empty body: a PUT or PATCH whose input has fields besides the
+   * path's, or a POST with a required one. A POST whose body fields are all optional (a
+   * tender's cancel with its optional Reason) takes an empty body as `{}`.
    */
   expectsBody: boolean;
   regexp: RegExp;
