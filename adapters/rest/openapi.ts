@@ -245,7 +245,7 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, routes: Route[], con
       const schema = resolve(doc, body.schema);
       Object.assign(schema, bodyRulesOf(router, route));
       if (schema.properties?.Cursor && schema.properties?.Page) schema.allOf = [...(schema.allOf ?? []), PAGE_WITH_CURSOR_RULE];
-      operation.requestBody.required = true;
+      operation.requestBody.required = route.expectsBody;
       operation.requestBody.content = Object.fromEntries(JSON_MEDIA_TYPES.map((type) => [type, body]));
     }
     const idempotent = route.method === 'POST';
