@@ -24,8 +24,8 @@ export interface StreamedBody {
 // callers (createCaller, tRPC HTTP) get exactly the body, and nothing outlives the request.
 const headersByBody = new WeakMap<object, AnswerHeaders>();
 
-/** Returns `body` itself, with headers the REST edge sends beside it. */
-export function withHeaders<T extends object>(body: T, headers: AnswerHeaders): T {
+/** Returns `body` itself (never a promise of it: await it first), with headers the REST edge sends beside it. */
+export function withHeaders<T extends object>(body: T extends PromiseLike<unknown> ? never : T, headers: AnswerHeaders): T {
   headersByBody.set(body, headers);
   return body;
 }

@@ -26,5 +26,5 @@ export const getInvoice = authedProcedure
   .query(async ({ ctx, input }) => {
     const row = await getInvoiceRow(ctx.db, scopeOf(ctx.principal), input.id);
     if (!row) throw notFound('Invoice');
-    return withHeaders(toInvoice(ctx.db, row), { etag: invoiceEtag(row) });
+    return withHeaders(await toInvoice(ctx.db, row), { etag: invoiceEtag(row) });
   });
