@@ -111,45 +111,45 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
       sendProblem(res, buildProblem(config.publicBaseUrl, { kind: edgeKinds.METHOD_NOT_ALLOWED, instance: url.pathname }), { Allow: 'GET, HEAD' });
     };
   const errorPage = readOnly((req, res, url) => void serveErrorPage(req, res, url.pathname));
-  const api: RateRule[] = [defaultBurstRule, defaultRule];
-  const open: RateRule[] = [publicRule];
+  const apiRules: RateRule[] = [defaultBurstRule, defaultRule];
+  const publicRules: RateRule[] = [publicRule];
 
-  /** Every path but REST's, by prefix (or, `exact`, the whole path); the first that matches serves. */
+  /** Every path of the port by prefix (or, `exact`, the whole path), REST first; the first that matches serves. */
   const paths: PathHandler[] = [
     { prefix: '/api/p/', rules: null, ownRequestId: true, serve: (req, res, url, requestId) => handleApiRequest(apiDeps, req, res, url, requestId) },
     { prefix: '/api/trpc', exact: true, rules: null, serve: (req, res, url) => trpc(req, res, url.pathname) },
     { prefix: TRPC_PREFIX, rules: null, serve: (req, res, url) => trpc(req, res, url.pathname) },
-    { prefix: '/api', exact: true, rules: api, serve: notFound },
-    { prefix: '/api/', rules: api, serve: notFound },
-    { prefix: FILES_PATH_PREFIX, rules: open, serve: (req, res, url) => serveFile(pageDeps, req, res, url.pathname) },
-    { prefix: TRACK_PATH_PREFIX, rules: open, serve: (req, res, url) => serveTrackingPage(pageDeps, req, res, url.pathname) },
+    { prefix: '/api', exact: true, rules: apiRules, serve: notFound },
+    { prefix: '/api/', rules: apiRules, serve: notFound },
+    { prefix: FILES_PATH_PREFIX, rules: publicRules, serve: (req, res, url) => serveFile(pageDeps, req, res, url.pathname) },
+    { prefix: TRACK_PATH_PREFIX, rules: publicRules, serve: (req, res, url) => serveTrackingPage(pageDeps, req, res, url.pathname) },
     {
       prefix: '/openapi.json',
       exact: true,
-      rules: open,
+      rules: publicRules,
       serve: readOnly((req, res) => {
         openApiJson ??= Buffer.from(JSON.stringify(buildOpenApiDocument(router, routes, config, TOKEN_HOST_DOCUMENT_PATH)));
         sendStaticBody(req, res, openApiJson, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache' });
       }),
     },
-    { prefix: '/healthz', exact: true, rules: open, serve: readOnly((_req, res, url) => healthPages.health(res, url.pathname)) },
-    { prefix: '/readyz', exact: true, rules: open, serve: readOnly((_req, res, url) => healthPages.readiness(res, url.pathname)) },
+    { prefix: '/healthz', exact: true, rules: publicRules, serve: readOnly((_req, res, url) => healthPages.health(res, url.pathname)) },
+    { prefix: '/readyz', exact: true, rules: publicRules, serve: readOnly((_req, res, url) => healthPages.readiness(res, url.pathname)) },
     {
       prefix: '/errors/',
-      rules: open,
+      rules: publicRules,
       // Only a Type a problem has is a page (and refuses other methods); any other path is none.
       serve: (req, res, url, requestId) =>
         (errorPageFor(url.pathname.slice('/errors/'.length)) === undefined ? notFound : errorPage)(req, res, url, requestId),
     },
     {
       prefix: '/docs',
-      rules: open,
+      rules: publicRules,
       serve: readOnly(async (req, res, url, requestId) => {
         if (!(await serveDocs(url.pathname, req, res, config))) notFound(req, res, url, requestId);
       }),
     },
   ];
-  const anyOtherPath: PathHandler = { prefix: '', rules: open, serve: notFound };
+  const anyOtherPath: PathHandler = { prefix: '', rules: publicRules, serve: notFound };
   const handlerOf = (path: string): PathHandler =>
     paths.find((handler) => (handler.exact ? path === handler.prefix : path.startsWith(handler.prefix))) ?? anyOtherPath;
 

@@ -116,7 +116,7 @@ async function main(): Promise<void> {
     let statements = 0;
     let bytes = 0;
     for (let i = 0; i < RUNS; i++) {
-      const [, wholeMs] = await time(async () => JSON.stringify(await plan.run(contextOf(page.subsidiary, db), input)));
+      const [, wholeMs] = await time(async () => JSON.stringify((await plan.run(contextOf(page.subsidiary, db), input)).output));
       whole.push(wholeMs);
       recorder.recorded = [];
       const [result, resolverMs] = await time(() => def.resolver({ ctx: contextOf(page.subsidiary, recording), input: parsedInput }));

@@ -48,7 +48,7 @@ const validationProblemSchema: Json = {
   ],
 };
 
-/** The version 400 of the edge (api-routes.ts): no Errors, the versions it serves instead. */
+/** The version 400 of the edge (steps/version.ts): no Errors, the versions it serves instead. */
 const unsupportedVersionProblemSchema: Json = {
   allOf: [
     { $ref: '#/components/schemas/Problem' },

@@ -109,7 +109,11 @@ function createProcedure(family: Family) {
 
       const row = await getAccessorialRow(ctx.db, scope, result.recordId, family);
       if (!row) throw notFound(family.party);
-      return withHeaders(toAccessorial(row), { etag: accessorialEtag(row), location: `/api/p/v${input.version}/${family.path}/${encodeURIComponent(row.id)}`, replayed: result.replayed });
+      return withHeaders(toAccessorial(row), {
+        etag: accessorialEtag(row),
+        location: `/api/p/v${input.version}/${family.path}/${encodeURIComponent(row.id)}`,
+        replayed: result.replayed,
+      });
     });
 }
 

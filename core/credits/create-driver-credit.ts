@@ -87,5 +87,9 @@ export const createDriverCredit = authedProcedure
 
     const row = await getDeductionRow(ctx.db, scope, result.recordId, 'Credit');
     if (!row) throw notFound('Driver or owner-operator');
-    return withHeaders(toDeduction(row), { etag: deductionEtag(row), location: `/api/p/v${input.version}/credits/driver/${encodeURIComponent(row.id)}`, replayed: result.replayed });
+    return withHeaders(toDeduction(row), {
+      etag: deductionEtag(row),
+      location: `/api/p/v${input.version}/credits/driver/${encodeURIComponent(row.id)}`,
+      replayed: result.replayed,
+    });
   });

@@ -95,5 +95,8 @@ export const createCustomer = authedProcedure
         throw duplicateFromConstraint(error, { companyNumber, externalId }) ?? error;
       });
 
-    return withHeaders(toCustomer(row), { etag: customerEtag(row), location: `/api/p/v${input.version}/customers/${encodeURIComponent(row.id)}` });
+    return withHeaders(toCustomer(row), {
+      etag: customerEtag(row),
+      location: `/api/p/v${input.version}/customers/${encodeURIComponent(row.id)}`,
+    });
   });

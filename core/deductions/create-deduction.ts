@@ -59,5 +59,8 @@ export const createDeduction = authedProcedure
       maintenance_id: null,
       deleted_at: null,
     });
-    return withHeaders(toDeduction(row), { etag: deductionEtag(row), location: `/api/p/v${input.version}/deductions/${encodeURIComponent(row.id)}` });
+    return withHeaders(toDeduction(row), {
+      etag: deductionEtag(row),
+      location: `/api/p/v${input.version}/deductions/${encodeURIComponent(row.id)}`,
+    });
   });

@@ -85,5 +85,9 @@ export const createFuel = authedProcedure
       ? await getFuel(ctx.db, scope, result.recordId)
       : { row, record: toFuel(row, { truckNumber: truck?.truckNumber ?? null, driverName: driver?.name ?? null }) };
     if (!created) throw notFound('Fuel transaction');
-    return withHeaders(created.record, { etag: fuelEtag(created.row), location: `/api/p/v${input.version}/fuel/${encodeURIComponent(created.row.id)}`, replayed: result.replayed });
+    return withHeaders(created.record, {
+      etag: fuelEtag(created.row),
+      location: `/api/p/v${input.version}/fuel/${encodeURIComponent(created.row.id)}`,
+      replayed: result.replayed,
+    });
   });

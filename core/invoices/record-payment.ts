@@ -154,5 +154,9 @@ export const recordPayment = authedProcedure
 
     if (result.replayed) answer = await replayedAnswer(ctx.db, scope, result.recordId);
     if (!answer) throw notFound('Invoice');
-    return withHeaders(answer.invoice, { etag: answer.etag, location: `/api/p/v${input.version}/invoices/${encodeURIComponent(invoice.id)}`, replayed: result.replayed });
+    return withHeaders(answer.invoice, {
+      etag: answer.etag,
+      location: `/api/p/v${input.version}/invoices/${encodeURIComponent(invoice.id)}`,
+      replayed: result.replayed,
+    });
   });

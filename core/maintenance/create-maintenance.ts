@@ -66,6 +66,9 @@ export const createMaintenance = authedProcedure
 
     const created = await getMaintenance(ctx.db, scope, record.id);
     if (!created) throw notFound('Maintenance record');
-    return withHeaders(created.record, { etag: maintenanceEtag(created.row), location: `/api/p/v${input.version}/maintenance/${encodeURIComponent(record.id)}` });
+    return withHeaders(created.record, {
+      etag: maintenanceEtag(created.row),
+      location: `/api/p/v${input.version}/maintenance/${encodeURIComponent(record.id)}`,
+    });
   });
 

@@ -101,5 +101,9 @@ export const createTender = authedProcedure
 
     const stored = await getTenderRow(ctx.db, scope, result.recordId);
     if (!stored) throw notFound('Tender');
-    return withHeaders(toTender(stored, formatStoredDateTime(ctx.clock.now())), { etag: tenderEtag(stored), location: `/api/p/v${input.version}/tenders/${encodeURIComponent(stored.id)}`, replayed: result.replayed });
+    return withHeaders(toTender(stored, formatStoredDateTime(ctx.clock.now())), {
+      etag: tenderEtag(stored),
+      location: `/api/p/v${input.version}/tenders/${encodeURIComponent(stored.id)}`,
+      replayed: result.replayed,
+    });
   });

@@ -81,5 +81,9 @@ export const createToll = authedProcedure
     // A new import answers what it wrote; a replay reads the first.
     const created = result.replayed ? await getTollRow(ctx.db, scope, result.recordId) : row;
     if (!created) throw notFound('Toll transaction');
-    return withHeaders(toToll(created), { etag: tollEtag(created), location: `/api/p/v${input.version}/tolls/${encodeURIComponent(created.id)}`, replayed: result.replayed });
+    return withHeaders(toToll(created), {
+      etag: tollEtag(created),
+      location: `/api/p/v${input.version}/tolls/${encodeURIComponent(created.id)}`,
+      replayed: result.replayed,
+    });
   });
