@@ -9,7 +9,7 @@ import { createAuthHandler } from './auth/server.js';
 import { createBearerVerifier } from './auth/verify.js';
 import type { Logger } from './logger.js';
 import { createRateLimits, type RateLimits } from './http/rate-limit.js';
-import { createApiHandler } from './http/api-host.js';
+import { createApiHandler } from './api-host.js';
 import { observeCore } from './metrics/registry.js';
 import { createMetricsServer } from './metrics/server.js';
 

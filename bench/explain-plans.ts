@@ -112,7 +112,7 @@ export async function explainCalls(db: Db, tenantId: string, subsidiaries: Array
   const config = loadConfig();
   for (const subsidiaryId of subsidiaries) {
     const who = subsidiaryId === null ? 'tenant-wide' : `bound to ${subsidiaryId}`;
-    const caller = createCaller({ db: recording, clock: systemClock, config, principal: principal(subsidiaryId), response: {} });
+    const caller = createCaller({ db: recording, clock: systemClock, config, principal: principal(subsidiaryId) });
     for (const { name, call } of calls.filter((c) => !process.env.EXPLAIN_ONLY || c.name.includes(process.env.EXPLAIN_ONLY))) {
       const first = await call(caller, { PageSize: 50 });
       const total = Array.isArray(first) ? first.length : first.Total;

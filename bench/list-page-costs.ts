@@ -93,7 +93,6 @@ async function main(): Promise<void> {
     clock: systemClock,
     config,
     principal: { TenantId: BIG_TENANT, SubsidiaryId: subsidiary ? SUBSIDIARIES[0] : null, ClientId: 'costs', Scopes: [...SCOPES] },
-    response: {},
   });
   const planOf = (path: string) => planProcedure(path, procedures[path]!);
   const run: PageRun = (path, input, subsidiary) => planOf(path).run(contextOf(subsidiary, db), input);
@@ -117,7 +116,7 @@ async function main(): Promise<void> {
     let statements = 0;
     let bytes = 0;
     for (let i = 0; i < RUNS; i++) {
-      const [, wholeMs] = await time(async () => JSON.stringify(await plan.run(contextOf(page.subsidiary, db), input)));
+      const [, wholeMs] = await time(async () => JSON.stringify((await plan.run(contextOf(page.subsidiary, db), input)).output));
       whole.push(wholeMs);
       recorder.recorded = [];
       const [result, resolverMs] = await time(() => def.resolver({ ctx: contextOf(page.subsidiary, recording), input: parsedInput }));

@@ -46,7 +46,6 @@ export async function startSandbox(options: SandboxOptions): Promise<void> {
       clock: options.clock,
       config: options.config,
       principal: { TenantId: TENANT_ID, SubsidiaryId: null, ClientId: 'sandbox', Scopes: [...SCOPES] },
-      response: {},
     });
   try {
     const receiverUrl = await startReceiver(call);

@@ -1,5 +1,6 @@
 import { TRPCError, type AnyTRPCProcedure } from '@trpc/server';
 import { z } from 'zod';
+import { headersOf, streamOf, type AnswerHeaders, type StreamedBody } from './answer-headers.js';
 import { guardOf, type Context, type Guard, type Meta } from './trpc.js';
 
 /**
@@ -17,9 +18,20 @@ export interface ProcedurePlan {
   /** The guards that run before the input is read, in the procedure's order (auth, scopes). */
   authorize(ctx: Context): Context;
   /** The rest of the list: input parser, guards after it, resolver, output parser. */
-  run(ctx: Context, rawInput: unknown): Promise<unknown>;
+  run(ctx: Context, rawInput: unknown): Promise<PlanResult>;
   /** The top-level fields of the input object (path, query and body fields alike); none without an input. */
   inputFields: string[];
+  /** The fields of `inputFields` the input cannot do without (neither optional nor defaulted). */
+  requiredInputFields: string[];
+}
+
+/** What a procedure answered: the output (as internal callers get it) and what it returned beside it. */
+export interface PlanResult {
+  output: unknown;
+  /** The headers the resolver returned with its body (`withHeaders`). */
+  headers: AnswerHeaders | undefined;
+  /** The body to stream instead of the output (`streamed`). */
+  stream: StreamedBody | undefined;
 }
 
 type Step =
@@ -60,8 +72,10 @@ export function planProcedure(path: string, procedure: AnyTRPCProcedure): Proced
 
   const inputStep = after.find((step): step is Extract<Step, { kind: 'input' }> => step.kind === 'input');
 
+  const shape = inputStep ? shapeOf(inputStep.schema) : {};
   return {
-    inputFields: inputStep ? fieldsOf(inputStep.schema) : [],
+    inputFields: Object.keys(shape),
+    requiredInputFields: Object.keys(shape).filter((field) => shape[field]!._zod.optin !== 'optional'),
     authorize(ctx) {
       let current = ctx;
       for (const step of before) current = step.guard({ ctx: current, meta });
@@ -79,12 +93,14 @@ export function planProcedure(path: string, procedure: AnyTRPCProcedure): Proced
         }
       }
       const result = await resolver({ ctx: current, input });
-      if (!output) return result;
+      const headers = headersOf(result);
+      const stream = streamOf(result);
+      if (!output) return { output: result, headers, stream };
       const parsed = await parse(output.schema, result);
       if (!parsed.success) {
         throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'Output validation failed', cause: parsed.error });
       }
-      return parsed.data;
+      return { output: parsed.data, headers, stream };
     },
   };
 }
@@ -104,11 +120,13 @@ function parse(schema: z.ZodType, value: unknown): ReturnType<z.ZodType['safePar
   }
 }
 
-/** The keys of an object schema, also behind refinements and pipes (zod 4 keeps the shape on the def). */
-function fieldsOf(schema: z.ZodType): string[] {
-  const def = (schema as unknown as { _zod: { def: { shape?: object; in?: z.ZodType; innerType?: z.ZodType } } })._zod.def;
-  if (def.shape) return Object.keys(def.shape);
-  if (def.in) return fieldsOf(def.in);
-  if (def.innerType) return fieldsOf(def.innerType);
-  return [];
+type Shape = Record<string, z.ZodType>;
+
+/** The fields of an object schema, also behind refinements and pipes (zod 4 keeps the shape on the def). */
+function shapeOf(schema: z.ZodType): Shape {
+  const def = (schema as unknown as { _zod: { def: { shape?: Shape; in?: z.ZodType; innerType?: z.ZodType } } })._zod.def;
+  if (def.shape) return def.shape;
+  if (def.in) return shapeOf(def.in);
+  if (def.innerType) return shapeOf(def.innerType);
+  return {};
 }

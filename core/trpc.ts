@@ -15,33 +15,11 @@ export interface Principal {
   Scopes: string[];
 }
 
-/**
- * What a procedure may tell the edge about its answer beyond the body (an ETag, the new
- * record's location, an idempotent replay). The REST adapter turns these into headers; the
- * core never sees HTTP.
- */
-export interface ResponseHints {
-  etag?: string;
-  location?: string;
-  replayed?: boolean;
-  /** A body the edge streams as it is produced instead of JSON (exports); the procedure returns nothing. */
-  stream?: StreamedBody;
-}
-
-export interface StreamedBody {
-  contentType: string;
-  /** Offered as the download's name (Content-Disposition: attachment). */
-  fileName?: string;
-  /** Produced while the answer is written, so a large body is never held whole in memory. */
-  chunks: AsyncIterable<string>;
-}
-
 export interface Context {
   db: Db;
   clock: Clock;
   config: Config;
   principal: Principal | null;
-  response: ResponseHints;
   /** Request preconditions the caller sent (the REST adapter fills it from headers). */
   request?: RequestHints;
 }
@@ -60,7 +38,7 @@ export interface ProcedureMeta {
   successStatus?: 200 | 201 | 202 | 204;
   /** Largest accepted REST body in bytes; 1 MiB when absent. */
   bodyLimit?: number;
-  /** Media type → JSON Schema of a success body streamed through `ctx.response.stream` (OpenAPI). */
+  /** Media type → JSON Schema of a success body the procedure answers with `streamed(...)` (OpenAPI). */
   streamedResponse?: Record<string, object>;
   /**
    * A document upload: the REST body is `multipart/form-data` with a `File` part (staged by

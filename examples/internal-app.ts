@@ -16,7 +16,7 @@ import type { Principal } from '../core/trpc.js';
 import { createDb, type Db } from '../db/create-db.js';
 
 export async function listSubsidiariesInProcess(db: Db, principal: Principal) {
-  const caller = createCaller({ db, clock: systemClock, config: loadConfig(), principal, response: {} });
+  const caller = createCaller({ db, clock: systemClock, config: loadConfig(), principal });
   const page = await caller.subsidiaries.findSubsidiaries({ PageSize: 10 });
   // `page` is typed: { Items: { Id: string; Name: string }[]; Page; PageSize; Total }
   return page.Items.map((subsidiary) => `${subsidiary.Id}: ${subsidiary.Name}`);

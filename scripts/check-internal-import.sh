@@ -39,7 +39,7 @@ import { migrateToLatest } from 'waybill/db/migrate';
 const db = createDb('sqlite::memory:');
 await migrateToLatest(db);
 const principal: Principal = { TenantId: 'tn_internal', SubsidiaryId: null, ClientId: 'internal-app', Scopes: ['subsidiary:read'] };
-const caller = createCaller({ db, clock: systemClock, config: loadConfig({}), principal, response: {} });
+const caller = createCaller({ db, clock: systemClock, config: loadConfig({}), principal });
 const page: { Items: { Id: string; Name: string }[]; Total: number } = await caller.subsidiaries.findSubsidiaries({ PageSize: 10 });
 // The types are the procedures' own, not `any`: misuse does not compile (an unused directive fails).
 // @ts-expect-error a Name is a string

@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { projectRoot } from '../adapters/project-root.js';
+import { TOKEN_HOST_DOCUMENT_PATH } from '../adapters/auth/openapi.js';
 import { buildOpenApiDocument } from '../adapters/rest/openapi.js';
 import { buildRoutes } from '../adapters/rest/routes.js';
 import { loadConfig } from '../core/config.js';
@@ -31,7 +32,7 @@ type Json = Record<string, any>;
  * caller's environment), so the output is the same on every machine.
  */
 function sdkDocument(): Json {
-  const doc = buildOpenApiDocument(appRouter, buildRoutes(appRouter), loadConfig({}));
+  const doc = buildOpenApiDocument(appRouter, buildRoutes(appRouter), loadConfig({}), TOKEN_HOST_DOCUMENT_PATH);
   const paths: Json = {};
   for (const [template, item] of Object.entries<Json>(doc.paths ?? {})) {
     for (const operation of Object.values<Json>(item)) {

@@ -39,7 +39,7 @@ try {
   const authorized = Math.round(performance.now() - authStart);
 
   const tryStart = performance.now();
-  // The page shows one section at a time (adapters/rest/docs.ts): open Loads, then GET /loads.
+  // The page shows one section at a time (adapters/web/docs.ts): open Loads, then GET /loads.
   if ((await page.locator('#operations-Loads-loads-findLoads').count()) === 0) await page.locator('#tags a', { hasText: /^Loads$/ }).click();
   const operation = page.locator('#operations-Loads-loads-findLoads');
   await operation.waitFor();

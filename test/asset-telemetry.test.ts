@@ -71,6 +71,15 @@ describe('telemetry', () => {
     expect(ranged.body).toMatchObject({ Total: 1, Items: [{ FuelLevel: 80 }] });
   });
 
+  it('takes an empty body as {}: a reading with no measurements', async () => {
+    const none = await post(telemetry('truck', 'trk_101'), undefined);
+    const empty = await post(telemetry('truck', 'trk_101'), {});
+    expect(none.status, none.text).toBe(201);
+    expect(empty.status, empty.text).toBe(201);
+    expect(none.body).toEqual(empty.body);
+    expect(none.body).toMatchObject({ AssetId: 'trk_101', Speed: null, Heading: null, FuelLevel: null, Temperature: null, EngineHours: null });
+  });
+
   it('answers 400 for out-of-range or unknown measurements, 404 for another asset type, 422 ahead of the clock', async () => {
     expect((await post(telemetry('truck', 'trk_101'), { Heading: 361 })).status).toBe(400);
     expect((await post(telemetry('truck', 'trk_101'), { FuelLevel: 101 })).status).toBe(400);

@@ -17,7 +17,7 @@ afterAll(async () => {
 });
 
 const tenantWide: Principal = { TenantId: 'tn_prairie', SubsidiaryId: null, ClientId: 'internal', Scopes: ['load:update', 'trip:update'] };
-const caller = (principal: Principal) => createCaller({ db: t.db, clock: t.clock, config: t.config, principal, response: {} });
+const caller = (principal: Principal) => createCaller({ db: t.db, clock: t.clock, config: t.config, principal });
 
 function newLoad(suffix: string, overrides: Partial<TNewLoad> = {}): TNewLoad {
   return {

@@ -56,6 +56,12 @@ describe('POST /dispatchpreferences/search', () => {
     expect(response.body).toEqual([trk101, trk202]);
   });
 
+  it('takes an empty body as {}: every filter is optional', async () => {
+    const response = await search(undefined);
+    expect(response.status, response.text).toBe(200);
+    expect(response.body).toEqual([trk101, trk202]);
+  });
+
   it("scopes preferences by their truck's subsidiary", async () => {
     expect((await search({}, 'sub_kc-all')).body).toEqual([trk101]);
     expect((await search({}, 'sub_dal-all')).body).toEqual([trk202]);

@@ -46,7 +46,6 @@ describe('migration 0098 (document chunks)', () => {
       db: t.db,
       clock: t.clock,
       config: t.config,
-      response: {},
       principal: { TenantId: 'tn_prairie', SubsidiaryId: null, ClientId: 'ops-app', Scopes: [...SCOPES] },
     });
     const created = await caller.documents.createLoadDocument({ LoadNumber: 'L-1001', AttachmentType: 'Bill of Lading', FileName: 'long.pdf', ContentBase64: long.toString('base64') });

@@ -301,7 +301,6 @@ describe('storage in pieces', () => {
       db: t.db,
       clock: t.clock,
       config: t.config,
-      response: {},
       principal: { TenantId: 'tn_prairie', SubsidiaryId: null, ClientId: 'ops-app', Scopes: [] },
     };
     const file = { AttachmentType: 'Bill of Lading', FileName: 'gone.pdf', Size: 2 * CHUNK_BYTES, openContent: failing };

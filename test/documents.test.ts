@@ -26,7 +26,6 @@ function internal(options: { tenantId?: string; subsidiaryId?: string | null; cl
     db: t.db,
     clock: t.clock,
     config: t.config,
-    response: {},
     principal: {
       TenantId: options.tenantId ?? 'tn_prairie',
       SubsidiaryId: options.subsidiaryId ?? null,

@@ -207,7 +207,6 @@ describe('GET /files/{token}', () => {
       db: t.db,
       clock: t.clock,
       config: t.config,
-      response: {},
       principal: { TenantId: 'tn_prairie', SubsidiaryId: null, ClientId: 'ops-app', Scopes: [...SCOPES] },
     }).documents.createLoadDocument({ LoadNumber: 'L-1001', AttachmentType: 'Shipping Labels', FileName: 'labels.pdf', ContentBase64: PDF_BASE64 });
     expect((await fetch(created.DownloadUrl!)).status).toBe(200);
@@ -248,7 +247,6 @@ describe('GET /files/{token}', () => {
       db: t.db,
       clock: t.clock,
       config: t.config,
-      response: {},
       principal: { TenantId: 'tn_prairie', SubsidiaryId: null, ClientId: 'ops-app', Scopes: [...SCOPES] },
     }).documents.createLoadDocument({ LoadNumber: 'L-1001', AttachmentType: 'Bill of Lading', FileName: 'façade.pdf', ContentBase64: PDF_BASE64 });
     const response = await fetch(created.DownloadUrl!);

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../adapters/project-root.js';
-import { errorPageNames } from '../adapters/http/error-pages.js';
-import { edgeKinds, problemKinds } from '../adapters/rest/problem.js';
+import { errorPageNames } from '../adapters/web/error-pages.js';
+import { edgeKinds, problemKinds } from '../adapters/http/problem.js';
 import { startTestApp, type TestApp } from './harness.js';
 
 let t: TestApp;

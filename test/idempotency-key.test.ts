@@ -7,6 +7,7 @@ import { input } from '../core/shared/schemas.js';
 import { authedProcedure, router } from '../core/trpc.js';
 import { deleteExpiredKeys } from '../core/idempotency/request-idempotency-key.repository.js';
 import { fetchToken, secretOf, startTestApp, type ApiInit, type ApiResponse, type TestApp } from './harness.js';
+import { withHeaders } from '../core/answer-headers.js';
 
 const base = '/api/p/v1.0';
 const ALL = 'tn_prairie-all';
@@ -291,8 +292,7 @@ const heldRouter = router({
       await ctx.db.transaction().execute(async (trx) => {
         await trx.selectFrom('tenants').select('id').execute();
       });
-      ctx.response.location = `/api/p/v1.0/held-things/${body.Name}`;
-      return { Name: body.Name, Run: runs };
+      return withHeaders({ Name: body.Name, Run: runs }, { location: `/api/p/v1.0/held-things/${body.Name}` });
     }),
 });
 

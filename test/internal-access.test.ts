@@ -25,7 +25,7 @@ describe('internal apps: createCaller in-process', () => {
   });
 
   it('throws the same errors: scope, not found, another tenant', async () => {
-    const base = { db: t.db, clock: t.clock, config: t.config, response: {} };
+    const base = { db: t.db, clock: t.clock, config: t.config };
     const noScope = createCaller({ ...base, principal: { TenantId: 'tn_prairie', SubsidiaryId: null, ClientId: 'c', Scopes: [] } });
     await expect(noScope.subsidiaries.getSubsidiary({ id: 'sub_kc' })).rejects.toMatchObject({ appCode: 'FORBIDDEN' });
     const harbor = createCaller({ ...base, principal: { TenantId: 'tn_harbor', SubsidiaryId: null, ClientId: 'c', Scopes: ['subsidiary:read'] } });

@@ -172,7 +172,7 @@ describe('the counters stay exact', () => {
 
   it('after createLoad (tRPC caller)', async () => {
     const principal: Principal = { TenantId: 'tn_prairie', SubsidiaryId: null, ClientId: 'internal', Scopes: ['load:update', 'trip:update'] };
-    const caller = createCaller({ db: t.db, clock: t.clock, config: t.config, principal, response: {} });
+    const caller = createCaller({ db: t.db, clock: t.clock, config: t.config, principal });
     const planned = await countedRows('loads', 'sub_kc', ['Planned']);
     await caller.loads.createLoad({
       Id: 'lod_lc_new',

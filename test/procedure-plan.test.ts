@@ -101,7 +101,6 @@ describe('one way to run a procedure', () => {
       clock: t.clock,
       config: t.config,
       principal,
-      response: {},
       request: { accept: 'application/orange' },
     });
     await expect(caller.byId({ id: 'x' })).rejects.toThrow('Oranges are refused here.');

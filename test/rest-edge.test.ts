@@ -4,6 +4,7 @@ import { AppError } from '../core/errors.js';
 import { ZPathId, input } from '../core/shared/schemas.js';
 import { authedProcedure, router } from '../core/trpc.js';
 import { startTestApp, type TestApp } from './harness.js';
+import { withHeaders } from '../core/answer-headers.js';
 
 // Procedures that exercise the edge the way later resources will: a create with a body,
 // a route with the positions' 8 KiB limit, a literal path registered before a parameter.
@@ -24,11 +25,12 @@ const testRouter = router({
       }),
     )
     .output(ZThing)
-    .mutation(({ input, ctx }) => {
-      ctx.response.location = `/api/p/v1.0/things/${input.thingId}`;
-      ctx.response.etag = '"v1"';
-      return { Id: input.thingId, Name: input.Name, Latitude: input.Position?.Latitude ?? null };
-    }),
+    .mutation(({ input }) =>
+      withHeaders(
+        { Id: input.thingId, Name: input.Name, Latitude: input.Position?.Latitude ?? null },
+        { location: `/api/p/v1.0/things/${input.thingId}`, etag: '"v1"' },
+      ),
+    ),
   getThing: authedProcedure
     .meta({ openapi: { method: 'GET', path: '/api/p/v{version}/things/{thingId}' }, scopes: ['load:read'] })
     .input(input({ thingId: ZPathId }))

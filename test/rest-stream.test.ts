@@ -1,18 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { input } from '../core/shared/schemas.js';
 import { authedProcedure, router } from '../core/trpc.js';
 import { startTestApp, type TestApp } from './harness.js';
+import { streamed, ZStreamed } from '../core/answer-headers.js';
 
-/** The REST edge's streamed answers (ctx.response.stream), through a router of its own. */
+/** The REST edge's streamed answers (a procedure returning `streamed(...)`), through a router of its own. */
 function streaming(path: string, chunks: () => AsyncGenerator<string>) {
   return authedProcedure
     .meta({ openapi: { method: 'GET', path: `/api/p/v{version}/stream-test/${path}`, protect: true }, scopes: ['webhook:read'] })
     .input(input({}))
-    .output(z.void())
-    .query(({ ctx }) => {
-      ctx.response.stream = { contentType: 'text/plain; charset=utf-8', fileName: 'a "b".txt', chunks: chunks() };
-    });
+    .output(ZStreamed)
+    .query(() => streamed({ contentType: 'text/plain; charset=utf-8', fileName: 'a "b".txt', chunks: chunks() }));
 }
 
 const testRouter = router({

@@ -268,6 +268,18 @@ describe('the life of a tender', () => {
     expect((await post(`/tenders/${id}/accept`, {})).status).toBe(200);
   });
 
+  it('cancels with an empty body or {} (Reason is optional), with no Reason on the event', async () => {
+    for (const [externalId, body] of [['EDI-CANCEL-EMPTY', undefined], ['EDI-CANCEL-OBJECT', {}]] as const) {
+      const id = await received(externalId);
+      const cancelled = await post(`/tenders/${id}/cancel`, body);
+      expect(cancelled.status, cancelled.text).toBe(200);
+      expect(cancelled.body.Status).toBe('Cancelled');
+      const events = await eventsOf(id, 'tender.cancelled');
+      expect(events).toHaveLength(1);
+      expect(JSON.parse(events[0]!.payload).Reason).toBeUndefined();
+    }
+  });
+
   it('answers a reject without a Reason, or with one over 200 characters, with a 400 naming Reason', async () => {
     const id = await received('EDI-REJ-BAD');
     for (const body of [{}, { Reason: '' }, { Reason: 'r'.repeat(201) }]) {

@@ -143,6 +143,10 @@ describe('POST /trips/{tripId}/assign', () => {
     const empty = await assign('trp_plan2', {});
     expect(empty.status).toBe(400);
     expect(empty.body.Type).toMatch(/\/errors\/Validation$/);
+    // No body at all is the same request as {}: every field is optional, one is needed.
+    const none = await assign('trp_plan2', undefined);
+    expect(none.status).toBe(400);
+    expect(none.body).toEqual(empty.body);
     const unknown = await assign('trp_plan2', { DriverId: 'drv_ana', Dispatcher: 'x' });
     expect(unknown.status).toBe(400);
     expect(unknown.body.Errors).toHaveProperty('Dispatcher');

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { Problem } from './problem.js';
+import type { Problem } from '../http/problem.js';
 
 /**
  * A whole answer of the REST edge, built before it is written: so that the Idempotency-Key

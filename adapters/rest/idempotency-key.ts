@@ -6,7 +6,7 @@ import type { Db } from '../../db/create-db.js';
 import type { Database } from '../../db/database.js';
 import { claimKey, markCommitted, releaseKey, storeAnswer, type Claim, type StoredAnswer } from '../../core/idempotency/request-idempotency-key.repository.js';
 import { problemAnswer, type Answer } from './answer.js';
-import { buildProblem, problemKinds } from './problem.js';
+import { buildProblem, problemKinds } from '../http/problem.js';
 import { decryptSecret, encryptSecret } from '../../core/crypto/secret-box.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';

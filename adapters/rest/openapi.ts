@@ -8,7 +8,6 @@ import { PAGE_WITH_CURSOR_RULE } from '../../core/shared/search-page.js';
 import type { Route } from './routes.js';
 import { OPENAPI_TAGS } from './openapi-tags.js';
 import { addWebhooks } from './openapi-webhooks.js';
-import { TOKEN_HOST_DOCUMENT_PATH } from '../auth/openapi.js';
 import { MAX_UPLOAD_BYTES, UPLOAD_CONTENT_TYPES } from '../../core/documents/uploaded-file.js';
 import { endpointRuleFor, tenantRule, tokenRule } from '../http/rate-rules.js';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, isStoredOutcome } from './idempotency-key.js';
@@ -49,7 +48,7 @@ const validationProblemSchema: Json = {
   ],
 };
 
-/** The version 400 of the edge (api-routes.ts): no Errors, the versions it serves instead. */
+/** The version 400 of the edge (steps/version.ts): no Errors, the versions it serves instead. */
 const unsupportedVersionProblemSchema: Json = {
   allOf: [
     { $ref: '#/components/schemas/Problem' },
@@ -146,7 +145,11 @@ const everyResponseHeaders: Json = {
  * scopes (or a pasted bearer token), rate rules, the response headers every operation sends,
  * the tag order of the reference page, license and contact, and the `webhooks` section.
  */
-export function buildOpenApiDocument(router: AnyTRPCRouter, routes: Route[], config: Config): Json {
+/**
+ * `tokenDocumentPath` is where the token host serves its own document (adapters/auth): the
+ * composition root passes it, as REST does not import the token host.
+ */
+export function buildOpenApiDocument(router: AnyTRPCRouter, routes: Route[], config: Config, tokenDocumentPath: string): Json {
   const doc: Json = generateOpenApiDocument(router, {
     title: 'Waybill Freight Operations API',
     description:
@@ -158,7 +161,7 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, routes: Route[], con
     securitySchemes: {},
   });
 
-  const tokenDocument = `${config.publicAuthUrl}${TOKEN_HOST_DOCUMENT_PATH}`;
+  const tokenDocument = `${config.publicAuthUrl}${tokenDocumentPath}`;
   doc.info.license = { name: 'MIT', identifier: 'MIT' };
   doc.info.contact = { name: 'The Waybill authors', url: `${config.publicBaseUrl}/docs` };
   doc.externalDocs = { description: 'The token host: POST /oauth/token and the JWKS, in their own OpenAPI document', url: tokenDocument };
@@ -242,7 +245,7 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, routes: Route[], con
       const schema = resolve(doc, body.schema);
       Object.assign(schema, bodyRulesOf(router, route));
       if (schema.properties?.Cursor && schema.properties?.Page) schema.allOf = [...(schema.allOf ?? []), PAGE_WITH_CURSOR_RULE];
-      operation.requestBody.required = true;
+      operation.requestBody.required = route.expectsBody;
       operation.requestBody.content = Object.fromEntries(JSON_MEDIA_TYPES.map((type) => [type, body]));
     }
     const idempotent = route.method === 'POST';

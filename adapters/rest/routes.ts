@@ -14,8 +14,9 @@ export interface Route {
   plan: ProcedurePlan;
   pathParams: string[];
   /**
-   * Whether the operation takes a JSON body: a write whose input has fields besides the path's.
-   * The document then marks the body required, and the edge refuses an empty one.
+   * Whether the edge refuses an empty body: a PUT or PATCH whose input has fields besides the
+   * path's, or a POST with a required one. A POST whose body fields are all optional (a
+   * tender's cancel with its optional Reason) takes an empty body as `{}`.
    */
   expectsBody: boolean;
   regexp: RegExp;
@@ -42,7 +43,8 @@ export function buildRoutes(router: AnyTRPCRouter): Route[] {
     const template = meta.openapi.path;
     const plan = planProcedure(path, procedure as unknown as AnyTRPCProcedure);
     const pathParams = getPathParameters(template);
-    const bodyFields = plan.inputFields.filter((field) => field !== 'version' && !pathParams.includes(field));
+    const isBodyField = (field: string) => field !== 'version' && !pathParams.includes(field);
+    const bodyFields = (meta.openapi.method === 'POST' ? plan.requiredInputFields : plan.inputFields).filter(isBodyField);
     routes.push({
       method: meta.openapi.method,
       template,

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { StreamedBody } from '../../core/trpc.js';
+import type { StreamedBody } from '../../core/answer-headers.js';
 
 /**
  * Writes a streamed body (exports) as it is produced, waiting for the socket to drain so

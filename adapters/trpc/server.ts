@@ -8,7 +8,7 @@ import { rateLimitHeaders, type RateLimits } from '../http/rate-limit.js';
 import type { RateRule } from '../http/rate-rules.js';
 import { parseTarget } from '../http/request-context.js';
 import { DEFAULT_BODY_LIMIT, decodeUtf8, readBody } from '../http/read-body.js';
-import { fieldPath } from '../rest/validation.js';
+import { fieldPath } from '../http/validation.js';
 import { UNSAFE_TEXT_MESSAGE, findUnsafeText } from '../../core/shared/safe-text.js';
 
 export const TRPC_PREFIX = '/api/trpc/';

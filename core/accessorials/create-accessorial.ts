@@ -12,6 +12,7 @@ import { ZAccessorial, createInputFor, type TCreateAccessorialInput } from './ac
 import { notWholeCents, tripFor, usableType } from './accessorial-checks.js';
 import { FAMILIES, type Family } from './families.js';
 import { ZIdempotentCreatedHeaders } from '../shared/record-headers.js';
+import { withHeaders } from '../answer-headers.js';
 
 /** How long a create waits for its commit before answering 503 (spec 7: the write may exist). */
 export const CONFIRM_WITHIN_MS = 10_000;
@@ -108,10 +109,11 @@ function createProcedure(family: Family) {
 
       const row = await getAccessorialRow(ctx.db, scope, result.recordId, family);
       if (!row) throw notFound(family.party);
-      ctx.response.etag = accessorialEtag(row);
-      ctx.response.location = `/api/p/v${input.version}/${family.path}/${encodeURIComponent(row.id)}`;
-      if (result.replayed) ctx.response.replayed = true;
-      return toAccessorial(row);
+      return withHeaders(toAccessorial(row), {
+        etag: accessorialEtag(row),
+        location: `/api/p/v${input.version}/${family.path}/${encodeURIComponent(row.id)}`,
+        replayed: result.replayed,
+      });
     });
 }
 

@@ -5,6 +5,7 @@ import { accessorialEtag, getAccessorialRow, toAccessorial } from './accessorial
 import { ZAccessorial, ZAccessorialIdInput } from './accessorial.schemas.js';
 import { FAMILIES, type Family } from './families.js';
 import { ZEtagHeader } from '../shared/record-headers.js';
+import { withHeaders } from '../answer-headers.js';
 
 function getProcedure(family: Family) {
   return authedProcedure
@@ -25,8 +26,7 @@ function getProcedure(family: Family) {
   .query(async ({ ctx, input }) => {
       const row = await getAccessorialRow(ctx.db, scopeOf(ctx.principal), input.id, family);
       if (!row) throw notFound(family.noun.replace(/^./, (c) => c.toUpperCase()));
-      ctx.response.etag = accessorialEtag(row);
-      return toAccessorial(row);
+      return withHeaders(toAccessorial(row), { etag: accessorialEtag(row) });
     });
 }
 

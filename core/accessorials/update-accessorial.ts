@@ -11,6 +11,7 @@ import { ZAccessorial, updateInputFor, type TUpdateAccessorialInput } from './ac
 import { notWholeCents, refuseSettled, usableType } from './accessorial-checks.js';
 import { FAMILIES, type Family } from './families.js';
 import { ZEtagHeader, ZIfMatchRequired } from '../shared/record-headers.js';
+import { withHeaders } from '../answer-headers.js';
 
 function updateProcedure(family: Family) {
   return authedProcedure
@@ -66,8 +67,7 @@ function updateProcedure(family: Family) {
         throw new AppError('PRECONDITION_FAILED', 'The record changed since it was read; read it again.');
       }
       const updated = (await getAccessorialRow(ctx.db, scope, input.id, family)) as AccessorialRow;
-      ctx.response.etag = accessorialEtag(updated);
-      return toAccessorial(updated);
+      return withHeaders(toAccessorial(updated), { etag: accessorialEtag(updated) });
     });
 }
 

@@ -13,6 +13,7 @@ import { authedProcedure } from '../trpc.js';
 import { DRIVER_CREDIT_FAMILY, driverCreditFingerprint, findUnkeyedCredit } from './driver-credit.repository.js';
 import { ZCreateDriverCreditInput } from './driver-credit.schemas.js';
 import { ZIdempotentCreatedHeaders } from '../shared/record-headers.js';
+import { withHeaders } from '../answer-headers.js';
 
 export const createDriverCredit = authedProcedure
   .meta({
@@ -86,8 +87,9 @@ export const createDriverCredit = authedProcedure
 
     const row = await getDeductionRow(ctx.db, scope, result.recordId, 'Credit');
     if (!row) throw notFound('Driver or owner-operator');
-    ctx.response.etag = deductionEtag(row);
-    ctx.response.location = `/api/p/v${input.version}/credits/driver/${encodeURIComponent(row.id)}`;
-    if (result.replayed) ctx.response.replayed = true;
-    return toDeduction(row);
+    return withHeaders(toDeduction(row), {
+      etag: deductionEtag(row),
+      location: `/api/p/v${input.version}/credits/driver/${encodeURIComponent(row.id)}`,
+      replayed: result.replayed,
+    });
   });

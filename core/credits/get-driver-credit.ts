@@ -5,6 +5,7 @@ import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import { ZDriverCreditIdInput } from './driver-credit.schemas.js';
 import { ZEtagHeader } from '../shared/record-headers.js';
+import { withHeaders } from '../answer-headers.js';
 
 export const getDriverCredit = authedProcedure
   .meta({
@@ -24,6 +25,5 @@ export const getDriverCredit = authedProcedure
   .query(async ({ ctx, input }) => {
     const row = await getDeductionRow(ctx.db, scopeOf(ctx.principal), input.deductionId, 'Credit');
     if (!row) throw notFound('Driver credit');
-    ctx.response.etag = deductionEtag(row);
-    return toDeduction(row);
+    return withHeaders(toDeduction(row), { etag: deductionEtag(row) });
   });

@@ -13,6 +13,7 @@ import { authedProcedure } from '../trpc.js';
 import { updateCredit } from './driver-credit.repository.js';
 import { ZUpdateDriverCreditInput } from './driver-credit.schemas.js';
 import { ZEtagHeader, ZIfMatchRequired } from '../shared/record-headers.js';
+import { withHeaders } from '../answer-headers.js';
 
 function settled(message: string): AppError {
   return new AppError('CONFLICT', `${message} Post a correcting credit or deduction instead.`, { subtype: 'SettledRecord' });
@@ -68,6 +69,5 @@ export const updateDriverCredit = authedProcedure
       throw new AppError('PRECONDITION_FAILED', 'The credit changed since it was read; read it again.');
     }
     const updated = (await getDeductionRow(ctx.db, scope, input.deductionId, 'Credit')) as DeductionRow;
-    ctx.response.etag = deductionEtag(updated);
-    return toDeduction(updated);
+    return withHeaders(toDeduction(updated), { etag: deductionEtag(updated) });
   });

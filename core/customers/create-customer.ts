@@ -17,6 +17,7 @@ import {
 } from './customer.repository.js';
 import { ZCreateCustomerInput, ZCustomer } from './customer.schemas.js';
 import { customerSubsidiary } from './customer-subsidiary.js';
+import { withHeaders } from '../answer-headers.js';
 
 export const createCustomer = authedProcedure
   .meta({
@@ -94,7 +95,8 @@ export const createCustomer = authedProcedure
         throw duplicateFromConstraint(error, { companyNumber, externalId }) ?? error;
       });
 
-    ctx.response.etag = customerEtag(row);
-    ctx.response.location = `/api/p/v${input.version}/customers/${encodeURIComponent(row.id)}`;
-    return toCustomer(row);
+    return withHeaders(toCustomer(row), {
+      etag: customerEtag(row),
+      location: `/api/p/v${input.version}/customers/${encodeURIComponent(row.id)}`,
+    });
   });

@@ -4,6 +4,7 @@ import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import { customerEtag, getCustomerRow, toCustomer } from './customer.repository.js';
 import { ZCustomer, ZCustomerIdInput } from './customer.schemas.js';
+import { withHeaders } from '../answer-headers.js';
 
 export const getCustomer = authedProcedure
   .meta({
@@ -25,6 +26,5 @@ export const getCustomer = authedProcedure
   .query(async ({ ctx, input }) => {
     const row = await getCustomerRow(ctx.db, scopeOf(ctx.principal), input.id);
     if (!row) throw notFound('Customer');
-    ctx.response.etag = customerEtag(row);
-    return toCustomer(row);
+    return withHeaders(toCustomer(row), { etag: customerEtag(row) });
   });

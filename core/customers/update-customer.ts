@@ -20,6 +20,7 @@ import {
 } from './customer.repository.js';
 import { ZCustomer, ZUpdateCustomerInput, type TUpdateCustomerInput } from './customer.schemas.js';
 import { customerSubsidiary } from './customer-subsidiary.js';
+import { withHeaders } from '../answer-headers.js';
 
 /** The columns a merge patch (RFC 7396) changes; members left out keep the row's values. */
 function mergePatch(row: CustomerRow, input: TUpdateCustomerInput, subsidiaryId: string | null): Updateable<CustomersTable> {
@@ -90,8 +91,7 @@ export const updateCustomer = authedProcedure
     const before = toCustomer(row);
     const diff = diffCustomers(before, toCustomer({ ...row, ...changes } as CustomerRow));
     if (diff.length === 0) {
-      ctx.response.etag = customerEtag(row);
-      return before;
+      return withHeaders(before, { etag: customerEtag(row) });
     }
     changes.updated_at = formatStoredDateTime(ctx.clock.now());
     const updated = { ...row, ...changes, version: row.version + 1 } as CustomerRow;
@@ -114,6 +114,5 @@ export const updateCustomer = authedProcedure
         throw duplicateFromConstraint(error, { companyNumber: updated.company_number, externalId: updated.external_id }) ?? error;
       });
 
-    ctx.response.etag = customerEtag(updated);
-    return toCustomer(updated);
+    return withHeaders(toCustomer(updated), { etag: customerEtag(updated) });
   });

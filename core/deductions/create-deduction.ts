@@ -8,6 +8,7 @@ import { authedProcedure } from '../trpc.js';
 import { deductionEtag, insertDeduction, toDeduction } from './deduction.repository.js';
 import { ZCreateDeductionInput, ZDeduction } from './deduction.schemas.js';
 import { ZCreatedHeaders } from '../shared/record-headers.js';
+import { withHeaders } from '../answer-headers.js';
 
 export const createDeduction = authedProcedure
   .meta({
@@ -58,7 +59,8 @@ export const createDeduction = authedProcedure
       maintenance_id: null,
       deleted_at: null,
     });
-    ctx.response.etag = deductionEtag(row);
-    ctx.response.location = `/api/p/v${input.version}/deductions/${encodeURIComponent(row.id)}`;
-    return toDeduction(row);
+    return withHeaders(toDeduction(row), {
+      etag: deductionEtag(row),
+      location: `/api/p/v${input.version}/deductions/${encodeURIComponent(row.id)}`,
+    });
   });

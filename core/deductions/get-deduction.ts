@@ -4,6 +4,7 @@ import { authedProcedure } from '../trpc.js';
 import { deductionEtag, getDeductionRow, toDeduction } from './deduction.repository.js';
 import { ZDeduction, ZDeductionIdInput } from './deduction.schemas.js';
 import { ZEtagHeader } from '../shared/record-headers.js';
+import { withHeaders } from '../answer-headers.js';
 
 export const getDeduction = authedProcedure
   .meta({
@@ -23,6 +24,5 @@ export const getDeduction = authedProcedure
   .query(async ({ ctx, input }) => {
     const row = await getDeductionRow(ctx.db, scopeOf(ctx.principal), input.id);
     if (!row) throw notFound('Deduction');
-    ctx.response.etag = deductionEtag(row);
-    return toDeduction(row);
+    return withHeaders(toDeduction(row), { etag: deductionEtag(row) });
   });

@@ -9,6 +9,7 @@ import { authedProcedure } from '../trpc.js';
 import { fuelFingerprint, fuelRow } from './fuel-rows.js';
 import { findFuelByKey, fuelEtag, getFuel, insertFuel, toFuel } from './fuel.repository.js';
 import { ZCreateFuelInput, ZFuelTransaction } from './fuel.schemas.js';
+import { withHeaders } from '../answer-headers.js';
 
 export const createFuel = authedProcedure
   .meta({
@@ -77,8 +78,9 @@ export const createFuel = authedProcedure
       ? await getFuel(ctx.db, scope, result.recordId)
       : { row, record: toFuel(row, { truckNumber: truck?.truckNumber ?? null, driverName: driver?.name ?? null }) };
     if (!created) throw notFound('Fuel transaction');
-    ctx.response.etag = fuelEtag(created.row);
-    ctx.response.location = `/api/p/v${input.version}/fuel/${encodeURIComponent(created.row.id)}`;
-    if (result.replayed) ctx.response.replayed = true;
-    return created.record;
+    return withHeaders(created.record, {
+      etag: fuelEtag(created.row),
+      location: `/api/p/v${input.version}/fuel/${encodeURIComponent(created.row.id)}`,
+      replayed: result.replayed,
+    });
   });

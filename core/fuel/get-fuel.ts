@@ -4,6 +4,7 @@ import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import { fuelEtag, getFuel as readFuel } from './fuel.repository.js';
 import { ZFuelIdInput, ZFuelTransaction } from './fuel.schemas.js';
+import { withHeaders } from '../answer-headers.js';
 
 export const getFuel = authedProcedure
   .meta({
@@ -25,6 +26,5 @@ export const getFuel = authedProcedure
   .query(async ({ ctx, input }) => {
     const found = await readFuel(ctx.db, scopeOf(ctx.principal), input.id);
     if (!found) throw notFound('Fuel transaction');
-    ctx.response.etag = fuelEtag(found.row);
-    return found.record;
+    return withHeaders(found.record, { etag: fuelEtag(found.row) });
   });

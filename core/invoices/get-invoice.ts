@@ -4,6 +4,7 @@ import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import { getInvoiceRow, invoiceEtag, toInvoice } from './invoice.repository.js';
 import { ZInvoice, ZInvoiceIdInput } from './invoice.schemas.js';
+import { withHeaders } from '../answer-headers.js';
 
 export const getInvoice = authedProcedure
   .meta({
@@ -25,6 +26,5 @@ export const getInvoice = authedProcedure
   .query(async ({ ctx, input }) => {
     const row = await getInvoiceRow(ctx.db, scopeOf(ctx.principal), input.id);
     if (!row) throw notFound('Invoice');
-    ctx.response.etag = invoiceEtag(row);
-    return toInvoice(ctx.db, row);
+    return withHeaders(await toInvoice(ctx.db, row), { etag: invoiceEtag(row) });
   });

@@ -24,6 +24,7 @@ import {
 } from './invoice.repository.js';
 import { ZInvoice, ZRecordPaymentInput, type TInvoice } from './invoice.schemas.js';
 import { paymentRefusal } from './payment-refusals.js';
+import { withHeaders } from '../answer-headers.js';
 
 /** Idempotency keys of payments are unique per tenant within this family (DECISIONS). */
 const PAYMENT_FAMILY = 'invoices/payments';
@@ -153,8 +154,9 @@ export const recordPayment = authedProcedure
 
     if (result.replayed) answer = await replayedAnswer(ctx.db, scope, result.recordId);
     if (!answer) throw notFound('Invoice');
-    ctx.response.etag = answer.etag;
-    ctx.response.location = `/api/p/v${input.version}/invoices/${encodeURIComponent(invoice.id)}`;
-    if (result.replayed) ctx.response.replayed = true;
-    return answer.invoice;
+    return withHeaders(answer.invoice, {
+      etag: answer.etag,
+      location: `/api/p/v${input.version}/invoices/${encodeURIComponent(invoice.id)}`,
+      replayed: result.replayed,
+    });
   });

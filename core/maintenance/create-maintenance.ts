@@ -9,6 +9,7 @@ import { chargebackTarget, syncChargebackDeduction } from './maintenance-chargeb
 import { getMaintenance, insertMaintenance, maintenanceEtag, type MaintenanceRow } from './maintenance.repository.js';
 import { ZCreateMaintenanceInput, ZMaintenanceRecord } from './maintenance.schemas.js';
 import { ZCreatedHeaders } from '../shared/record-headers.js';
+import { withHeaders } from '../answer-headers.js';
 
 export const createMaintenance = authedProcedure
   .meta({
@@ -65,8 +66,9 @@ export const createMaintenance = authedProcedure
 
     const created = await getMaintenance(ctx.db, scope, record.id);
     if (!created) throw notFound('Maintenance record');
-    ctx.response.etag = maintenanceEtag(created.row);
-    ctx.response.location = `/api/p/v${input.version}/maintenance/${encodeURIComponent(record.id)}`;
-    return created.record;
+    return withHeaders(created.record, {
+      etag: maintenanceEtag(created.row),
+      location: `/api/p/v${input.version}/maintenance/${encodeURIComponent(record.id)}`,
+    });
   });
 

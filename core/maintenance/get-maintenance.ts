@@ -4,6 +4,7 @@ import { authedProcedure } from '../trpc.js';
 import { getMaintenance as readMaintenance, maintenanceEtag } from './maintenance.repository.js';
 import { ZMaintenanceIdInput, ZMaintenanceRecord } from './maintenance.schemas.js';
 import { ZEtagHeader } from '../shared/record-headers.js';
+import { withHeaders } from '../answer-headers.js';
 
 export const getMaintenance = authedProcedure
   .meta({
@@ -23,6 +24,5 @@ export const getMaintenance = authedProcedure
   .query(async ({ ctx, input }) => {
     const found = await readMaintenance(ctx.db, scopeOf(ctx.principal), input.id);
     if (!found) throw notFound('Maintenance record');
-    ctx.response.etag = maintenanceEtag(found.row);
-    return found.record;
+    return withHeaders(found.record, { etag: maintenanceEtag(found.row) });
   });

@@ -10,6 +10,7 @@ import { chargebackTarget, syncChargebackDeduction, type ChargebackTarget } from
 import { getMaintenance, getMaintenanceRow, maintenanceEtag, updateMaintenance, type MaintenanceRow } from './maintenance.repository.js';
 import { ZMaintenanceRecord, ZUpdateMaintenanceInput } from './maintenance.schemas.js';
 import { ZEtagHeader, ZIfMatchOptional } from '../shared/record-headers.js';
+import { withHeaders } from '../answer-headers.js';
 
 export const updateMaintenanceRecord = authedProcedure
   .meta({
@@ -73,6 +74,5 @@ export const updateMaintenanceRecord = authedProcedure
 
     const updated = await getMaintenance(ctx.db, scope, row.id);
     if (!updated) throw notFound('Maintenance record');
-    ctx.response.etag = maintenanceEtag(updated.row);
-    return updated.record;
+    return withHeaders(updated.record, { etag: maintenanceEtag(updated.row) });
   });

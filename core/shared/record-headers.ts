@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * OpenAPI documentation of the headers the money records' routes read and answer (the REST
- * adapter sets the response headers from `ctx.response`; If-Match reaches procedures as
+ * adapter sets the response headers a procedure returns with `withHeaders`; If-Match reaches procedures as
  * `ctx.request.ifMatch`).
  */
 

@@ -14,6 +14,7 @@ import { appendTenderEvent } from './tender-events.js';
 import { getTenderByExternalId, getTenderRow, insertTender, tenderEtag, toTender, type TenderRow } from './tender.repository.js';
 import { tenderRow } from './tender-rows.js';
 import { ZCreateTenderInput, ZTender, type TCreateTenderInput } from './tender.schemas.js';
+import { withHeaders } from '../answer-headers.js';
 
 /** What a replay of POST /tenders must repeat: everything sent, normalised as stored. */
 const fingerprintOf = (row: Pick<TenderRow, 'customer_id' | 'respond_by' | 'rate_amount' | 'rate_currency' | 'equipment' | 'references_json' | 'stops_json'>): Fingerprint => ({
@@ -100,8 +101,9 @@ export const createTender = authedProcedure
 
     const stored = await getTenderRow(ctx.db, scope, result.recordId);
     if (!stored) throw notFound('Tender');
-    ctx.response.etag = tenderEtag(stored);
-    ctx.response.location = `/api/p/v${input.version}/tenders/${encodeURIComponent(stored.id)}`;
-    if (result.replayed) ctx.response.replayed = true;
-    return toTender(stored, formatStoredDateTime(ctx.clock.now()));
+    return withHeaders(toTender(stored, formatStoredDateTime(ctx.clock.now())), {
+      etag: tenderEtag(stored),
+      location: `/api/p/v${input.version}/tenders/${encodeURIComponent(stored.id)}`,
+      replayed: result.replayed,
+    });
   });

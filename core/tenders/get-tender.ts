@@ -5,6 +5,7 @@ import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import { getTenderRow, tenderEtag, toTender } from './tender.repository.js';
 import { ZTender, ZTenderIdInput } from './tender.schemas.js';
+import { withHeaders } from '../answer-headers.js';
 
 export const getTender = authedProcedure
   .meta({
@@ -26,6 +27,5 @@ export const getTender = authedProcedure
   .query(async ({ ctx, input }) => {
     const row = await getTenderRow(ctx.db, scopeOf(ctx.principal), input.id);
     if (!row) throw notFound('Tender');
-    ctx.response.etag = tenderEtag(row);
-    return toTender(row, formatStoredDateTime(ctx.clock.now()));
+    return withHeaders(toTender(row, formatStoredDateTime(ctx.clock.now())), { etag: tenderEtag(row) });
   });

@@ -5,6 +5,7 @@ import { scopeOf, type Scope } from '../shared/scope.js';
 import type { Context, Principal } from '../trpc.js';
 import { getTenderRow, statusAt, tenderEtag, toTender, type TenderRow } from './tender.repository.js';
 import type { TTender, TenderStatus } from './tender.schemas.js';
+import { withHeaders } from '../answer-headers.js';
 
 export function invalidState(status: TenderStatus, move: string): AppError {
   return new AppError('CONFLICT', `A tender that is ${status} cannot be ${move}.`, { subtype: 'InvalidState' });
@@ -43,6 +44,5 @@ export async function moveTenderWith(
     const current = await getTenderRow(trx, scope, id);
     throw invalidState(current ? statusAt(current, now) : statusAt(row, now), move);
   });
-  ctx.response.etag = tenderEtag(moved);
-  return toTender(moved, now);
+  return withHeaders(toTender(moved, now), { etag: tenderEtag(moved) });
 }

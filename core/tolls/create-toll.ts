@@ -9,6 +9,7 @@ import { authedProcedure } from '../trpc.js';
 import { tollFingerprint, tollRow } from './toll-rows.js';
 import { findTollByKey, getTollRow, insertToll, tollEtag, toToll } from './toll.repository.js';
 import { ZCreateTollInput, ZTollTransaction } from './toll.schemas.js';
+import { withHeaders } from '../answer-headers.js';
 
 export const createToll = authedProcedure
   .meta({
@@ -72,8 +73,9 @@ export const createToll = authedProcedure
     // A new import answers what it wrote; a replay reads the first.
     const created = result.replayed ? await getTollRow(ctx.db, scope, result.recordId) : row;
     if (!created) throw notFound('Toll transaction');
-    ctx.response.etag = tollEtag(created);
-    ctx.response.location = `/api/p/v${input.version}/tolls/${encodeURIComponent(created.id)}`;
-    if (result.replayed) ctx.response.replayed = true;
-    return toToll(created);
+    return withHeaders(toToll(created), {
+      etag: tollEtag(created),
+      location: `/api/p/v${input.version}/tolls/${encodeURIComponent(created.id)}`,
+      replayed: result.replayed,
+    });
   });

@@ -4,6 +4,7 @@ import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import { getTollRow, tollEtag, toToll } from './toll.repository.js';
 import { ZTollIdInput, ZTollTransaction } from './toll.schemas.js';
+import { withHeaders } from '../answer-headers.js';
 
 export const getToll = authedProcedure
   .meta({
@@ -23,6 +24,5 @@ export const getToll = authedProcedure
   .query(async ({ ctx, input }) => {
     const row = await getTollRow(ctx.db, scopeOf(ctx.principal), input.id);
     if (!row) throw notFound('Toll transaction');
-    ctx.response.etag = tollEtag(row);
-    return toToll(row);
+    return withHeaders(toToll(row), { etag: tollEtag(row) });
   });

@@ -8,6 +8,7 @@ import { refuseTripStatuses } from './stop-write.js';
 import { replanTrip } from './trip-etas.js';
 import { writeTrip } from './trip-write.js';
 import { patchTrip } from './trip-write.repository.js';
+import { withHeaders } from '../answer-headers.js';
 
 const ASSIGNABLE = [
   { field: 'DriverId', table: 'drivers', what: 'Driver', column: 'driver_id' },
@@ -56,7 +57,7 @@ export const assignTrip = authedProcedure
         fieldErrors: { $: ['Send at least one of DriverId, TruckId, TrailerId, CarrierId.'] },
       });
     }
-    const { record } = await writeTrip(ctx, input.tripId, {
+    const { record, etag } = await writeTrip(ctx, input.tripId, {
       emitTripChanged: true,
       apply: async (write) => {
         const { trx, scope, before, plan, now } = write;
@@ -74,5 +75,5 @@ export const assignTrip = authedProcedure
         await replanTrip(trx, before.meta.id, plan, now);
       },
     });
-    return record.trip;
+    return withHeaders(record.trip, { etag });
   });

@@ -14,6 +14,7 @@ import {
 import { writeTrip } from './trip-write.js';
 import { insertTripReference } from './trip-reference.repository.js';
 import { ZTripEtagHeader } from './stop-write.schemas.js';
+import { withHeaders } from '../answer-headers.js';
 
 export const createTripReference = authedProcedure
   .meta({
@@ -36,7 +37,7 @@ export const createTripReference = authedProcedure
   .input(ZCreateTripReferenceInput)
   .output(ZReference)
   .mutation(async ({ ctx, input }) => {
-    const { result } = await writeTrip(ctx, input.tripId, {
+    const { result, etag } = await writeTrip(ctx, input.tripId, {
       emitTripChanged: true,
       apply: async ({ trx, scope, before, now }) => {
         const definitionId = input.ReferenceId ?? null;
@@ -61,5 +62,5 @@ export const createTripReference = authedProcedure
         return toReference(row);
       },
     });
-    return result;
+    return withHeaders(result, { etag });
   });

@@ -5,6 +5,7 @@ import { invalidState } from './stop-write.js';
 import { replanTrip } from './trip-etas.js';
 import { writeTrip } from './trip-write.js';
 import { patchTrip } from './trip-write.repository.js';
+import { withHeaders } from '../answer-headers.js';
 
 export const dispatchTrip = authedProcedure
   .meta({
@@ -26,7 +27,7 @@ export const dispatchTrip = authedProcedure
   .input(ZDispatchTripInput)
   .output(ZTrip)
   .mutation(async ({ ctx, input }) => {
-    const { record } = await writeTrip(ctx, input.tripId, {
+    const { record, etag } = await writeTrip(ctx, input.tripId, {
       emitTripChanged: false,
       apply: async ({ trx, before, plan, now }) => {
         const status = before.meta.status;
@@ -40,5 +41,5 @@ export const dispatchTrip = authedProcedure
         await replanTrip(trx, before.meta.id, plan, now);
       },
     });
-    return record.trip;
+    return withHeaders(record.trip, { etag });
   });

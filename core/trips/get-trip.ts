@@ -4,6 +4,7 @@ import { authedProcedure } from '../trpc.js';
 import { getTripRecord, tripEtag } from './trip.repository.js';
 import { ZTripEtagHeader } from './stop-write.schemas.js';
 import { ZGetTripInput, ZTrip } from './trip.schemas.js';
+import { withHeaders } from '../answer-headers.js';
 
 export const getTrip = authedProcedure
   .meta({
@@ -25,6 +26,5 @@ export const getTrip = authedProcedure
   .query(async ({ ctx, input }) => {
     const record = await getTripRecord(ctx.db, scopeOf(ctx.principal), input.tripId);
     if (!record) throw notFound('Trip');
-    ctx.response.etag = tripEtag(record.meta.id, record.meta.version);
-    return record.trip;
+    return withHeaders(record.trip, { etag: tripEtag(record.meta.id, record.meta.version) });
   });

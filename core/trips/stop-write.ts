@@ -4,6 +4,7 @@ import type { StopRow } from './trip.repository.js';
 import type { TStop } from './trip.schemas.js';
 import { writeTrip, type TripWrite, type WriteContext } from './trip-write.js';
 import { tripStopRows } from './trip-write.repository.js';
+import { withHeaders } from '../answer-headers.js';
 
 export interface StopWrite extends TripWrite {
   stop: StopRow;
@@ -21,7 +22,7 @@ export async function writeStop(
   path: { tripId: string; stopId: string },
   apply: (write: StopWrite) => Promise<void>,
 ): Promise<TStop> {
-  const { record } = await writeTrip(ctx, path.tripId, {
+  const { record, etag } = await writeTrip(ctx, path.tripId, {
     emitTripChanged: true,
     apply: async (write) => {
       const stops = await tripStopRows(write.trx, path.tripId);
@@ -32,7 +33,7 @@ export async function writeStop(
   });
   const stop = record.trip.Stops.find((candidate) => candidate.Id === path.stopId);
   if (!stop) throw notFound('Stop');
-  return stop;
+  return withHeaders(stop, { etag });
 }
 
 export function invalidState(message: string): AppError {

@@ -51,9 +51,11 @@ export interface TripWriteResult<R> {
   /** The trip after the write (the same record as before when nothing changed). */
   record: TripRecord;
   changed: boolean;
+  /** The trip's ETag after the write, for the procedure's answer. */
+  etag: string;
 }
 
-/** Runs one trip write in a transaction and sets the response's ETag to the trip's. */
+/** Runs one trip write in a transaction; the result carries the trip's ETag for the answer. */
 export async function writeTrip<R>(ctx: WriteContext, tripId: string, options: TripWriteOptions<R>): Promise<TripWriteResult<R>> {
   const scope = scopeOf(ctx.principal);
   const outcome = await ctx.db.transaction().execute(async (trx) => {
@@ -80,8 +82,7 @@ export async function writeTrip<R>(ctx: WriteContext, tripId: string, options: T
     await shareTripWrite(trx, ctx.clock, before, after);
     return { result, record: after, changed: true };
   });
-  ctx.response.etag = tripEtag(outcome.record.meta.id, outcome.record.meta.version);
-  return outcome;
+  return { ...outcome, etag: tripEtag(outcome.record.meta.id, outcome.record.meta.version) };
 }
 
 /** A load's status follows its trips (core/shared/statuses.ts); returns the change when there is one. */

@@ -15,6 +15,7 @@ import {
 import { writeTrip } from './trip-write.js';
 import { findTripReference, updateTripReferenceRow } from './trip-reference.repository.js';
 import { ZTripEtagHeader } from './stop-write.schemas.js';
+import { withHeaders } from '../answer-headers.js';
 
 export const updateTripReference = authedProcedure
   .meta({
@@ -37,7 +38,7 @@ export const updateTripReference = authedProcedure
   .input(ZUpdateTripReferenceInput)
   .output(ZReference)
   .mutation(async ({ ctx, input }) => {
-    const { result } = await writeTrip(ctx, input.tripId, {
+    const { result, etag } = await writeTrip(ctx, input.tripId, {
       emitTripChanged: true,
       apply: async ({ trx, scope, before, now }) => {
         const current = await findTripReference(trx, before.meta.id, input.referenceId);
@@ -63,5 +64,5 @@ export const updateTripReference = authedProcedure
         return toReference({ ...next, updated_at: now });
       },
     });
-    return result;
+    return withHeaders(result, { etag });
   });

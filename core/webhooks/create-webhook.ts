@@ -8,6 +8,7 @@ import { assertTarget } from './validate-target.js';
 import { insertWebhook, subsidiaryInScope, toWebhook, type WebhookRow } from './webhook.repository.js';
 import { webhookLocation } from './webhook-location.js';
 import { ZCreateWebhookInput, ZWebhookCreatedHeaders, ZWebhookWithSecret } from './webhook.schemas.js';
+import { withHeaders } from '../answer-headers.js';
 
 export const createWebhook = authedProcedure
   .meta({
@@ -54,6 +55,5 @@ export const createWebhook = authedProcedure
       updated_at: now,
     };
     await insertWebhook(ctx.db, row);
-    ctx.response.location = webhookLocation(ctx.config, row.id);
-    return { ...toWebhook(row), Secret: secret };
+    return withHeaders({ ...toWebhook(row), Secret: secret }, { location: webhookLocation(ctx.config, row.id) });
   });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { streamed, ZStreamed } from '../answer-headers.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import { deliveryLogExport, EXPORT_ROW_CAP } from './delivery-log-export.js';
@@ -28,16 +28,16 @@ export const exportDeliveryLogs = authedProcedure
     },
   })
   .input(ZExportDeliveryLogsInput)
-  .output(z.void())
+  .output(ZStreamed)
   .query(async ({ ctx, input }) => {
     const scope = scopeOf(ctx.principal);
     const filter = deliveryLogFilter(scope, input);
     await requireWebhook(ctx.db, scope, input.webhookId);
     const format = exportFormat(input.Format, ctx.request?.accept);
     const rows = Math.min((input.Page + 1) * input.PageSize, EXPORT_ROW_CAP);
-    ctx.response.stream = {
+    return streamed({
       contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
       fileName: `delivery-logs-${input.webhookId}.${format}`,
       chunks: deliveryLogExport(ctx.db, filter, rows, format),
-    };
+    });
   });

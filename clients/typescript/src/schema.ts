@@ -15293,7 +15293,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/*+json": {
                     /** @description Only preferences whose TruckId comes after this one (code point order): when an answer holds 1000 items, send its last TruckId to read on. */
@@ -23726,7 +23726,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/*+json": {
                     Reason?: string | null;
@@ -26485,7 +26485,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/*+json": {
                     /** @description A carrier of the tenant. */
@@ -32089,7 +32089,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/*+json": {
                     EngineHours?: number | null;

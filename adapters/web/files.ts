@@ -8,8 +8,8 @@ import { FILES_PATH_PREFIX } from '../../core/documents/download-link.js';
 import { readDownload } from '../../core/documents/read-download.js';
 import type { StoredFile } from '../../core/documents/document.repository.js';
 import type { Db } from '../../db/create-db.js';
-import { mapError } from '../rest/errors.js';
-import { buildProblem, edgeKinds, sendProblem } from '../rest/problem.js';
+import { mapError } from '../http/errors.js';
+import { buildProblem, edgeKinds, sendProblem } from '../http/problem.js';
 
 export { FILES_PATH_PREFIX };
 

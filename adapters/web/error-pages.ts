@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { edgeKinds, problemKinds, type ProblemKind } from '../rest/problem.js';
+import { edgeKinds, problemKinds, type ProblemKind } from '../http/problem.js';
 
 /**
  * The pages behind problem `Type` URLs (`{PUBLIC_BASE_URL}/errors/<Category>[/<Code>]`,

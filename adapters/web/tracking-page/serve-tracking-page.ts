@@ -6,9 +6,9 @@ import { AppError } from '../../../core/errors.js';
 import { readTrackingPage } from '../../../core/tracking/read-tracking-page.js';
 import { TRACK_PATH_PREFIX } from '../../../core/tracking/tracking-token.js';
 import type { Db } from '../../../db/create-db.js';
-import { mapError } from '../../rest/errors.js';
-import { buildProblem, edgeKinds, sendProblem } from '../../rest/problem.js';
-import { loggablePath } from '../request-context.js';
+import { mapError } from '../../http/errors.js';
+import { buildProblem, edgeKinds, sendProblem } from '../../http/problem.js';
+import { loggablePath } from '../../http/request-context.js';
 import { renderTrackingError, renderTrackingPage } from './render-page.js';
 
 export { TRACK_PATH_PREFIX };
