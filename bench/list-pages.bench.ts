@@ -315,7 +315,7 @@ interface PagerStats {
 export interface IngestResult {
   database: string;
   alone: LoadResult;
-  /** The feed while one client walks GET /trips from the start at the spec's 10 requests a second per token. */
+  /** The feed while one client walks GET /trips from the start at the API's 10 requests a second per token. */
   walking: LoadResult;
   walker: PagerStats;
   /** The same walk as fast as the server answers (RATE_LIMITS=off). */
@@ -375,7 +375,7 @@ async function benchIngestion(label: string, apiUrl: string, tenant: BigTenant, 
     page = cursor || page >= last ? 0 : page + 1;
     return answer.ms;
   };
-  // The spec allows one token 10 requests a second: that is how fast one client can page.
+  // The API allows one token 10 requests a second: that is how fast one client can page.
   const [walking, walker] = await pageWhile(feed(apiUrl, slots, FEED_SECONDS), walk, 10);
   const [racing, racer] = await pageWhile(feed(apiUrl, slots, FEED_SECONDS), walk);
   let turn = 0;

@@ -4,7 +4,7 @@
  * HosEta tenant so that their positions attach to the trip and refresh its Live ETAs, as a
  * telematics feed does in production.
  *
- * The spec's limits are 10 requests per second per token and 50 per tenant. Requests go
+ * The API's limits are 10 requests per second per token and 50 per tenant. Requests go
  * round-robin over the trucks, which are interleaved across tenants, so at R requests per
  * second each tenant sees R / TENANTS and each token R / (TENANTS × CLIENTS), evenly spaced:
  * at 3,000/s that is 15 per tenant and under 4 per token; even at 5,000/s (25 and 6.3) both

@@ -4,7 +4,7 @@
  * logs), with real tokens from its token host.
  *
  * The fleet (bench/position-fleet.ts) spreads the load over 200 tenants and 800 clients so
- * the spec's limits (10/s per token, 50/s per tenant) are never reached.
+ * the API's limits (10/s per token, 50/s per tenant) are never reached.
  * On each database, in one run, 60 s each (BENCH_POSITION_SECONDS) after a 5 s warm-up:
  *   1. limits on   — the target: at least 3,000 accepted positions/s with p99 under 50 ms;
  *   2. limits off  — the same load with RATE_LIMITS=off;

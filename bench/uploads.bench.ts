@@ -3,7 +3,7 @@
  * `npm start` starts it (migrations, SEED fixture, both hosts, dispatcher, request logs), with a
  * real token (`load:update`) from its token host and real multipart bodies over HTTP to
  * `POST /loads/{loadNumber}/documents`. RATE_LIMITS=off: this measures capacity, and one token
- * would otherwise meet the spec's 10 requests per second.
+ * would otherwise meet the API's 10 requests per second.
  *
  *   1. throughput — BENCH_UPLOADS_CONNECTIONS (8) clients each upload a 1 MiB PDF, the next as
  *      soon as the last is answered, for BENCH_UPLOADS_SECONDS (15) after a 2 s warm-up:

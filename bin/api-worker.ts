@@ -13,7 +13,7 @@ import { stopOnSignals } from './shutdown.js';
 /**
  * One API process of a WEB_CONCURRENCY cluster, forked by bin/cluster-primary.ts once the
  * primary has migrated and loaded the data: both hosts on the ports the cluster shares, over
- * the shared Postgres rate-limit store (so spec 8's limits hold over all the processes), and
+ * the shared Postgres rate-limit store (so the limits of docs/api-rules.md#rate-limits hold over all the processes), and
  * a webhook dispatcher (WEBHOOKS=on) whose claims are leases taken with `FOR UPDATE SKIP
  * LOCKED`, so N of them never deliver one attempt twice.
  */

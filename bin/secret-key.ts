@@ -9,7 +9,7 @@ export const DEFAULT_SECRET_KEY_FILE = './data/secret.key';
 const MIN_KEY_BYTES = 32;
 
 /**
- * SECRET_KEY (CONTRACT.md "Environment"): the environment's value when set; otherwise the key
+ * SECRET_KEY (README.md#environment): the environment's value when set; otherwise the key
  * kept in ./data/secret.key, generated there (mode 600) on first use. A file's text is used the
  * way SECRET_KEY's would be, so moving it into the environment keeps every secret readable.
  * Production refuses to make up a key: a key generated on one machine would not decrypt on another.

@@ -8,7 +8,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { resolveSecretKey } from './secret-key.js';
 
 /**
- * `npm run seed -- <fixture.json>` (CONTRACT.md): migrate DATABASE_URL, then load the fixture
+ * `npm run seed -- <fixture.json>` (README.md#commands): migrate DATABASE_URL, then load the fixture
  * in one transaction. A refused fixture prints every problem, one per line, and loads nothing.
  */
 

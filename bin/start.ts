@@ -16,7 +16,7 @@ import { startSandbox } from './sandbox-activity.js';
 import { Dispatcher } from '../workers/dispatcher.js';
 
 /**
- * `npm start` (CONTRACT.md): migrate, load SEED or (outside production) the demo data into an
+ * `npm start` (README.md#commands): migrate, load SEED or (outside production) the demo data into an
  * empty database, start the API host and the token host (and the metrics listener with
  * METRICS_PORT), print how to get a token, and shut down gracefully.
  *

@@ -13,7 +13,7 @@ import { resolveSecretKey } from './secret-key.js';
 import { stopOnSignals } from './shutdown.js';
 
 /**
- * `npm run worker` (CONTRACT.md): the webhook and visibility dispatcher alone, for deployments
+ * `npm run worker` (README.md#commands): the webhook and visibility dispatcher alone, for deployments
  * where API processes run with WEBHOOKS=off and workers scale apart. Any number may run
  * against one Postgres database; a killed worker's deliveries are picked up once their lease
  * runs out, with the same webhook-id. It also runs the hourly position-partition pass, which

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 
 /**
- * Runtime settings, read once from the environment (CONTRACT.md "Environment").
+ * Runtime settings, read once from the environment (README.md#environment).
  * Everything downstream takes a `Config`, so tests build one directly.
  */
 export interface Config {

@@ -125,7 +125,7 @@ function customer(Id: string, Name: string, SubsidiaryId: Subsidiary, CompanyNum
 
 /**
  * What the generated fleet holds, per subsidiary, in pickup order: every trip status the API
- * knows (DECISIONS.md), about as often as a carrier has them on an ordinary day. An InTransit
+ * knows (docs/api-rules.md#trips-and-stops), about as often as a carrier has them on an ordinary day. An InTransit
  * entry marked `arriving` is at its delivery when the story's clock stops, and `brokered` ones
  * are covered by a carrier instead of an own truck.
  */

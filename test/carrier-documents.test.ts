@@ -41,7 +41,7 @@ describeAuthCases(() => t, {
   missingPath: `${V}/carriers/car_nowhere/documents`,
 });
 
-describe('GET /carriers/{carrierId}/documents (spec 4.9)', () => {
+describe('GET /carriers/{carrierId}/documents (docs/api-rules.md#documents)', () => {
   it('returns a bare array of Documents with ParentType Carrier', async () => {
     const response = await t.api(`${V}/carriers/car_redriver/documents`, { as: 'prairie-readonly' });
     expect(response.status).toBe(200);

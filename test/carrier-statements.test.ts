@@ -30,7 +30,7 @@ describeAuthCases(() => t, {
 });
 
 describe('GET /carrier-settlement-statements/{number}', () => {
-  it('returns the statement of spec 2.6 with Money objects from minor units', async () => {
+  it('returns the statement of docs/api-rules.md#settlement-statements with Money objects from minor units', async () => {
     const response = await t.api(`${base}/70001`, { as: 'prairie-readonly' });
     expect(response.status).toBe(200);
     const money = (amount: number) => ({ Amount: amount, Currency: 840 });

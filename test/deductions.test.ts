@@ -66,7 +66,7 @@ describeAuthCases(() => t, {
 });
 
 describe('GET /deductions/{id}', () => {
-  it('returns the deduction of spec 2.7 with a Money amount and an ETag', async () => {
+  it('returns the deduction of docs/api-rules.md#deductions with a Money amount and an ETag', async () => {
     const response = await t.api(`${base}/ded_truck_ins`, { as: 'prairie-integration' });
     expect(response.status).toBe(200);
     expect(response.headers.get('etag')).toBe('"ded_truck_ins.1"');

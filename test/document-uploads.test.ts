@@ -138,7 +138,7 @@ describeAuthCases(() => t, {
 });
 
 describe('POST /loads/{loadNumber}/documents', () => {
-  it('stores the file and answers 201 with the Document of spec 2.1', async () => {
+  it('stores the file and answers 201 with the Document of docs/api-rules.md#documents', async () => {
     const response = await upload(`${V}/loads/L-1001/documents`, pdfForm('bill of lading', 'scan 7.pdf'));
     expect(response.status, response.text).toBe(201);
     expect(response.body).toEqual({

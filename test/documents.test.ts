@@ -145,7 +145,7 @@ describe('GET /loads/{loadNumber}/documents', () => {
     ]);
   });
 
-  it('returns the Document shape of spec 2.1 exactly', async () => {
+  it('returns the Document shape of docs/api-rules.md#documents exactly', async () => {
     const response = await t.api(`${V}/loads/L-1001/documents`, { as: 'prairie-readonly' });
     const ratecon = response.body.find((d: any) => d.id === 'doc_1001_ratecon');
     expect(Object.keys(ratecon).sort()).toEqual(
@@ -185,7 +185,7 @@ describe('GET /loads/{loadNumber}/documents', () => {
   });
 });
 
-describe('PATCH /loads/{loadNumber}/documents/{documentId} (spec 4.1)', () => {
+describe('PATCH /loads/{loadNumber}/documents/{documentId} (docs/api-rules.md#documents)', () => {
   it('200: changes the type and keeps id, file and upload facts', async () => {
     const created = await newLoadDocument();
     const response = await patch(loadDoc('L-1001', created.id), { DocumentType: 'Customer Load Confirmation' });
@@ -218,7 +218,7 @@ describe('PATCH /loads/{loadNumber}/documents/{documentId} (spec 4.1)', () => {
     expect(row.attachment_type).toBe(stored);
   });
 
-  it('accepts the four JSON media types of spec 4', async () => {
+  it('accepts the four JSON media types of docs/api-rules.md#requests-and-responses', async () => {
     for (const type of ['application/json', 'text/json', 'application/vnd.waybill+json', 'application/json-patch+json']) {
       const response = await patch(loadDoc('L-1001', 'doc_1001_bol'), ok, 'prairie-integration', { 'content-type': type });
       expect(response.status, `${type}: ${response.text}`).toBe(200);

@@ -20,7 +20,7 @@ import { demoText } from '../scripts/generate-demo.js';
 
 const SECRET_KEY = Buffer.from('fixture-test-secret-key-0123456789abcdef');
 // The project's demo data: its hand-written records (demo-base.json, grown from the shared demo
-// fixture) and the fleet scripts/generate-demo.ts adds; CONTRACT.md: it must load as it is.
+// fixture) and the fleet scripts/generate-demo.ts adds; it must load as it is.
 const DEMO_PATH = new URL('../fixtures/demo.json', import.meta.url);
 
 function demo(): any {
@@ -382,7 +382,7 @@ for (const dialect of dialects()) {
       expect(Object.values(await rowCounts(db)).every((n) => n === 0)).toBe(true);
     });
 
-    it('applies the defaults of CONTRACT.md and DECISIONS.md', async () => {
+    it('applies the defaults of docs/fixtures.md', async () => {
       const db = await freshDb(dialect);
       const summary = await load(db, minimalFixture());
       expect(summary).toMatchObject({ tenants: 1, loads: 1, trips: 1, stops: 3, documents: 1, webhooks: 2 });

@@ -350,7 +350,7 @@ describeAuthCases(() => t, {
   otherSubsidiary: { as: 'sub_dal-all', path: `${base}/fuel` },
 });
 
-describe('spec 8 rate rules', () => {
+describe('endpoint rate rules (docs/api-rules.md#rate-limits)', () => {
   it('limit GET /fuel/{id} to 10 and POST /fuel/search to 5 a minute per client', async () => {
     const limited = await startTestApp({ fixture: transactionFixture(), env: { RATE_LIMITS: 'on' } });
     try {

@@ -64,7 +64,7 @@ const P = API_PREFIX;
 /**
  * Refusals this test finds today of requests the document calls valid, each a rule JSON Schema
  * cannot state: across fields of one body (Quantity × Rate in whole cents, a range's end after
- * its start) or on stored data that the spec or DECISIONS answer with a 400 (a reference Name
+ * its start) or on stored data that docs/api-rules.md answers with a 400 (a reference Name
  * must be its definition's, arrival and departure in order). Each is stated in the field's
  * description instead. A listed violation does not fail its operation; a fixed one fails the
  * last test until its entry goes.
@@ -95,7 +95,7 @@ const KNOWN_DEFECTS: KnownDefect[] = [
     ops: /stops\/\{stopId\}\/arrival$/,
     kind: 'valid-refused',
     detail: /^400 ArrivedAt$/,
-    defect: "an ArrivedAt later than the stop's stored DepartedAt is a 400 (as DECISIONS says): a rule on stored data the document cannot state",
+    defect: "an ArrivedAt later than the stop's stored DepartedAt is a 400 (docs/api-rules.md#trips-and-stops): a rule on stored data the document cannot state",
     probe: { op: `PUT ${P}trips/{tripId}/stops/{stopId}/arrival`, path: '/api/p/v1.0/trips/trp_1001_a/stops/stp_1001_1/arrival', body: { ArrivedAt: '2026-11-21T16:00:00Z' } },
   },
   {
@@ -109,7 +109,7 @@ const KNOWN_DEFECTS: KnownDefect[] = [
     ops: /stops\/\{stopId\}\/departure$/,
     kind: 'valid-refused',
     detail: /^400 DepartedAt$/,
-    defect: "a DepartedAt earlier than the stop's stored ArrivedAt is a 400 (as DECISIONS says): a rule on stored data the document cannot state",
+    defect: "a DepartedAt earlier than the stop's stored ArrivedAt is a 400 (docs/api-rules.md#trips-and-stops): a rule on stored data the document cannot state",
     probe: { op: `PUT ${P}trips/{tripId}/stops/{stopId}/departure`, path: '/api/p/v1.0/trips/trp_1001_a/stops/stp_1001_1/departure', body: { DepartedAt: '2026-11-21T13:00:00Z' } },
   },
   {
@@ -123,7 +123,7 @@ const KNOWN_DEFECTS: KnownDefect[] = [
     ops: /dispatchpreferences\/search$/,
     kind: 'valid-refused',
     detail: /^400 UpdatedAtEnd$/,
-    defect: 'an UpdatedAtEnd not after UpdatedAtStart is a 400 (RESOURCES.md, the range rule on the two fields that replace UpdatedAtRange): a cross-field rule JSON Schema cannot state',
+    defect: 'an UpdatedAtEnd not after UpdatedAtStart is a 400 (docs/api-rules.md#dispatch-preferences, the range rule on the two fields that replace UpdatedAtRange): a cross-field rule JSON Schema cannot state',
     probe: { op: `POST ${P}dispatchpreferences/search`, path: '/api/p/v1.0/dispatchpreferences/search', body: { UpdatedAtStart: '2026-10-02T00:00:00Z', UpdatedAtEnd: '2026-10-01T00:00:00Z' } },
   },
   {
@@ -142,7 +142,7 @@ const KNOWN_DEFECTS: KnownDefect[] = [
     ops: /dispatchpreferences\/\{truckId\}$/,
     kind: 'valid-refused',
     detail: /^400 Driver2Id$/,
-    defect: 'a Driver2Id equal to Driver1Id is a 400 (RESOURCES.md): a cross-field rule JSON Schema cannot state',
+    defect: 'a Driver2Id equal to Driver1Id is a 400 (docs/api-rules.md#dispatch-preferences): a cross-field rule JSON Schema cannot state',
     probe: { op: `PUT ${P}dispatchpreferences/{truckId}`, path: '/api/p/v1.0/dispatchpreferences/trk_101', body: { Driver1Id: 'drv_ana', Driver2Id: 'drv_ana' } },
   },
   {
@@ -150,7 +150,7 @@ const KNOWN_DEFECTS: KnownDefect[] = [
     kind: 'valid-refused',
     detail: /^400 (Total|(PricePerUnit|FuelTotal|Fees|Discounts)\.Currency)$/,
     defect:
-      "a fuel Total other than FuelTotal + Fees − Discounts, or an amount in another currency than Total's, is a 400 (RESOURCES.md): cross-field rules JSON Schema cannot state, given in Total's description",
+      "a fuel Total other than FuelTotal + Fees − Discounts, or an amount in another currency than Total's, is a 400 (docs/api-rules.md#fuel-and-tolls): cross-field rules JSON Schema cannot state, given in Total's description",
     probe: {
       op: `POST ${P}fuel`,
       path: '/api/p/v1.0/fuel',

@@ -7,7 +7,7 @@ import { testDatabaseKind } from './support/database.js';
 import { bannerUrls, scratchDatabase, serverEnv, startProcess, type ScratchDatabase, type ServerProcess } from './support/server-process.js';
 
 /**
- * Issue 19: the limits of spec 8 hold across processes. Two real API processes (`bin/start.ts`,
+ * Issue 19: the limits of docs/api-rules.md#rate-limits hold across processes. Two real API processes (`bin/start.ts`,
  * each its own Node process with its own leasing store) on one Postgres database, a burst of
  * concurrent requests of one key spread over both. The windows here are real minutes, so a
  * burst starts only with enough of the current minute left.

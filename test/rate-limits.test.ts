@@ -60,7 +60,7 @@ function expectRateLimitProblem(response: { status: number; headers: Headers; bo
 }
 
 describe('the endpoint table', () => {
-  it('configures all 26 rules of spec section 8, looked up by method and template', () => {
+  it('configures all 26 rules of docs/api-rules.md#rate-limits, looked up by method and template', () => {
     expect(endpointRuleCount).toBe(26);
     expect(endpointRuleFor('GET', '/api/p/v{version}/drivers/{driverId}')).toEqual({
       name: 'GET drivers/{id}',

@@ -26,7 +26,7 @@ describe('GET /references', () => {
     expect(response.body).toEqual({ Items: [poNumber, pickupDate, sealNumber], Page: 0, PageSize: 50, Total: 3, NextCursor: null });
   });
 
-  it('accepts the v2.0 path alias used by the spec examples', async () => {
+  it('accepts the v2.0 path alias used by published examples', async () => {
     const response = await t.api('/api/p/v2.0/references?entities=Trip', { as: 'prairie-integration' });
     expect(response.status).toBe(200);
     expect(response.body.Total).toBe(3);

@@ -16,7 +16,7 @@ import { AUDIENCE, secretOf, startTestApp, type TestApp } from './harness.js';
 import { startReceiver, type Receiver } from './support/webhook-receiver.js';
 
 /**
- * The SDK (clients/typescript) against a running server over real HTTP, with the spec's rate
+ * The SDK (clients/typescript) against a running server over real HTTP, with the API's rate
  * limits on: the generated types, the token helper, 401 refresh, 429 retry, If-Match and
  * webhook verification.
  */
@@ -137,7 +137,7 @@ describe('tokens', () => {
 
 describe('rate limits', () => {
   it('a 429 is sent again after Retry-After, within the attempts allowed', async () => {
-    // GET users/list allows 5 a minute per client, then blocks for 3 minutes (spec section 8).
+    // GET users/list allows 5 a minute per client, then blocks for 3 minutes (docs/api-rules.md#rate-limits).
     const tokens = clientCredentials({ authUrl: t.authUrl, clientId: 'tn_harbor-all', clientSecret: secretOf('tn_harbor-all'), audience: AUDIENCE });
     const plain = createWaybillClient({ baseUrl: t.apiUrl, auth: tokens, retry: { maxAttempts: 1 } });
     for (let i = 0; i < 5; i++) expect((await plain.GET('/api/p/v1.0/users/list')).response.status).toBe(200);

@@ -232,7 +232,7 @@ describeAuthCases(() => t, {
   otherSubsidiary: { as: 'sub_dal-all', path: `${base}/tolls` },
 });
 
-describe('spec 8 rate rules', () => {
+describe('endpoint rate rules (docs/api-rules.md#rate-limits)', () => {
   it('limit GET /tolls/{id} and POST /tolls/search to 10 a minute per client', async () => {
     const limited = await startTestApp({ fixture: transactionFixture(), env: { RATE_LIMITS: 'on' } });
     try {

@@ -44,7 +44,7 @@ describeAuthCases(() => t, {
 });
 
 // The shared cases send no If-Match, so an authorised call stops at 428: authentication, scope
-// and isolation are all checked before it (DECISIONS' order of checks). Successes are below.
+// and isolation are all checked before it (docs/api-rules.md#order-of-checks). Successes are below.
 describeAuthCases(() => t, {
   method: 'PUT',
   path: refPath('trp_refs2', 'ref_free'),

@@ -307,7 +307,7 @@ describe('GET /trips', () => {
 describe('POST /trips/search', () => {
   const search = (body: unknown, as = 'prairie-integration') => t.api(`${V}/trips/search`, { method: 'POST', as, body });
 
-  it('returns every visible trip for an empty body, paginated per DECISIONS', async () => {
+  it('returns every visible trip for an empty body, paginated per docs/api-rules.md#paging', async () => {
     const response = await search({});
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ Page: 0, PageSize: 50, Total: 3 });

@@ -1,5 +1,5 @@
 /**
- * Two share rules of RESOURCES.md "Visibility: outbound tracking and history", tested literally
+ * Two share rules of docs/api-rules.md#visibility, tested literally
  * over HTTP on a load of its own (visibility-outbound.test.ts covers the rest): the delivery ETA
  * is shared when first computed and then only when it moves 15 minutes or more from the last
  * one shared; a stop's departure is shared, signed with the customer's VisibilitySecret, and

@@ -11,7 +11,7 @@ import { bannerUrls, scratchDatabase, serverEnv, startProcess, type ScratchDatab
 
 /**
  * WEB_CONCURRENCY (issue 19): `npm start` as N API processes (node:cluster) on one Postgres,
- * and spec 8's limits holding over processes: real OS processes, real ports.
+ * and the limits of docs/api-rules.md#rate-limits holding over processes: real OS processes, real ports.
  */
 
 const SLOW = 180_000;

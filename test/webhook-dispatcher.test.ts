@@ -66,7 +66,7 @@ async function attemptsOf(webhookId: string) {
   return t.db.selectFrom('webhook_delivery_attempts').selectAll().where('webhook_id', '=', webhookId).orderBy('attempt').execute();
 }
 
-describe('routing (spec 6)', () => {
+describe('routing (docs/api-rules.md#events)', () => {
   it('sends each event to the matching Active, enabled subscriptions of its subsidiary, verified with standardwebhooks', async () => {
     const kc = await activeHook('kc', { SubsidiaryId: 'sub_kc', EventTypes: ['trip.*', 'carrier.document.*'] });
     const dal = await activeHook('dal', { SubsidiaryId: 'sub_dal', EventTypes: ['trip.*', 'carrier.document.*'] });

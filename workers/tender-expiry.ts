@@ -5,7 +5,7 @@ import { claimExpiry, dueForExpiry, toTender } from '../core/tenders/tender.repo
 import type { Db } from '../db/create-db.js';
 
 /**
- * The expiry of tenders (RESOURCES.md "Tenders"): a Pending tender past RespondBy already reads
+ * The expiry of tenders (docs/api-rules.md#tenders): a Pending tender past RespondBy already reads
  * Expired; this pass writes it and emits `tender.expired`, once per tender. Each tender is
  * claimed with a conditional update in its own transaction with its event, so passes in several
  * processes (workers on one Postgres database) never emit one twice, and a pass that dies
@@ -40,7 +40,7 @@ export interface TenderExpirySchedule {
 
 /**
  * For `npm start` and `npm run worker`: a pass every 15 seconds, well inside the 60 seconds
- * RESOURCES.md allows after RespondBy. A failed pass is logged and retried by the next one.
+ * docs/api-rules.md#tenders allows after RespondBy. A failed pass is logged and retried by the next one.
  */
 export function startTenderExpiry(options: { db: Db; clock: Clock; logger: TenderExpiryLogger; intervalMs?: number }): TenderExpirySchedule {
   let inFlight: Promise<void> | undefined;

@@ -30,7 +30,7 @@ function errorResponse(description: string, extraHeaders: Json = {}): Json {
 }
 
 /**
- * The token host's own OpenAPI 3.1 document (DECISIONS "Authentication"): the token request
+ * The token host's own OpenAPI 3.1 document (docs/api-rules.md#authentication-and-scope): the token request
  * in both media types with HTTP Basic as the alternative client authentication, each status
  * with its OAuth error, and the JWKS. The API host's document links here.
  */

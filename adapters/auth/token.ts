@@ -95,7 +95,7 @@ export function createTokenEndpoint(
     if (request.audience !== config.audience) {
       throw new OAuthError(400, 'invalid_target', 'The audience is not this API.');
     }
-    // Non-narrowing (spec section 5): naming a scope only checks it; the token carries every granted one.
+    // Non-narrowing (docs/api-rules.md#authentication-and-scope): naming a scope only checks it; the token carries every granted one.
     if (request.scope !== undefined && parseScopeList(request.scope).some((s) => !client.scopes.includes(s))) {
       throw new OAuthError(400, 'invalid_scope', 'A requested scope is not granted to this client.');
     }

@@ -25,8 +25,8 @@ export interface LeaseOutcome {
 
 /**
  * The row as a lease at `nowMs` finds it: a block still running is kept; a new window, or a
- * block that has ended, starts from nothing granted (DECISIONS: once a block is over,
- * counting starts afresh).
+ * block that has ended, starts from nothing granted (docs/api-rules.md#rate-limits: once a block is
+ * over, counting starts afresh).
  */
 export function currentBudget(row: SharedBudget | undefined, rule: RateRule, nowMs: number): SharedBudget {
   if (row && row.blockedUntil !== null && row.blockedUntil > nowMs) return row;

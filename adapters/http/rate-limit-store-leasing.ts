@@ -55,7 +55,7 @@ interface LeaseAnswer {
  * one transaction in flight at a time, rows locked in key order (no deadlock between
  * processes).
  *
- * The limits of spec 8 hold across processes: the grants of a window never add up to more
+ * The limits of docs/api-rules.md#rate-limits hold across processes: the grants of a window never add up to more
  * than the rule's points, so no more requests than that are allowed, whatever the number of
  * processes and even if one dies holding a slice. The price: units leased and unspent when a
  * window ends are lost (a slice stranded in one process cannot serve a request another process
@@ -64,7 +64,7 @@ interface LeaseAnswer {
  * where that matters (`sliceFor`: one unit at a time under rules with a block, half of what
  * is left otherwise), and a closing process returns its unspent units (`close`).
  *
- * The block (DECISIONS "Rate limits"): the lease that finds nothing left is the request that
+ * The block (docs/api-rules.md#rate-limits): the lease that finds nothing left is the request that
  * passes the threshold; it records the block in the row and is refused. Other processes learn
  * of the block at their next lease, spending meanwhile what they hold (allowed: their units
  * are part of the window's points). Under a rule without a block, a process that found the

@@ -40,7 +40,7 @@ export function windowStartOf(rule: RateRule, nowMs: number): number {
 }
 
 /**
- * The counting rule of DECISIONS "Rate limits": fixed windows; the request that passes the
+ * The counting rule of docs/api-rules.md#rate-limits: fixed windows; the request that passes the
  * threshold starts the block; requests during a block are refused without being counted, so
  * they never extend it; once a block has ended counting starts afresh.
  */

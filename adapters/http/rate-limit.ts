@@ -36,8 +36,8 @@ const SWEEP_EVERY_MS = 60_000;
 const WARN_EVERY_MS = 60_000;
 
 /**
- * The rate limits of every host, over one store: fixed windows and blocks as DECISIONS
- * "Rate limits" has them (the counting itself is `nextCounter`). Time comes from the injected
+ * The rate limits of every host, over one store: fixed windows and blocks as
+ * docs/api-rules.md#rate-limits has them (the counting itself is `nextCounter`). Time comes from the injected
  * clock, so tests move through windows and blocks without sleeping.
  *
  * A store that fails (the database is down) does not take the API down with it: the request

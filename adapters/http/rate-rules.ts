@@ -1,5 +1,5 @@
 /**
- * The rate rules of spec section 8 and DECISIONS "Rate limits". Each rule is a fixed window
+ * The rate rules of docs/api-rules.md#rate-limits. Each rule is a fixed window
  * with an optional block that starts when the threshold is passed.
  */
 export interface RateRule {
@@ -18,13 +18,13 @@ export const tenantRule: RateRule = { name: 'tenant', points: 50, windowSeconds:
 export const defaultRule: RateRule = { name: 'default', points: 10, windowSeconds: 60, blockSeconds: 180 };
 export const defaultBurstRule: RateRule = { name: 'default-burst', points: 1, windowSeconds: 1, blockSeconds: 0 };
 
-/** POST {auth_url}/oauth/token, per client id named in the request (DECISIONS); clients are told to cache tokens. */
+/** POST {auth_url}/oauth/token, per client id named in the request (docs/api-rules.md#rate-limits); clients are told to cache tokens. */
 export const tokenEndpointRule: RateRule = { name: 'oauth-token', points: 30, windowSeconds: 60, blockSeconds: 0 };
 
 /** /openapi.json, /docs, /healthz and /files/{token}, per client IP. */
 export const publicRule: RateRule = { name: 'public', points: 20, windowSeconds: 1, blockSeconds: 0 };
 
-/** Endpoint table of spec section 8: threshold per minute per client application, then a block. */
+/** Endpoint table of docs/api-rules.md#rate-limits: threshold per minute per client application, then a block. */
 const endpointTable: Array<[method: string, path: string, perMinute: number, blockMinutes: number]> = [
   ['GET', 'drivers/{id}', 10, 3],
   ['GET', 'drivers', 5, 1],

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 
-/** Default body limit (DECISIONS: 1 MiB); routes may set a smaller one (8 KiB on positions). */
+/** Default body limit (docs/api-rules.md#requests-and-responses: 1 MiB); routes may set a smaller one (8 KiB on positions). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /**

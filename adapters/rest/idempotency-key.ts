@@ -10,7 +10,7 @@ import { buildProblem, problemKinds } from '../http/problem.js';
 import { decryptSecret, encryptSecret } from '../../core/crypto/secret-box.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
-/** 1 to 255 visible ASCII characters (RESOURCES.md). */
+/** 1 to 255 visible ASCII characters (docs/api-rules.md#idempotency). */
 export const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7E]{1,255}$';
 const validKey = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 

@@ -12,7 +12,7 @@ import { CHUNK_BYTES } from '../../core/documents/document-content.js';
 import { MAX_UPLOAD_BYTES, UPLOAD_CONTENT_TYPES, type UploadContentType, type UploadedFile } from '../../core/documents/uploaded-file.js';
 
 /**
- * Multipart document uploads (RESOURCES "Document uploads and deletes"). The body is parsed as
+ * Multipart document uploads (docs/api-rules.md#document-uploads). The body is parsed as
  * it arrives (busboy): the `File` part streams to a staging file while its first bytes are
  * kept to decide its type (file-type reads magic numbers; the name and declared type are never
  * trusted), the `DocumentType` part is a short field. Nothing reaches the database here: the

@@ -19,7 +19,7 @@ const JSON_MEDIA_TYPES = ['application/json', 'text/json', 'application/*+json',
 
 const problemSchema: Json = {
   type: 'object',
-  description: 'Problem details (spec section 7). `Type` is `{base_url}/errors/<Category>[/<Code>]`.',
+  description: 'Problem details. `Type` is `{base_url}/errors/<Category>[/<Code>]`.',
   properties: {
     Type: { type: ['string', 'null'] },
     Title: { type: ['string', 'null'] },

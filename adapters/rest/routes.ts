@@ -5,7 +5,7 @@ import type { Meta } from '../../core/trpc.js';
 
 export interface Route {
   method: OpenApiMethod;
-  /** The spec path template, e.g. `/api/p/v{version}/subsidiaries/{id}`. */
+  /** The OpenAPI path template, e.g. `/api/p/v{version}/subsidiaries/{id}`. */
   template: string;
   /** Dotted tRPC path of the procedure, e.g. `subsidiaries.getSubsidiary`. */
   procedurePath: string;

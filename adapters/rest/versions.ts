@@ -1,5 +1,5 @@
 /**
- * DECISIONS: v1, v1.0, v1.0.0 are version 1.0; v2.0 (seen in the spec's reference examples)
+ * docs/api-rules.md#base-path-and-versions: v1, v1.0, v1.0.0 are version 1.0; v2.0 (seen in published examples)
  * is an alias of 1.0; anything else is 400 UnsupportedApiVersion. The `api-version` header
  * (`v1`, `1.0`, …) overrides the path; an empty one overrides nothing.
  */

@@ -24,7 +24,7 @@ export interface TrpcDeps {
 /**
  * The app router over tRPC's own HTTP protocol, for internal TypeScript apps. Same bearer
  * tokens and scopes as REST; errors use tRPC's envelope (the client needs it), with codes
- * from the core's AppError. Its own rate limit per client (DECISIONS).
+ * from the core's AppError. Its own rate limit per client (docs/api-rules.md#rate-limits).
  */
 export function createTrpcHandler(deps: TrpcDeps) {
   return async (req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> => {

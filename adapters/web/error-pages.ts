@@ -3,7 +3,7 @@ import { edgeKinds, problemKinds, type ProblemKind } from '../http/problem.js';
 
 /**
  * The pages behind problem `Type` URLs (`{PUBLIC_BASE_URL}/errors/<Category>[/<Code>]`,
- * DECISIONS "Errors"): a developer who pastes a Type into a browser learns what went wrong and
+ * docs/api-rules.md#problems): a developer who pastes a Type into a browser learns what went wrong and
  * what to do. HTML by default, JSON for `Accept: application/json`. Every category of the error
  * table and every code the core raises has a page (test/error-pages.test.ts reads the source
  * for codes, so a new one without a page fails the suite).

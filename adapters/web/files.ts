@@ -20,7 +20,7 @@ export interface FileRouteDeps {
 }
 
 /**
- * `GET /files/{token}` (DECISIONS "Documents"): no bearer token, the signed link is the
+ * `GET /files/{token}` (docs/api-rules.md#documents): no bearer token, the signed link is the
  * credential. Raw bytes, so it is served here rather than through a procedure; the token
  * check and the lookup are the core's (core/documents/read-download.ts).
  */

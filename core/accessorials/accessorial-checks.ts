@@ -10,7 +10,7 @@ import type { Family } from './families.js';
 /**
  * The accessorial type must be the tenant's (404 otherwise, like any other record the body
  * names), not retired, and meant for this party. Those two are rules on the stored type, not
- * on the body's shape, so they come after the lookup as DECISIONS' order of checks has it:
+ * on the body's shape, so they come after the lookup as docs/api-rules.md#order-of-checks has it:
  * 422, naming the field.
  */
 export async function usableType(db: Db, scope: Scope, family: Family, id: string): Promise<TAccessorialType> {

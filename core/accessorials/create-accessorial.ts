@@ -14,7 +14,7 @@ import { FAMILIES, type Family } from './families.js';
 import { ZIdempotentCreatedHeaders } from '../shared/record-headers.js';
 import { withHeaders } from '../answer-headers.js';
 
-/** How long a create waits for its commit before answering 503 (spec 7: the write may exist). */
+/** How long a create waits for its commit before answering 503 (docs/api-rules.md#credits-and-accessorials: the write may exist). */
 export const CONFIRM_WITHIN_MS = 10_000;
 
 async function findParty(db: Db, scope: Scope, family: Family, id: string): Promise<PartyRef | undefined> {

@@ -2,7 +2,7 @@
  * The five route families of the accessorials table: accessorial charges (Rate > 0) for
  * drivers, customers and carriers, and credits (Rate < 0) for customers and carriers. Driver
  * credits are deductions (core/credits). A record is reachable only through its own family's
- * routes; any other family's route answers 404 (DECISIONS "Concurrency and idempotency").
+ * routes; any other family's route answers 404 (docs/api-rules.md#credits-and-accessorials).
  */
 export type Party = 'Driver' | 'Customer' | 'Carrier';
 export type ChargeType = 'Accessorial' | 'Credit';
@@ -39,7 +39,7 @@ export const FAMILIES = {
   carrierCredit: family('Carrier', 'Credit'),
 } as const;
 
-/** Accessorial charges are positive, credits negative (spec 4.14). */
+/** Accessorial charges are positive, credits negative (docs/api-rules.md#credits-and-accessorials). */
 export function rateSignProblem(family: Family, rate: number): string | null {
   if (family.type === 'Accessorial') return rate > 0 ? null : 'The rate of an accessorial must be greater than zero.';
   return rate < 0 ? null : 'The rate of a credit must be less than zero (a signed negative amount).';

@@ -1,6 +1,5 @@
 /**
- * The scope catalog (DECISIONS.md "Authentication", and the new scopes of RESOURCES.md "Rules
- * shared by these groups"). Clients can only be granted scopes from
+ * The scope catalog (docs/api-rules.md#scopes). Clients can only be granted scopes from
  * this list, so a typo in the operator CLI fails loudly instead of granting nothing.
  */
 export const SCOPES = [

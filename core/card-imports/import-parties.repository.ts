@@ -84,7 +84,7 @@ export async function findImportParties(
 
 /**
  * The subsidiary of an imported transaction. With a truck or driver it is theirs (the truck's
- * first), as a deduction's is (DECISIONS "Money"), and a SubsidiaryId sent must name it: another
+ * first), as a deduction's is (docs/api-rules.md#tenants-and-subsidiaries), and a SubsidiaryId sent must name it: another
  * is a 422, a rule on stored data. Without either it is the one sent, which the caller must be
  * able to see (404 otherwise), else the caller's own.
  */

@@ -12,7 +12,7 @@ import type { TCarrier, TCarrierFilter } from './carrier.schemas.js';
 type CarrierRow = Selectable<Database['carriers']>;
 type InsuranceRow = Selectable<Database['carrier_insurance']>;
 
-/** Carriers belong to the tenant: every client of the tenant sees them (DECISIONS). */
+/** Carriers belong to the tenant: every client of the tenant sees them (docs/api-rules.md#tenants-and-subsidiaries). */
 const carriersInScope = (scope: Scope) => inScope('carriers', scope, { subsidiaryColumn: null });
 
 export function toCarrier(row: CarrierRow, insurance: readonly InsuranceRow[]): TCarrier {

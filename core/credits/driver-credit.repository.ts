@@ -9,7 +9,7 @@ import { updateAtVersion } from '../shared/update-at-version.js';
 /** The route family of driver credit idempotency keys. */
 export const DRIVER_CREDIT_FAMILY = 'credits/driver';
 
-/** What a replay of POST /credits/driver must repeat (spec 4.15); Description is not compared. */
+/** What a replay of POST /credits/driver must repeat (docs/api-rules.md#credits-and-accessorials); Description is not compared. */
 export function driverCreditFingerprint(values: {
   amount: number;
   date: string;
@@ -58,7 +58,7 @@ export async function findUnkeyedCredit(trx: Db, scope: Scope, key: string): Pro
  * Applies a merge update when the credit is in the caller's scope, still the version the
  * caller matched and still unpaid; answers whether it did, so a concurrent change is a 412 and
  * a concurrent payment a 409 rather than a lost update (and a credit outside the scope stays
- * as it is, like a missing one). A credit's subsidiary column is its driver's (DECISIONS), the
+ * as it is, like a missing one). A credit's subsidiary column is its driver's (docs/api-rules.md#tenants-and-subsidiaries), the
  * same rule its reads apply.
  */
 export async function updateCredit(

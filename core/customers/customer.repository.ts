@@ -51,7 +51,7 @@ export const customerEtag = (row: Pick<CustomerRow, 'id' | 'version'>) => etagOf
 /**
  * The scope filter of customers: the tenant's, through the one helper, only live (not deleted)
  * ones, and for a subsidiary-bound caller its own subsidiary's and those of no subsidiary
- * (RESOURCES.md: every client of the tenant sees a customer without one).
+ * (docs/api-rules.md#tenants-and-subsidiaries: every client of the tenant sees a customer without one).
  */
 export function customerInScope(scope: Scope): Expression<SqlBool> {
   return sql<SqlBool>`${inScope('customers', scope, { orNoSubsidiary: true })} and ${sql.ref('customers.deleted_at')} is null`;

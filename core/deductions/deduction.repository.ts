@@ -57,7 +57,7 @@ export async function insertDeduction(db: Db, row: Insertable<DeductionsTable>):
 /** Newest Date first, the id breaking ties. */
 const DEDUCTION_ORDER = thenById('deductions', { column: 'date', desc: true, type: 'text' });
 
-/** Deductions only, never credits (spec 4.14). */
+/** Deductions only, never credits (docs/api-rules.md#credits-and-accessorials). */
 export async function searchDeductions(db: Db, scope: Scope, filters: TSearchDeductionsInput): Promise<PageOf<TDeduction>> {
   let query = visible(db, scope).where('type', '=', 'Deduction');
   if (filters.DriverId) query = query.where('driver_id', '=', filters.DriverId);
@@ -74,7 +74,7 @@ export async function searchDeductions(db: Db, scope: Scope, filters: TSearchDed
  * Marks a deduction deleted, only while it is in the caller's scope, still unpaid and not
  * owned by a maintenance record or a fuel or toll transaction: the guard sits in the UPDATE itself so a concurrent payment
  * cannot slip between the check and the write. Answers whether a row changed. The subsidiary
- * column is the driver's or truck's (DECISIONS), the rule `getDeductionRow` reads by.
+ * column is the driver's or truck's (docs/api-rules.md#tenants-and-subsidiaries), the rule `getDeductionRow` reads by.
  */
 export async function softDeleteDeduction(db: Db, scope: Scope, id: string, deletedAt: string): Promise<boolean> {
   const result = await db

@@ -3,7 +3,7 @@ import { ZDateTimeInput } from '../shared/money-input.js';
 import { ZPathId, input } from '../shared/schemas.js';
 
 /**
- * The search answers a bare array (RESOURCES.md), so its size is bounded here rather than by a
+ * The search answers a bare array (docs/api-rules.md#dispatch-preferences), so its size is bounded here rather than by a
  * page: at most this many preferences, in TruckId order; `AfterTruckId` reads on from the last.
  * A preference is one per truck, so a fleet of up to this many trucks reads in one call.
  */

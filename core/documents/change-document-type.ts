@@ -85,7 +85,7 @@ const CHANGES: Record<LoadDocumentOwner['kind'], { summary: string; description:
       'Invoice-family types, as the target or as the current type, are 422 `Unprocessable/ProtectedDocumentType`. ' +
       "Every call with Proof of Delivery posts the document to the customer's visibility integration.",
   },
-  // The trip twin of 4.1 (DECISIONS "Documents"): the trip's own documents, the same rules.
+  // The trip twin of 4.1 (docs/api-rules.md#documents): the trip's own documents, the same rules.
   trip: {
     summary: "Change the type of a trip's document",
     description:

@@ -123,7 +123,7 @@ export async function createDocument(
       });
       await postProofOfDelivery(trx, ctx.clock, scopeOf(ctx.principal), load, document);
     } else {
-      // Carriers have no subsidiary: the event goes to every subscription of the tenant (spec 6).
+      // Carriers have no subsidiary: the event goes to every subscription of the tenant (docs/api-rules.md#events).
       await appendEvent(trx, ctx.clock, {
         tenantId,
         subsidiaryId: null,

@@ -20,7 +20,7 @@ import { ZDocumentId } from './document.schemas.js';
 import { isInvoiceFamily } from './document-types.js';
 
 /**
- * Soft-deletes one of the owner's own documents (RESOURCES "Document uploads and deletes"):
+ * Soft-deletes one of the owner's own documents (docs/api-rules.md#document-uploads):
  * afterwards it reads as 404, appears in no list, and its download links find no file.
  * Invoice-family documents are protected (422). The last state is announced in the same
  * transaction: `document.deleted` and `load.changed` for a load's or trip's,

@@ -1,5 +1,5 @@
 /**
- * The document types of spec 2.1, in the service's own casing. Input is matched
+ * The document types of docs/api-rules.md#documents, in the service's own casing. Input is matched
  * case-insensitively (nothing else is forgiven) and stored in this casing.
  */
 
@@ -27,7 +27,7 @@ export const INVOICE_FAMILY_TYPES = [
   'Carrier Invoice',
 ] as const;
 
-/** Carrier types: the spec shows two, RESOURCES "Document uploads and deletes" fixes the list. */
+/** Carrier types (docs/api-rules.md#documents). */
 export const CARRIER_DOCUMENT_TYPES = [
   'Carrier Agreement',
   'Carrier Application',

@@ -42,7 +42,7 @@ export const ZDocumentTypeChangePage = pageOf(ZDocumentTypeChange).meta({ id: 'D
 /**
  * A type an integrator may name: recognised, case-insensitively, and not a carrier type.
  * Invoice-family types pass here and are refused later with 422, after the document is found
- * (DECISIONS: validation 400 → lookup 404 → business rule 422).
+ * (docs/api-rules.md#order-of-checks: validation 400 → lookup 404 → business rule 422).
  */
 export const ZDocumentTypeInput = z
   .string()

@@ -3,7 +3,7 @@ import { deriveKey } from '../crypto/secret-box.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 
 /**
- * Signed download links (DECISIONS "Documents"): `{PUBLIC_BASE_URL}/files/{token}`, valid
+ * Signed download links (docs/api-rules.md#documents): `{PUBLIC_BASE_URL}/files/{token}`, valid
  * 10 minutes. The token signs the document id and the expiry only, so a type change (or any
  * other edit of the document) leaves issued links working, and the bytes are looked up again
  * when the link is used (a deleted document is gone even while its link is unexpired).

@@ -7,7 +7,7 @@ import type { TDocument } from './document.schemas.js';
 import { PROOF_OF_DELIVERY } from './document-types.js';
 
 /**
- * DECISIONS "Visibility": a load document that becomes (by a type change) or arrives as (by an
+ * docs/api-rules.md#visibility: a load document that becomes (by a type change) or arrives as (by an
  * upload) a Proof of Delivery is posted to the load's customer's visibility integration, in
  * the transaction of the write, once per call, and recorded in the load's outbound history like
  * its tracking shares (the envelope is unchanged). Nothing happens without such an integration.

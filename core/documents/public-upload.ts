@@ -5,7 +5,7 @@ import type { UploadedFile } from './uploaded-file.js';
 
 /**
  * The public upload routes' rule on invoice-family types: recognised (so not the 400 of an
- * unknown type) but protected, refused with 422 once the owner is found (DECISIONS' order).
+ * unknown type) but protected, refused with 422 once the owner is found (docs/api-rules.md#order-of-checks).
  */
 export function refuseProtectedType(documentType: string): void {
   if (isInvoiceFamily(documentType)) {

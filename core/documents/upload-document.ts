@@ -25,7 +25,7 @@ const UPLOADS: Record<DocumentOwnerKind, { summary: string; rules: string; error
 };
 
 /**
- * RESOURCES "Document uploads and deletes": an owner's document from a multipart upload (a
+ * docs/api-rules.md#document-uploads: an owner's document from a multipart upload (a
  * trip's by the load route's rules). The edge stages the `File` part; its bytes are read at commit.
  */
 export function uploadDocumentProcedure<K extends DocumentOwnerKind, P extends string>(owner: DocumentOwnerDescription<K, P>) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ContentSource } from './document-content.js';
 
-/** Largest file the public upload routes take (RESOURCES "Document uploads and deletes"). */
+/** Largest file the public upload routes take (docs/api-rules.md#document-uploads). */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 /** The media types an upload may be, decided from the file's bytes, never from its name or declared type. */

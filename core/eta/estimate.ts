@@ -1,5 +1,5 @@
 /**
- * Stop ETAs (spec 2.2, DECISIONS "Trips, stops, ETAs"). Pure: callers pass the stops and the
+ * Stop ETAs (docs/api-rules.md#positions-and-etas). Pure: callers pass the stops and the
  * time, and store what comes back.
  *
  * - Manual defaults to the stop's scheduled time: the appointment (APPT) or the window's

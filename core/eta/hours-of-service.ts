@@ -1,6 +1,6 @@
 /**
- * A driver's duty clocks under the US property-carrying hours-of-service rules DECISIONS
- * names (49 CFR 395.3): at most 11 hours driving and no driving after the 14th hour of the
+ * A driver's duty clocks under the US property-carrying hours-of-service rules
+ * docs/api-rules.md#positions-and-etas names (49 CFR 395.3): at most 11 hours driving and no driving after the 14th hour of the
  * duty period, a 30-minute break once 8 hours of driving have passed without one, and 10
  * consecutive hours off duty to start a new period. All durations are whole milliseconds so
  * the arithmetic is exact.

@@ -1,6 +1,6 @@
 /**
  * Road distance between two points, estimated without a road network: the great-circle
- * distance times 1.2 (DECISIONS "Trips, stops, ETAs"). Roads are rarely straight; 1.2 is the
+ * distance times 1.2 (docs/api-rules.md#positions-and-etas). Roads are rarely straight; 1.2 is the
  * usual circuity factor for US highway freight and keeps ETAs reproducible from coordinates alone.
  */
 

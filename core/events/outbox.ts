@@ -7,9 +7,9 @@ import { formatStoredDateTime } from '../shared/datetime.js';
 
 export interface EventToEmit {
   tenantId: string;
-  /** The subsidiary of the record the event is about (routing, spec 6); null when none. */
+  /** The subsidiary of the record the event is about (routing, docs/api-rules.md#events); null when none. */
   subsidiaryId: string | null;
-  /** `trip.changed`, `trip.status.changed`, `load.changed`, `document.updated`, … (DECISIONS). */
+  /** `trip.changed`, `trip.status.changed`, `load.changed`, `document.updated`, … (docs/api-rules.md#events). */
   type: string;
   /** The event's `data`: the record snapshot and, for `*.changed`, `diff.changes`. */
   data: unknown;

@@ -54,7 +54,7 @@ export function fuelRow(values: TFuelImportValues, meta: FuelRowMeta): FuelRow {
 }
 
 /**
- * What a replay of the import must repeat (DECISIONS: normalised values), from the stored row,
+ * What a replay of the import must repeat (docs/api-rules.md#idempotency: normalised values), from the stored row,
  * so that a transaction loaded from a fixture compares like an imported one. The card is its
  * last 4 digits here too: the full number is never kept, not even in the idempotency key's row.
  */

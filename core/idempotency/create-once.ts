@@ -55,8 +55,7 @@ export function writeNotConfirmed(cause: unknown): AppError {
 }
 
 /**
- * Creates a record at most once per idempotency key (DECISIONS "Concurrency and
- * idempotency"): the key row and the record commit together, so either both exist or
+ * Creates a record at most once per idempotency key (docs/api-rules.md#idempotency): the key row and the record commit together, so either both exist or
  * neither does; a replay with the same normalised values answers the first record, a replay
  * with other values is 409 IdempotencyKeyReuse.
  */

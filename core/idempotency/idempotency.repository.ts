@@ -1,7 +1,7 @@
 import type { Db } from '../../db/create-db.js';
 import { inScope, type Scope } from '../shared/scope.js';
 
-/** The normalised request values a replay must repeat (DECISIONS: dates stored form, amounts as numbers, absent as null). */
+/** The normalised request values a replay must repeat (docs/api-rules.md#idempotency: dates stored form, amounts as numbers, absent as null). */
 export type Fingerprint = Record<string, string | number | null>;
 
 export interface KeyClaim {

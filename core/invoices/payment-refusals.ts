@@ -5,7 +5,7 @@ import type { InvoiceRow } from './invoice.repository.js';
 
 /**
  * Why a payment the conditional update refused was refused, from the invoice as it is now. A
- * Paid or Void invoice is InvalidState whatever the amount (RESOURCES.md: checked before the
+ * Paid or Void invoice is InvalidState whatever the amount (docs/api-rules.md#invoices: checked before the
  * balance); otherwise the amount was more than the remaining balance.
  */
 export function paymentRefusal(invoice: InvoiceRow): AppError {

@@ -26,7 +26,7 @@ import { ZInvoice, ZRecordPaymentInput, type TInvoice } from './invoice.schemas.
 import { paymentRefusal } from './payment-refusals.js';
 import { withHeaders } from '../answer-headers.js';
 
-/** Idempotency keys of payments are unique per tenant within this family (DECISIONS). */
+/** Idempotency keys of payments are unique per tenant within this family (docs/api-rules.md#idempotency). */
 const PAYMENT_FAMILY = 'invoices/payments';
 
 /** The normalised values a replay must repeat: the invoice, amount in minor units, the stored date. */

@@ -86,7 +86,7 @@ async function checkNewIds(db: Db, scope: Scope, load: TNewLoad): Promise<void> 
     if (new Set(ids).size !== ids.length) throw conflict(`A ${what.toLowerCase()} id given twice`);
   }
 
-  // Ids are unique across the whole database (CONTRACT.md), not only within the tenant.
+  // Ids are unique across the whole database (docs/fixtures.md#rules), not only within the tenant.
   const taken = async (table: 'loads' | 'trips' | 'stops' | 'trip_references' | 'documents', ids: string[]) =>
     ids.length > 0 && Boolean(await db.selectFrom(table).select('id').where('id', 'in', ids).executeTakeFirst());
   if (await taken('loads', [load.Id])) throw conflict('A load with this Id');

@@ -1,7 +1,7 @@
 import tzLookup from '@photostructure/tz-lookup';
 
 /**
- * A location's IANA zone (RESOURCES.md "Locations"): as given, in its canonical spelling, else
+ * A location's IANA zone (docs/api-rules.md#locations): as given, in its canonical spelling, else
  * from its coordinates with the offline lookup stops use, else null.
  */
 export function locationTimeZone(

@@ -65,7 +65,7 @@ function settled(): AppError {
 }
 
 /**
- * Keeps the generated deduction in step with the record (spec 2.7: ExternalId
+ * Keeps the generated deduction in step with the record (docs/api-rules.md#deductions: ExternalId
  * `asset-maintenance:<id>`), in the record's transaction: created when a chargeback appears,
  * updated when it or the record's description or date changes, deleted when it goes. A paid
  * deduction no longer moves: changing it is 409.

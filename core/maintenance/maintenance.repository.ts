@@ -12,7 +12,7 @@ import { updateAtVersion } from '../shared/update-at-version.js';
 
 export type MaintenanceRow = Selectable<MaintenanceRecordsTable>;
 
-/** The ExternalId of the deduction a maintenance record generates (spec 2.7). */
+/** The ExternalId of the deduction a maintenance record generates (docs/api-rules.md#deductions). */
 export function maintenanceExternalId(id: string): string {
   return `asset-maintenance:${id}`;
 }

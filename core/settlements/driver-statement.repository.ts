@@ -22,7 +22,7 @@ async function earliestOpen(trx: Db, scope: Scope, driverId: string): Promise<nu
 }
 
 /**
- * DECISIONS "Money": a driver credit posts to the driver's next settlement statement, the
+ * docs/api-rules.md#credits-and-accessorials: a driver credit posts to the driver's next settlement statement, the
  * earliest one not yet processed, created when none exists. Call it in the transaction that
  * posts the credit. Creating a statement takes a table lock on Postgres, so two posts cannot
  * both create an Open statement for one driver or pick the same number (statement numbers are

@@ -3,7 +3,7 @@
  * what `Date.prototype.toISOString` prints for years 0000-9999). One form means stored values
  * compare correctly as plain text in SQL on both dialects, and equal instants are equal strings.
  *
- * Input follows the API's ISO 8601 rules (DECISIONS.md): `yyyy-MM-dd`, optionally
+ * Input follows the API's ISO 8601 rules (docs/api-rules.md#dates-and-times): `yyyy-MM-dd`, optionally
  * `THH:mm`, `THH:mm:ss` or 1 to 7 fraction digits, optionally `Z` or `±hh:mm` within ±14:00;
  * `T` and `Z` upper case. Parsing is done here rather than with `Date.parse`, which accepts
  * many other shapes and reads offset-less values in the server's own time zone.

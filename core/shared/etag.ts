@@ -6,7 +6,7 @@ export function etagOf(id: string, version: number): string {
 }
 
 /**
- * DECISIONS "Concurrency": If-Match is required (428 when missing); `*` matches any version;
+ * docs/api-rules.md#etag-and-if-match: If-Match is required (428 when missing); `*` matches any version;
  * the tag may come quoted or bare; a weak tag never matches (412), nor does a stale one.
  * A list of tags matches when any strong one does.
  */

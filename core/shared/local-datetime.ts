@@ -1,6 +1,6 @@
 /**
  * Date-times written to a stop (ArrivedAt, DepartedAt, AppointmentDate, Manual ETA) follow the
- * grammar of spec 4.3 as DECISIONS pins it down: `yyyy-MM-dd`, optionally `THH:mm`,
+ * grammar of docs/api-rules.md#dates-and-times: `yyyy-MM-dd`, optionally `THH:mm`,
  * `THH:mm:ss` or `THH:mm:ss` with 1 to 7 fraction digits, optionally `Z` or `±hh:mm` within
  * ±14:00; `T` and `Z` upper case. The grammar itself lives in core/shared/datetime.ts
  * (`parseDateTimeParts`), so every date-time of the API reads the same way.
@@ -8,7 +8,7 @@
  * What this module adds is the stop's local time: a value without an offset is a wall-clock
  * time in the stop's IANA zone. Turning that into an instant needs the zone's rules, and at
  * daylight-saving changes a wall-clock time may not exist (spring forward) or exist twice
- * (fall back). DECISIONS requires Temporal's "compatible" disambiguation: a skipped time is
+ * (fall back). docs/api-rules.md#dates-and-times asks for Temporal's "compatible" disambiguation: a skipped time is
  * moved forward by the length of the gap, a repeated one takes the earlier instant. We use
  * `temporal-polyfill` (a maintained, spec-conformant Temporal implementation that runs on
  * Node 20, which has no native Temporal) instead of hand-rolled offset searches over `Intl`,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ZDateTimeInput } from './money-input.js';
 
 /**
- * Filters shared by the master-data searches (RESOURCES.md "Rules shared by these groups"):
+ * Filters shared by the master-data searches (docs/api-rules.md#filters-and-ranges):
  * date-time ranges, text that matches anywhere regardless of case, and id lists.
  */
 

@@ -5,10 +5,10 @@ import { DEFAULT_CURRENCY, minorUnitsProblem, toMinorUnits } from './money.js';
 /**
  * Request fields shared by the money records (deductions, credits, accessorials,
  * maintenance). Amounts arrive as JSON numbers and become integer minor units here: more than
- * 2 decimals is a 400 naming the field, never a rounding (DECISIONS "Money").
+ * 2 decimals is a 400 naming the field, never a rounding (docs/api-rules.md#money).
  */
 
-/** The largest amount any money record accepts (DECISIONS' driver credit cap, kept for all). */
+/** The largest amount any money record accepts (docs/api-rules.md#credits-and-accessorials: the driver credit cap, kept for all). */
 export const MAX_AMOUNT = 1_000_000;
 
 /** A JSON number with at most 2 decimals, parsed to minor units. */
@@ -61,7 +61,7 @@ export function utcCalendarDate(stored: string): string {
   return `${stored.slice(0, 10)}T00:00:00.000Z`;
 }
 
-/** Caller-supplied references and idempotency keys (spec 8: 128 characters). */
+/** Caller-supplied references and idempotency keys (docs/api-rules.md#deductions: 128 characters). */
 export const ZExternalIdInput = z
   .string()
   .min(1)

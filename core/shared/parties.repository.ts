@@ -4,7 +4,7 @@ import { inScope, type Scope } from './scope.js';
 /**
  * The records money records point at, looked up within the caller's scope: a record of
  * another tenant or subsidiary is simply absent, so callers answer it with the same 404 as a
- * missing one. Each answer carries the subsidiary the money record inherits (DECISIONS:
+ * missing one. Each answer carries the subsidiary the money record inherits (docs/api-rules.md#tenants-and-subsidiaries:
  * a deduction's or credit's subsidiary is its driver's or truck's).
  */
 export interface PartyRef {

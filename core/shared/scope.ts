@@ -16,7 +16,7 @@ export function scopeOf(principal: Principal): Scope {
  * The one scope filter: rows of the caller's tenant and, for a subsidiary-bound caller, of
  * its subsidiary. `subsidiaryColumn: null` is for tenant-wide records (carriers, reference
  * definitions, accessorial types). `orNoSubsidiary` is for records a subsidiary may or may not
- * own (customers, users: RESOURCES.md), which every client of the tenant sees when none does.
+ * own (customers, users: docs/api-rules.md#tenants-and-subsidiaries), which every client of the tenant sees when none does.
  * Records outside the scope are simply not found.
  */
 export function inScope(

@@ -3,7 +3,7 @@ import type { Context, Principal } from '../trpc.js';
 import { ZQueryInteger } from './text-integer.js';
 
 /**
- * The paging fields of every list and search (DECISIONS: Page 0-based, PageSize 1..100,
+ * The paging fields of every list and search (docs/api-rules.md#paging: Page 0-based, PageSize 1..100,
  * default 50), and the page they answer. GET takes them as query parameters (canonical
  * integer text, `ZQueryInteger`), POST search as body fields (JSON integers); both share
  * `PAGE` and `PAGE_SIZE`.

@@ -152,7 +152,7 @@ export function emptyPage<T>(order: ListOrder, page: TPageRequest): PageOf<T> {
 
 /**
  * A 400 naming Cursor when the request's cursor is not one of this list's. Lists under a parent
- * record call it before looking the parent up: validation comes before the 404 (DECISIONS).
+ * record call it before looking the parent up: validation comes before the 404 (docs/api-rules.md#order-of-checks).
  */
 export function checkCursor(order: ListOrder, page: TPageRequest): void {
   cursorPosition(order, page);

@@ -1,5 +1,5 @@
 /**
- * Status values of DECISIONS.md ("Trips, stops, ETAs"), shared by the fixture loader and the
+ * Status values of docs/api-rules.md#trips-and-stops, shared by the fixture loader and the
  * features that move records between them.
  */
 export const TRIP_STATUSES = ['Planned', 'Assigned', 'Dispatched', 'InTransit', 'Delivered', 'Cancelled'] as const;

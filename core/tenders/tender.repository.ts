@@ -13,7 +13,7 @@ export type TenderRow = Selectable<TendersTable>;
 
 /**
  * The status a tender reads with at `now`: a Pending tender whose RespondBy has passed is
- * Expired at once (RESOURCES.md), whether or not the expiry pass has written it yet. The SQL
+ * Expired at once (docs/api-rules.md#tenders), whether or not the expiry pass has written it yet. The SQL
  * twin is `hasStatus`; both compare stored UTC date-times as text.
  */
 export function statusAt(row: Pick<TenderRow, 'status' | 'respond_by'>, now: string): TenderStatus {

@@ -87,7 +87,7 @@ const stopInputFields = {
 
 /**
  * A tender's stop as sent. ScheduleType decides what it carries, as for a load's stops
- * (DECISIONS: APPT stops have an AppointmentDate, FCFS stops a StopWindow), so the two are
+ * (docs/api-rules.md#tenders: APPT stops have an AppointmentDate, FCFS stops a StopWindow), so the two are
  * alternatives the document states as a oneOf.
  */
 export const ZTenderStopInput = z.discriminatedUnion('ScheduleType', [

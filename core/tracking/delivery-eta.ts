@@ -2,7 +2,7 @@ import type { DeliveryEta } from './tracking-page.js';
 import type { RouteStop } from './tracking-page.repository.js';
 
 /**
- * The delivery ETA the page states (RESOURCES.md: Live, else Planned, else Manual), of the
+ * The delivery ETA the page states (docs/api-rules.md#tracking-links: Live, else Planned, else Manual), of the
  * route's last Delivery stop, measured against its appointment or, for a window, the window's
  * end: arriving inside a window is on time.
  */

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 /**
- * Customer tracking link tokens (RESOURCES.md "Customer tracking page"): 256 random bits as
+ * Customer tracking link tokens (docs/api-rules.md#tracking-links): 256 random bits as
  * base64url (43 characters), so a link cannot be guessed. The database keeps only the token's
  * SHA-256: a stolen backup opens no page. A fast hash suffices because the input has no
  * structure to guess, unlike a password.

@@ -14,7 +14,7 @@ const ASSIGNABLE = [
   { field: 'DriverId', table: 'drivers', what: 'Driver', column: 'driver_id' },
   { field: 'TruckId', table: 'trucks', what: 'Truck', column: 'truck_id' },
   { field: 'TrailerId', table: 'trailers', what: 'Trailer', column: 'trailer_id' },
-  // Carriers belong to the tenant, not to a subsidiary (DECISIONS).
+  // Carriers belong to the tenant, not to a subsidiary (docs/api-rules.md#tenants-and-subsidiaries).
   { field: 'CarrierId', table: 'carriers', what: 'Carrier', column: 'carrier_id' },
 ] as const;
 

@@ -70,7 +70,7 @@ export const ZNewStop = z
     References: z.array(ZNewReference).nullish(),
   })
   .superRefine((stop, ctx) => {
-    // DECISIONS.md: `$type` and ScheduleType agree; waypoint is StopType Waypoint with either schedule.
+    // docs/api-rules.md#trips-and-stops: `$type` and ScheduleType agree; waypoint is StopType Waypoint with either schedule.
     if (stop.$type === 'waypoint' && stop.StopType !== 'Waypoint') {
       ctx.addIssue({ code: 'custom', path: ['StopType'], message: 'must be Waypoint for a waypoint stop' });
     }

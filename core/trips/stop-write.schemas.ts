@@ -4,7 +4,7 @@ import { STOP_DATE_TIME_MESSAGE, parseStopDateTime } from '../shared/local-datet
 import { ZPathId, atLeastOneOf, bodyRules, input } from '../shared/schemas.js';
 
 /**
- * A date-time written to a stop (spec 4.3, DECISIONS): the grammar is checked with the body,
+ * A date-time written to a stop (docs/api-rules.md#dates-and-times): the grammar is checked with the body,
  * before any lookup; the stop's time zone resolves an offset-less value once the stop is read.
  */
 export const ZStopDateTimeIn = z

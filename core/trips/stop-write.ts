@@ -40,7 +40,7 @@ export function invalidState(message: string): AppError {
   return new AppError('CONFLICT', message, { subtype: 'InvalidState' });
 }
 
-/** DECISIONS: the extra stop routes are 409 InvalidState on trips in these statuses. */
+/** docs/api-rules.md#trips-and-stops: the extra stop routes are 409 InvalidState on trips in these statuses. */
 export function refuseTripStatuses(write: TripWrite, statuses: readonly TripStatus[], action: string): void {
   const status = write.before.meta.status as TripStatus;
   if (statuses.includes(status)) throw invalidState(`Cannot ${action} on a ${status} trip.`);

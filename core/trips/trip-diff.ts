@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { FieldChange } from '../events/field-change.js';
 import type { TTrip } from './trip.schemas.js';
 
-/** Fields that never appear in a diff: Eta (spec 6) and the bookkeeping timestamp. */
+/** Fields that never appear in a diff: Eta (docs/api-rules.md#events) and the bookkeeping timestamp. */
 const IGNORED = new Set(['Eta', 'UpdatedAt']);
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>

@@ -1,7 +1,7 @@
 /**
  * Stores the pure ETA model's estimates (core/eta/estimate.ts) on a trip's stops: Planned at
  * assign and dispatch, Live after each accepted vehicle position, both only for tenants on the
- * HosEta plan (DECISIONS "Trips, stops, ETAs").
+ * HosEta plan (docs/api-rules.md#positions-and-etas).
  */
 import type { Db } from '../../db/create-db.js';
 import { hasHosEtas, liveEtas, plannedEtas, type EtaStop, type LivePosition, type StopEstimates } from '../eta/estimate.js';

@@ -19,7 +19,7 @@ export async function requireTripDefinition(trx: Db, scope: Scope, definitionId:
   return { id: row.id, name: row.name, type: row.type };
 }
 
-/** The catalog rules of spec 4.5: the name is the definition's, a Date definition takes yyyy-MM-dd. */
+/** The catalog rules of docs/api-rules.md#trip-references: the name is the definition's, a Date definition takes yyyy-MM-dd. */
 export function checkAgainstDefinition(definition: ReferenceDefinition | null, body: { Name: string; Value: string }): void {
   if (!definition) return;
   if (body.Name !== definition.name) {
@@ -30,7 +30,7 @@ export function checkAgainstDefinition(definition: ReferenceDefinition | null, b
   }
 }
 
-/** 409 when another reference of the trip already holds a value for the definition (spec 2.3). */
+/** 409 when another reference of the trip already holds a value for the definition (docs/api-rules.md#trip-references). */
 export async function refuseSecondValue(trx: Db, tripId: string, definitionId: string | null, exceptId?: string): Promise<void> {
   if (definitionId === null) return;
   const existing = await findTripReferenceOfDefinition(trx, tripId, definitionId, exceptId);
@@ -42,7 +42,7 @@ export async function refuseSecondValue(trx: Db, tripId: string, definitionId: s
   }
 }
 
-/** DECISIONS "References": what the API writes, whatever the reference held before. */
+/** docs/api-rules.md#trip-references: what the API writes, whatever the reference held before. */
 export const API_REFERENCE_ORIGIN = 'Integration';
 export const API_REFERENCE_ACCESS = 'Internal';
 export const FREE_REFERENCE_TYPE = 'Text';

@@ -52,7 +52,7 @@ export function stopRow(stop: TNewStop, trip: Pick<TNewTrip, 'Id'>, sequence: nu
   const windowBegin = toStoredDateTimeOrNull(stop.StopWindow?.Begin);
   const arrivedAt = toStoredDateTimeOrNull(stop.ArrivedAt);
   const departedAt = toStoredDateTimeOrNull(stop.DepartedAt);
-  // DECISIONS.md: Manual ETA defaults to the appointment (APPT) or the window's Begin (FCFS).
+  // docs/api-rules.md#positions-and-etas: Manual ETA defaults to the appointment (APPT) or the window's Begin (FCFS).
   const defaultManual = stop.ScheduleType === 'APPT' ? appointmentDate : windowBegin;
   // An explicit `Eta: null` means "no estimate"; an absent Eta or Manual gets the default.
   const eta = stop.Eta;
@@ -114,7 +114,7 @@ export function referenceRow(
     reference_definition_id: definitionId,
     name: reference.Name,
     value: reference.Value,
-    // Like API writes (DECISIONS.md "References"): the definition's type, Text without one.
+    // Like API writes (docs/api-rules.md#trip-references): the definition's type, Text without one.
     type: reference.Type ?? definition?.Type ?? 'Text',
     access: reference.Access ?? 'Internal',
     // Fixture data stands for records entered in the product, not through an integration.

@@ -1,6 +1,6 @@
 /**
- * The one path every write to a trip, its stops or its references takes (DECISIONS
- * "Concurrency and idempotency", "Trips, stops, ETAs", "Webhooks"):
+ * The one path every write to a trip, its stops or its references takes
+ * (docs/api-rules.md#etag-and-if-match, docs/api-rules.md#trips-and-stops, docs/api-rules.md#events):
  *
  * 1. lock the trip row for the transaction (so concurrent writers queue instead of both
  *    reading the same version), 404 when the caller may not see it;
@@ -41,7 +41,7 @@ export interface TripWrite {
 }
 
 export interface TripWriteOptions<R> {
-  /** False for writes DECISIONS does not list under `trip.changed` (dispatch). */
+  /** False for writes docs/api-rules.md#events does not list under `trip.changed` (dispatch). */
   emitTripChanged: boolean;
   apply: (write: TripWrite) => Promise<R>;
 }

@@ -98,7 +98,7 @@ export function toReference(row: TripReferenceRow): TReference {
   };
 }
 
-/** Eta is null as a whole when none of its three estimates exists (spec 2.2). */
+/** Eta is null as a whole when none of its three estimates exists (docs/api-rules.md#trips-and-stops). */
 export function toEta(row: Pick<StopRow, 'eta_planned' | 'eta_live' | 'eta_manual'>): TEta | null {
   if (row.eta_planned === null && row.eta_live === null && row.eta_manual === null) return null;
   return { Planned: row.eta_planned, Live: row.eta_live, Manual: row.eta_manual };
@@ -122,7 +122,7 @@ function toAddress(row: StopApiRow): TStop['Address'] {
 /**
  * One stop in the API shape; `references` are this stop's own (stop_id = row.id). `location`
  * is the tenant's location the stop's CompanyId names, if any: the stop shows its
- * CompanyNumber and name (RESOURCES.md "Locations"), as they are now.
+ * CompanyNumber and name (docs/api-rules.md#locations), as they are now.
  */
 export function toStop(row: StopApiRow, references: readonly TripReferenceRow[], location?: LocationName): TStop {
   return {
@@ -164,7 +164,7 @@ export function toLineItem(row: TripLineItemRow): TTripLineItem {
 
 /**
  * A trip in the API shape. `stops` in route order (already mapped), `references` the trip's
- * own (stop_id null). The trip's Eta is its final stop's (spec 2.2).
+ * own (stop_id null). The trip's Eta is its final stop's (docs/api-rules.md#trips-and-stops).
  */
 export function toTrip(
   row: TripRow,

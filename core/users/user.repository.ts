@@ -24,8 +24,8 @@ export function toUser(row: Selectable<UsersTable>): TUser {
 
 /**
  * The scope filter of users: the tenant's and, for a subsidiary-bound
- * caller its own subsidiary's users and those of no subsidiary (RESOURCES.md: every client of
- * the tenant sees a user without one).
+ * caller its own subsidiary's users and those of no subsidiary (docs/api-rules.md#tenants-and-subsidiaries:
+ * every client of the tenant sees a user without one).
  */
 export function userInScope(scope: Scope): Expression<SqlBool> {
   return inScope('users', scope, { orNoSubsidiary: true });

@@ -1,6 +1,6 @@
 /**
- * What a load shares with its customer's visibility integration, and when (RESOURCES.md
- * "Visibility: outbound tracking and history"): positions at most once per load every 15
+ * What a load shares with its customer's visibility integration, and when
+ * (docs/api-rules.md#visibility): positions at most once per load every 15
  * minutes, every stop arrival and departure, and the delivery ETA (the final stop's Live, else
  * Planned: the ETA model's estimates) when first computed and then whenever it moves 15 minutes
  * or more from the last one shared. Manual ETAs are the dispatcher's own and are not shared.

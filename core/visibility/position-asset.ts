@@ -34,7 +34,7 @@ function selectAssets(db: Db, kinds: readonly AssetKind[], ids: readonly string[
 
 /**
  * The driver, truck or trailer with this id in the caller's scope. Asset ids are unique across
- * the three tables (DECISIONS "Visibility"), so at most one matches; `kind` narrows the search
+ * the three tables (docs/api-rules.md#visibility), so at most one matches; `kind` narrows the search
  * for the typed path.
  */
 export async function findPositionAsset(db: Db, scope: Scope, id: string, kind?: AssetKind): Promise<PositionAsset | undefined> {

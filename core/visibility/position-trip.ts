@@ -104,7 +104,7 @@ export async function findTripCandidates(
 }
 
 /**
- * The trip a position attaches to (DECISIONS "Visibility"). Only the asset's trips in the
+ * The trip a position attaches to (docs/api-rules.md#visibility). Only the asset's trips in the
  * caller's scope count: the batch's candidates are every caller's, and an asset may also be on
  * a trip of another subsidiary, which this caller may not see. A given TripId must be one of
  * them (`'unknown'` otherwise: the same 404 as a missing trip). Without one: the asset's

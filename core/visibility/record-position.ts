@@ -13,7 +13,7 @@ import { formatAddress, resolveAddress } from './reverse-geocode.js';
 export const PUBLIC_API_SOURCE = 'PublicApi';
 const MAX_AHEAD_MS = 5 * 60 * 1000;
 
-/** 422 FutureRecordedAt for a reading more than 5 minutes ahead of the server clock (spec 8); undefined otherwise. */
+/** 422 FutureRecordedAt for a reading more than 5 minutes ahead of the server clock (docs/api-rules.md#rate-limits); undefined otherwise. */
 function futureRecordedAt(recordedAt: string, now: number): AppError | undefined {
   if (Date.parse(recordedAt) <= now + MAX_AHEAD_MS) return undefined;
   return new AppError('UNPROCESSABLE', 'RecordedAt is more than 5 minutes ahead of the server clock.', {

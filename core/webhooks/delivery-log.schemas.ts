@@ -15,7 +15,7 @@ const ZQueryDateTime = z
   })
   .meta({ description: 'ISO 8601; without an offset, UTC.', example: '2026-11-21T00:00:00Z', pattern: DATE_TIME_PATTERNS.offsetOptional });
 
-/** The filters of the delivery-log list, shared by its export (spec 4.12). */
+/** The filters of the delivery-log list, shared by its export (docs/api-rules.md#exports). */
 export const ZDeliveryLogFilters = {
   webhookId: ZPathId,
   Status: z.enum(ATTEMPT_STATUSES).optional().meta({ description: 'Only attempts with this status.' }),

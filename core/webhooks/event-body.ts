@@ -3,7 +3,7 @@ import type { Insertable } from 'kysely';
 import type { WebhookDeliveriesTable } from '../../db/tables/webhook-deliveries.js';
 
 /**
- * The body every attempt of a delivery sends (DECISIONS "Webhooks"): `{ type, timestamp, data }`,
+ * The body every attempt of a delivery sends (docs/api-rules.md#webhooks): `{ type, timestamp, data }`,
  * with `data` spliced in as the JSON text the outbox holds, so it is not parsed and re-encoded.
  */
 export function eventBody(type: string, timestamp: string, dataJson: string): string {

@@ -1,5 +1,5 @@
 /**
- * The event catalog (DECISIONS "Webhooks"). Subscriptions list exact types or `<prefix>.*`
+ * The event catalog (docs/api-rules.md#webhooks). Subscriptions list exact types or `<prefix>.*`
  * patterns; a pattern matches every type that starts with `<prefix>.`.
  */
 export const EVENT_TYPES = [
@@ -29,7 +29,7 @@ export const EVENT_TYPES = [
 
 export const TEST_EVENT_TYPE = 'webhook.test';
 
-/** Events about carriers: carriers have no subsidiary, so every subscription of the tenant gets them (spec 6). */
+/** Events about carriers: carriers have no subsidiary, so every subscription of the tenant gets them (docs/api-rules.md#events). */
 export const TENANT_WIDE_PREFIX = 'carrier.document.';
 
 const known: ReadonlySet<string> = new Set(EVENT_TYPES.map((e) => e.Type));

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 
-/** DECISIONS: at 10 consecutive failed events the subscription is disabled. */
+/** docs/api-rules.md#webhooks: at 10 consecutive failed events the subscription is disabled. */
 export const AUTO_DISABLE_AFTER = 10;
 
 /** An event that ended for a subscription: `succeeded`, `failed` (retries exhausted) or `skipped`. */

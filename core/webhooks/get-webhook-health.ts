@@ -9,7 +9,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
-/** DECISIONS "Webhooks": the first status that applies. */
+/** docs/api-rules.md#webhook-subscriptions: the first status that applies. */
 export function healthStatus(enabled: boolean, stats: AttemptStats, successRate: number, consecutiveFailures: number): TWebhookHealth['Status'] {
   if (!enabled) return 'Disabled';
   if (stats.total - stats.skipped === 0) return 'NoTraffic';

@@ -34,7 +34,7 @@ const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 256 });
 const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
 
 /**
- * One signed POST (DECISIONS "Webhooks"): only a 2xx is success, redirects are not followed,
+ * One signed POST (docs/api-rules.md#webhooks): only a 2xx is success, redirects are not followed,
  * the whole attempt (connect, answer, reading the capped body) is bounded by the timeout.
  */
 export async function postSigned(options: PostOptions): Promise<PostResult> {

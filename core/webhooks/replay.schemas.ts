@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ZDateTimeInput } from '../shared/money-input.js';
 import { ZPathId, input } from '../shared/schemas.js';
 
-/** DECISIONS/RESOURCES: one replay covers at most 14 days of events. */
+/** docs/api-rules.md#webhook-subscriptions: one replay covers at most 14 days of events. */
 export const REPLAY_WINDOW_DAYS = 14;
 /**
  * How far back Since may reach. Nothing prunes the outbox or deliveries today; the horizon is

@@ -6,7 +6,7 @@ import type { WebhookRow } from './webhook.repository.js';
 
 /**
  * The subscription a replay or resend is for: 404 outside the scope, and 409 when it would not
- * receive what is queued (DECISIONS: only Active, enabled subscriptions receive events; a
+ * receive what is queued (docs/api-rules.md#webhooks: only Active, enabled subscriptions receive events; a
  * disabled one's turns are logged as skipped), so nothing is queued only to be skipped.
  */
 export async function requireReplayableWebhook(db: Db, scope: Scope, id: string): Promise<WebhookRow> {

@@ -7,7 +7,7 @@ import { generateWebhookSecret, sealSecret } from './signing.js';
 import { updateWebhook } from './webhook.repository.js';
 import { ZRotatedSecret, ZWebhookIdInput } from './webhook.schemas.js';
 
-/** DECISIONS: the replaced secret keeps signing beside the new one for 24 hours. */
+/** docs/api-rules.md#webhook-subscriptions: the replaced secret keeps signing beside the new one for 24 hours. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 export const rotateWebhookSecret = authedProcedure

@@ -3,7 +3,7 @@ import { decryptSecret, encryptSecret, type SecretPurpose } from '../crypto/secr
 import type { Config } from '../config.js';
 
 /**
- * Standard Webhooks signing (CONTRACT "Webhook deliveries"): secrets `whsec_<base64>`,
+ * Standard Webhooks signing (docs/api-rules.md#webhooks): secrets `whsec_<base64>`,
  * `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, one entry per
  * secret that still signs (two during a rotation's 24 h overlap).
  */

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Where the server may post (DECISIONS "Webhooks"): http(s) only, and in production never a
+ * Where the server may post (docs/api-rules.md#webhooks): http(s) only, and in production never a
  * private, loopback, link-local or otherwise non-public address, so a subscription cannot
  * turn the dispatcher against the operator's own network. Host names are resolved and every
  * address they resolve to is checked.

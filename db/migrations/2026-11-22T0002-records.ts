@@ -225,7 +225,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await index(db, 'trip_references', ['trip_id', 'stop_id']);
   await index(db, 'trip_references', ['stop_id']);
-  // A trip holds one value per catalog definition (spec 2.3); stop references are not counted.
+  // A trip holds one value per catalog definition (docs/api-rules.md#trip-references); stop references are not counted.
   await db.schema
     .createIndex('trip_references_one_per_definition_key')
     .unique()

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Document type changes (spec 3: "the change is recorded in the load's document history").
+ * Document type changes (docs/api-rules.md#documents: each change is kept in the document's history).
  * `sequence` orders the changes of one document even when several share a millisecond; the
  * writer takes it under the document row's lock (see core/documents/document.repository.ts).
  */

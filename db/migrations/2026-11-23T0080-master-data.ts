@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /**
- * Master data read by integrations (RESOURCES.md "Users", "Locations", "Carriers"): users and
+ * Master data read by integrations (docs/api-rules.md#users, docs/api-rules.md#locations, docs/api-rules.md#carriers): users and
  * locations, and the carrier fields beyond name and numbers (status, address, contacts,
  * insurance). Types as in 0002: text ids and date-times, JSON array text for the contact
  * lists, bigint minor units for money.

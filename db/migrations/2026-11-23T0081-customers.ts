@@ -2,7 +2,7 @@ import type { Kysely, SqlBool } from 'kysely';
 import { sql } from 'kysely';
 
 /**
- * Customers become master data (RESOURCES.md "Customers"): number, type, status, billing
+ * Customers become master data (docs/api-rules.md#customers): number, type, status, billing
  * address, contacts, invoicing information, ExternalId, a version for their ETag and a soft
  * delete. Types as in 0080: text date-times, JSON array text for the contact lists.
  *

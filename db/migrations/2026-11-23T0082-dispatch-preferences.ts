@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /**
- * Dispatch preferences (RESOURCES.md "Dispatch preferences"): the preferred crew of a truck,
+ * Dispatch preferences (docs/api-rules.md#dispatch-preferences): the preferred crew of a truck,
  * at most one per truck, keyed by (tenant_id, truck_id). A preference has no subsidiary of its
  * own: it belongs to its truck's, which reads join (trucks by primary key) and scope there.
  *

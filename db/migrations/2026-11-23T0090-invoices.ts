@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql, type Kysely, type SqlBool } from 'kysely';
 
 /**
- * Customer invoices and their payments (RESOURCES.md "Invoices"). Types as in 0002: text ids
+ * Customer invoices and their payments (docs/api-rules.md#invoices). Types as in 0002: text ids
  * and date-times, bigint minor units for money with the invoice's ISO 4217 currency beside the
  * total, integer counters.
  *
@@ -17,8 +17,7 @@ import { PostgresAdapter, sql, type Kysely, type SqlBool } from 'kysely';
  * reads an index (tenant_id, load_number) instead of walking the tenant's invoices.
  *
  * A payment keeps `invoice_snapshot`, the invoice as the request that recorded it answered it,
- * so an idempotent replay answers exactly the first body (DECISIONS "Concurrency and
- * idempotency"); payments loaded from a fixture have none.
+ * so an idempotent replay answers exactly the first body (docs/api-rules.md#idempotency); payments loaded from a fixture have none.
  *
  * Lists (newest UpdatedAt first, the id breaking ties) follow 0070: one index for tenant-wide
  * callers and one for subsidiary-bound callers, each holding the scope filter and the order, so

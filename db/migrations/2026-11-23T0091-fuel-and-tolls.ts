@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Fuel and toll transactions (RESOURCES.md "Fuel and tolls"), a truck's owner-operator (whose
+ * Fuel and toll transactions (docs/api-rules.md#fuel-and-tolls), a truck's owner-operator (whose
  * tolls generate deductions) and the mark of a deduction a transaction generated.
  *
  * Types as in 0002 and 0040: text ids and date-times, bigint minor units with an integer ISO

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Tenders (RESOURCES.md "Tenders"). Types as in 0002: text ids and date-times, bigint minor
+ * Tenders (docs/api-rules.md#tenders). Types as in 0002: text ids and date-times, bigint minor
  * units for the Rate with its ISO 4217 currency beside it, integer counters. Stops and
  * references are JSON text: a tender is read and written whole.
  *

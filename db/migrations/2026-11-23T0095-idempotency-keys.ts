@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Idempotency-Key requests (RESOURCES.md "Webhook replay and Idempotency-Key"), apart from the
+ * Idempotency-Key requests (docs/api-rules.md#idempotency), apart from the
  * ExternalId keys of `idempotency_keys` (0040), which keep their own rules. The primary key
  * `(tenant_id, client_id, idempotency_key)` is the claim: one atomic insert decides which of
  * concurrent requests runs, across API processes on Postgres as on SQLite. The expiry pass

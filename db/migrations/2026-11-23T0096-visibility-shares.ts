@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Outbound tracking (RESOURCES.md "Visibility: outbound tracking and history").
+ * Outbound tracking (docs/api-rules.md#visibility).
  *
  * `visibility_shares`: one row per post to a customer's visibility integration, keyed by its
  * outbox entry's id, so the dispatcher records each attempt's outcome on it by primary key.

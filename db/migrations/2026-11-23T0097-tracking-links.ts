@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Customer tracking links (RESOURCES.md "Customer tracking page"). Only the SHA-256 of a
+ * Customer tracking links (docs/api-rules.md#tracking-links). Only the SHA-256 of a
  * link's token is kept, as the primary key: the page looks a token up by its hash, and a
  * reader of the database cannot rebuild a working link from what is stored. The token has
  * 256 random bits, so a fast hash is enough (there is nothing to guess).

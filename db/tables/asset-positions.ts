@@ -1,4 +1,4 @@
-/** One accepted position of a driver, truck or trailer (spec 2.4); coordinates as the decimal strings received. */
+/** One accepted position of a driver, truck or trailer (docs/api-rules.md#positions-and-etas); coordinates as the decimal strings received. */
 export interface AssetPositionColumns {
   tenant_id: string;
   subsidiary_id: string | null;

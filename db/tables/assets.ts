@@ -1,6 +1,6 @@
 /**
  * Drivers, trucks and trailers. Their ids are unique across the three tables within the whole
- * database (DECISIONS.md "Visibility"), so a position's asset id names exactly one of them.
+ * database (docs/api-rules.md#visibility), so a position's asset id names exactly one of them.
  */
 
 export interface DriversTable {

@@ -1,6 +1,6 @@
 /**
  * Fuel and toll transactions imported from card and toll providers (migration 0091,
- * RESOURCES.md "Fuel and tolls"). Money is integer minor units with one ISO 4217 numeric
+ * docs/api-rules.md#fuel-and-tolls). Money is integer minor units with one ISO 4217 numeric
  * currency beside it; a fuel price per unit has up to 4 decimals and is kept in ten-thousandths,
  * a quantity in thousandths, so nothing is ever rounded. A fuel card number is never stored:
  * only its last 4 digits are.
@@ -9,7 +9,7 @@
 export interface FuelTransactionsTable {
   id: string;
   tenant_id: string;
-  /** The truck's subsidiary, else the driver's (DECISIONS: a deduction's is its driver's or truck's). */
+  /** The truck's subsidiary, else the driver's (docs/api-rules.md#tenants-and-subsidiaries: a deduction's is its driver's or truck's). */
   subsidiary_id: string | null;
   /** The card provider; with transaction_id, the import's idempotency key within the tenant. */
   source: string;

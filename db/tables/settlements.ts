@@ -107,7 +107,7 @@ export interface DriverSettlementStatementsTable {
   updated_at: string;
 }
 
-/** Deductions and driver credits (spec 2.7): one row each, told apart by `type`. */
+/** Deductions and driver credits (docs/api-rules.md#deductions): one row each, told apart by `type`. */
 export interface DeductionsTable {
   id: string;
   tenant_id: string;

@@ -45,7 +45,7 @@ const ERROR_PAGES: Record<number, { title: string; message: string }> = {
 };
 
 /**
- * `GET /track/{token}` (RESOURCES.md "Customer tracking page"): no bearer token, the link is
+ * `GET /track/{token}` (docs/api-rules.md#tracking-links): no bearer token, the link is
  * the credential; the host has already counted it under the tokenless per-IP rule. The data is
  * the core's (core/tracking/read-tracking-page.ts); this renders it as HTML or JSON. Problem
  * bodies name the path with its token redacted, as log lines do.

@@ -4634,7 +4634,7 @@ export interface components {
             Street: string;
             ZipCode: string;
         };
-        /** @description Problem details (spec section 7). `Type` is `{base_url}/errors/<Category>[/<Code>]`. */
+        /** @description Problem details. `Type` is `{base_url}/errors/<Category>[/<Code>]`. */
         Problem: {
             Detail: string | null;
             Instance: string | null;

@@ -6,7 +6,7 @@
  * runs in Node 20+, browsers and edge runtimes.
  */
 
-/** The body of every delivery (DECISIONS "Webhooks"). */
+/** The body of every delivery (docs/api-rules.md#webhooks). */
 export interface WebhookEvent<Data = unknown> {
   type: string;
   timestamp: string;
