@@ -1,18 +1,69 @@
 import { defineConfig } from 'vitest/config';
 
-// The whole suite on in-memory SQLite, and again on Postgres when TEST_DATABASE_URL is set.
+/**
+ * The suite in lanes (docs/testing.md). Every test file is in exactly one: the two lists below
+ * name the `unit` and `processes` files, every other file is a database test.
+ *
+ * - `unit`: no server and no test database; runs once.
+ * - `sqlite` / `postgres`: everything else (HTTP through the harness, repositories, migrations),
+ *   on in-memory SQLite, and on TEST_DATABASE_URL when it is set.
+ * - `processes` / `processes-postgres`: tests that start other processes (`npm start`, the
+ *   worker, the admin CLI, several API processes) or Chromium, on each database.
+ */
+const UNIT = [
+  'test/docs-links.test.ts',
+  'test/doc-references.test.ts',
+  'test/eta.test.ts',
+  'test/group-commit.test.ts',
+  'test/local-datetime.test.ts',
+  'test/reverse-geocode.test.ts',
+  'test/sqlite-statement-cache.test.ts',
+];
+
+const PROCESSES = [
+  'test/**/*.browser.test.ts',
+  'test/admin-cli.test.ts',
+  'test/rate-limit-lease-processes.test.ts',
+  'test/start-prod.test.ts',
+  'test/start.test.ts',
+  'test/web-concurrency.test.ts',
+  'test/webhook-worker-crash.test.ts',
+];
+
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
+
+function lane(name: string, include: string[], options: { exclude?: string[]; database?: 'sqlite' | 'postgres' } = {}) {
+  return {
+    extends: true as const,
+    test: {
+      name,
+      include,
+      exclude: options.exclude ?? [],
+      env: { WAYBILL_TEST_DB: options.database ?? 'sqlite' },
+    },
+  };
+}
+
+const DATABASE = ['test/**/*.test.ts'];
+const NOT_DATABASE = [...UNIT, ...PROCESSES];
 
 export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 60_000,
-    // Each file gets its own database (in-memory SQLite, or its own Postgres schema).
+    // Each file runs in a process of its own, with a database of its own (an in-memory SQLite
+    // copy of the run's migrated image, or its own Postgres schema).
     pool: 'forks',
+    globalSetup: ['test/support/global-setup.ts'],
     projects: [
-      { extends: true as const, test: { name: 'sqlite', include: ['test/**/*.test.ts'], env: { WAYBILL_TEST_DB: 'sqlite' } } },
+      lane('unit', UNIT),
+      lane('sqlite', DATABASE, { exclude: NOT_DATABASE }),
+      lane('processes', PROCESSES),
       ...(postgres
-        ? [{ extends: true as const, test: { name: 'postgres', include: ['test/**/*.test.ts'], env: { WAYBILL_TEST_DB: 'postgres' } } }]
+        ? [
+            lane('postgres', DATABASE, { exclude: NOT_DATABASE, database: 'postgres' }),
+            lane('processes-postgres', PROCESSES, { database: 'postgres' }),
+          ]
         : []),
     ],
   },

@@ -11,6 +11,7 @@ export type Dialect = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
 
 const dialects = new WeakMap<Kysely<any>, Dialect>();
+const sqliteHandles = new WeakMap<Kysely<any>, SQLite.Database>();
 
 /** The one place that knows which database a Kysely instance talks to. */
 export function dialectOf(db: Kysely<any>): Dialect {
@@ -26,19 +27,26 @@ export interface CreateDbOptions {
   schema?: string;
   /** Postgres pool size. */
   maxConnections?: number;
+  /**
+   * In-memory SQLite only: start from a copy of this image (`sqliteImage`) instead of an empty
+   * database. Tests open a migrated database this way in milliseconds instead of migrating each.
+   */
+  sqliteImage?: Buffer;
 }
 
 /** `sqlite::memory:`, `sqlite:<path>` or `postgres://…`. */
 export function createDb(url: string, options: CreateDbOptions = {}): Db {
-  if (url.startsWith('sqlite:')) return createSqlite(url.slice('sqlite:'.length));
+  if (url.startsWith('sqlite:')) return createSqlite(url.slice('sqlite:'.length), options.sqliteImage);
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return createPostgres(url, options);
   throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${redactUrl(url)}"`);
 }
 
-function createSqlite(path: string): Db {
+function createSqlite(path: string, image: Buffer | undefined): Db {
   const memory = path === ':memory:' || path === '';
+  if (image && !memory) throw new Error('a SQLite image opens only as an in-memory database');
   if (!memory) mkdirSync(dirname(path), { recursive: true });
-  const database = new SQLite(memory ? ':memory:' : path);
+  // better-sqlite3 opens a Buffer as an in-memory database holding a copy of those bytes.
+  const database = new SQLite(image ?? (memory ? ':memory:' : path));
   if (!memory) database.pragma('journal_mode = WAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
@@ -60,7 +68,15 @@ function createSqlite(path: string): Db {
   };
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: { ...cached, close } }) });
   dialects.set(db, 'sqlite');
+  sqliteHandles.set(db, database);
   return db;
+}
+
+/** SQLite: the whole database as bytes, to open copies of it with `createDb(url, { sqliteImage })`. */
+export function sqliteImage(db: Db): Buffer {
+  const database = sqliteHandles.get(db);
+  if (!database) throw new Error('sqliteImage needs a SQLite database made by createDb');
+  return database.serialize();
 }
 
 // int8 (bigint, COUNT) as a JS number so both dialects return the same type; money in minor

@@ -545,7 +545,9 @@ describe('fixtures', () => {
     }
   });
 
-  it('still loads the shared demo fixture as it is', async () => {
+  // The demo fixture the project started from (customers given only Id, Name and SubsidiaryId),
+  // kept in the repository; .ci/run also seeds the outside original when it is beside the clone.
+  it('still loads the original demo fixture as it is', async () => {
     const database = await createTestDatabase();
     try {
       const shared = JSON.parse(readFileSync(new URL('../fixtures/original-demo.json', import.meta.url), 'utf8'));

@@ -9,7 +9,7 @@ import { ManualClock } from '../core/clock.js';
 import { loadConfig, type Config } from '../core/config.js';
 import { loadFixture } from '../seeding/load-fixture.js';
 import type { Db } from '../db/create-db.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { createTestDatabaseWith, type TestDatabase } from './support/database.js';
 
 export const AUDIENCE = 'https://api.test.invalid';
 export const SECRET_KEY = Buffer.from('test-secret-key-0123456789abcdef-0123456789');
@@ -91,8 +91,10 @@ export interface StartOptions {
 
 /** A fresh migrated database with the fixture, and both hosts on free ports. */
 export async function startTestApp(options: StartOptions = {}): Promise<TestApp> {
-  const database: TestDatabase = options.database ?? (await createTestDatabase());
   const clock = new ManualClock(options.now ?? '2026-11-22T12:00:00Z');
+  const fixture = options.fixture ?? testFixture();
+  const database = options.database ?? (await createTestDatabaseWith(fixture, { clock, secretKey: SECRET_KEY }));
+  if (options.database) await loadFixture(database.db, fixture, { clock, secretKey: SECRET_KEY });
   const config: Config = {
     ...loadConfig({
       DATABASE_URL: 'sqlite::memory:',
@@ -106,7 +108,6 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     }),
     secretKey: SECRET_KEY,
   };
-  await loadFixture(database.db, options.fixture ?? testFixture(), { clock, secretKey: SECRET_KEY });
   const app = await createApp({ db: database.db, config, clock, logger: options.logger ?? silentLogger(), router: options.router });
   const { apiUrl, authUrl } = await app.listen({ port: 0, authPort: 0 });
   // Links and problem types name the bound URLs, as PUBLIC_BASE_URL would in production.
