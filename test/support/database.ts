@@ -4,7 +4,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { loadFixture, type LoadFixtureOptions } from '../../core/fixtures/load-fixture.js';
+import { loadFixture, type LoadFixtureOptions } from '../../seeding/load-fixture.js';
 import { createDb, createSchema, dropSchema, sqliteImage, type Db } from '../../db/create-db.js';
 import { migrateToLatest } from '../../db/migrate.js';
 
