@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Clock } from '../core/clock.js';
-import { forgetPartitionPositions } from '../core/visibility/asset-event-counts.js';
+import { forgetPartitionPositions } from '../core/visibility/asset-event-counts.repository.js';
 import { dialectOf, type Db } from '../db/create-db.js';
 
 /**

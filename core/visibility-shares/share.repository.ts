@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.js';
 import type { Db } from '../../db/create-db.js';
 import type { VisibilitySharesTable } from '../../db/tables/visibility-shares.js';
 import type { Clock } from '../clock.js';
-import { appendVisibilityPosts } from '../events/outbox.js';
+import { appendVisibilityPosts } from '../events/outbox.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { inDateTimeRange, type TDateTimeRange } from '../shared/master-data-filters.js';
 import { inScope, type Scope } from '../shared/scope.js';
