@@ -117,14 +117,6 @@ export async function cancelLoadAndTrips(trx: Db, loadId: string, statuses: stri
   return load.load_number;
 }
 
-/** The id of the load with this number and its trips' ids; undefined when not in scope. */
-export async function findLoadTripIds(db: Db, scope: Scope, loadNumber: string): Promise<{ id: string; tripIds: string[] } | undefined> {
-  const load = await db.selectFrom('loads').select('id').where(inScope('loads', scope)).where('load_number', '=', loadNumber).executeTakeFirst();
-  if (!load) return undefined;
-  const trips = await db.selectFrom('trips').select('id').where(inScope('trips', scope)).where('load_id', '=', load.id).execute();
-  return { id: load.id, tripIds: trips.map((trip) => trip.id) };
-}
-
 /** A load by its number, with its trips; undefined when not in scope. */
 export async function getLoadRecord(db: Db, scope: Scope, loadNumber: string): Promise<LoadRecord | undefined> {
   const row = await db

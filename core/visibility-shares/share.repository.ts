@@ -266,3 +266,11 @@ export async function recordShareOutcomes(trx: Db, outcomes: readonly ShareOutco
     }
   }
 }
+
+/** The id of the load with this number and its trips' ids, for a load's share history; undefined when not in scope. */
+export async function findLoadTripIds(db: Db, scope: Scope, loadNumber: string): Promise<{ id: string; tripIds: string[] } | undefined> {
+  const load = await db.selectFrom('loads').select('id').where(inScope('loads', scope)).where('load_number', '=', loadNumber).executeTakeFirst();
+  if (!load) return undefined;
+  const trips = await db.selectFrom('trips').select('id').where(inScope('trips', scope)).where('load_id', '=', load.id).execute();
+  return { id: load.id, tripIds: trips.map((trip) => trip.id) };
+}
