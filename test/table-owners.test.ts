@@ -39,7 +39,6 @@ const BUILDING_BLOCKS = new Set([
 const KNOWN_EXCEPTIONS: Record<string, string> = {
   'core/documents/document-content.ts document_chunks': 'the documents domain writing its own table; becomes a repository file with the rest of core/documents',
   'core/trips/trip-filters.ts stops': "an `exists` over the trips domain's own stops, a where-clause fragment trip.repository.ts and load.repository.ts compose",
-  'workers/position-partitions.ts asset_positions': "the partition retention (Postgres only) moves and drops the position history's partitions; to move into core/visibility",
   'seeding/fixture-checks.ts ?': 'a fixture names records of many tables by id; the check looks each table up by name before anything is written',
 };
 
