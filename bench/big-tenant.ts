@@ -18,10 +18,10 @@ import { CompiledQuery, sql } from 'kysely';
 import { SCOPES } from '../core/auth/scopes.js';
 import { ManualClock, systemClock } from '../core/clock.js';
 import { loadFixture } from '../seeding/load-fixture.js';
+import { maintainPositionPartitions } from '../core/visibility/position-partitions.repository.js';
 import { historyId } from '../core/visibility/position.repository.js';
 import { dialectOf, type Db } from '../db/create-db.js';
 import type { Database } from '../db/database.js';
-import { maintainPositionPartitions } from '../workers/position-partitions.js';
 import { SECRET_KEY } from '../test/harness.js';
 
 export const BIG_TENANT = 'tn_big';

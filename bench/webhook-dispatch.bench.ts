@@ -22,7 +22,7 @@ import { silentLogger } from '../adapters/logger.js';
 import { systemClock } from '../core/clock.js';
 import { loadConfig } from '../core/config.js';
 import { encryptSecret } from '../core/crypto/secret-box.js';
-import { appendEvent } from '../core/events/outbox.js';
+import { appendEvent } from '../core/events/outbox.repository.js';
 import { loadFixture } from '../seeding/load-fixture.js';
 import { generateWebhookSecret } from '../core/webhooks/signing.js';
 import { createDb, type Db } from '../db/create-db.js';

@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Clock } from '../core/clock.js';
+import { maintainPositionPartitions } from '../core/visibility/position-partitions.repository.js';
 import { createMigrator, migrateToLatest } from '../db/migrate.js';
 import { migrations } from '../db/migrations/index.js';
-import { maintainPositionPartitions, startPositionPartitions, type PartitionLogger } from '../workers/position-partitions.js';
+import { startPositionPartitions, type PartitionLogger } from '../workers/position-partitions.js';
 import { fetchToken, secretOf, startTestApp, type TestApp } from './harness.js';
 import { testDatabaseKind } from './support/database.js';
 

@@ -10,7 +10,7 @@ import {
   type DocumentRow,
 } from '../core/documents/document.repository.js';
 import { claimKey } from '../core/idempotency/idempotency.repository.js';
-import { takenLoadNumbers } from '../core/loads/new-load-checks.js';
+import { takenLoadNumbers } from '../core/loads/load.repository.js';
 import { generatedDeduction, updateMaintenance } from '../core/maintenance/maintenance.repository.js';
 import { driverStatementStatus } from '../core/settlements/driver-statement.repository.js';
 import type { Scope } from '../core/shared/scope.js';

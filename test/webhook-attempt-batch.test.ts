@@ -1,7 +1,7 @@
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { encryptSecret } from '../core/crypto/secret-box.js';
-import { appendEvent } from '../core/events/outbox.js';
+import { appendEvent } from '../core/events/outbox.repository.js';
 import { appendShares, type ShareDraft } from '../core/visibility-shares/share.repository.js';
 import type { PostResult } from '../core/webhooks/post-signed.js';
 import { AttemptLog, type Outcome } from '../core/webhooks/attempt-log.js';

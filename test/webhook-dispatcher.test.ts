@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { encryptSecret } from '../core/crypto/secret-box.js';
-import { appendEvent, appendVisibilityPosts } from '../core/events/outbox.js';
+import { appendEvent, appendVisibilityPosts } from '../core/events/outbox.repository.js';
 import { generateWebhookSecret } from '../core/webhooks/signing.js';
 import { Dispatcher } from '../workers/dispatcher.js';
 import { startTestApp, SECRET_KEY, type TestApp } from './harness.js';

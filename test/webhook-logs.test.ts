@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encryptSecret } from '../core/crypto/secret-box.js';
-import { appendEvent } from '../core/events/outbox.js';
+import { appendEvent } from '../core/events/outbox.repository.js';
 import { generateWebhookSecret } from '../core/webhooks/signing.js';
 import { Dispatcher } from '../workers/dispatcher.js';
 import { SECRET_KEY, startTestApp, type TestApp } from './harness.js';

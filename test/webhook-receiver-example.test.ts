@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendEvent } from '../core/events/outbox.js';
+import { appendEvent } from '../core/events/outbox.repository.js';
 import { FreightApi } from '../examples/integration-client.js';
 import { startWebhookReceiver, type ReceivedEvent, type WebhookReceiver } from '../examples/webhook-receiver.js';
 import { Dispatcher } from '../workers/dispatcher.js';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { appendEvent } from '../core/events/outbox.js';
+import { appendEvent } from '../core/events/outbox.repository.js';
 import { pendingDelivery } from '../core/webhooks/event-body.js';
 import { Dispatcher } from '../workers/dispatcher.js';
 import { startTestApp, type TestApp } from './harness.js';

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { systemClock } from '../core/clock.js';
 import { encryptSecret } from '../core/crypto/secret-box.js';
-import { appendEvent } from '../core/events/outbox.js';
+import { appendEvent } from '../core/events/outbox.repository.js';
 import { loadFixture } from '../seeding/load-fixture.js';
 import { generateWebhookSecret } from '../core/webhooks/signing.js';
 import { createDb, createSchema, dropSchema, type Db } from '../db/create-db.js';

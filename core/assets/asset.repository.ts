@@ -31,6 +31,12 @@ export function toTrailer(row: Selectable<TrailersTable>): TTrailer {
   };
 }
 
+/** Whether the driver, truck or trailer with this id is in the scope. */
+export async function isAssetVisible(db: Db, scope: Scope, table: 'drivers' | 'trucks' | 'trailers', id: string): Promise<boolean> {
+  const found = await db.selectFrom(table).select('id').where(inScope(table, scope)).where('id', '=', id).executeTakeFirst();
+  return found !== undefined;
+}
+
 export async function getDriver(db: Db, scope: Scope, id: string): Promise<TDriver | undefined> {
   const row = await db.selectFrom('drivers').selectAll().where(inScope('drivers', scope)).where('id', '=', id).executeTakeFirst();
   return row && toDriver(row);

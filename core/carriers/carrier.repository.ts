@@ -70,6 +70,12 @@ async function assembleCarriers(db: Db, rows: readonly CarrierRow[]): Promise<TC
   return rows.map((row) => toCarrier(row, byCarrier.get(row.id) ?? []));
 }
 
+/** Whether the carrier with this id is the tenant's; carriers belong to the tenant, not to a subsidiary. */
+export async function isCarrierVisible(db: Db, scope: Scope, id: string): Promise<boolean> {
+  const found = await db.selectFrom('carriers').select('id').where(inScope('carriers', scope, { subsidiaryColumn: null })).where('id', '=', id).executeTakeFirst();
+  return found !== undefined;
+}
+
 export async function getCarrier(db: Db, scope: Scope, id: string): Promise<TCarrier | undefined> {
   const row = await db.selectFrom('carriers').selectAll().where(carriersInScope(scope)).where('id', '=', id).executeTakeFirst();
   if (!row) return undefined;

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Db } from '../../db/create-db.js';
 import type { Clock } from '../clock.js';
 import type { FieldChange } from '../events/field-change.js';
-import { appendEvent } from '../events/outbox.js';
+import { appendEvent } from '../events/outbox.repository.js';
 import type { TCustomer } from './customer.schemas.js';
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

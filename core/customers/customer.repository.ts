@@ -71,6 +71,18 @@ const CUSTOMER_ORDER = thenById('customers', { column: 'updated_at', type: 'text
 
 const inList = (column: string, values: readonly string[]) => sql<SqlBool>`${sql.ref(column)} in (${sql.join(values)})`;
 
+/** Whether the customer with this id is in the scope and not deleted. */
+export async function isLiveCustomerVisible(db: Db, scope: Scope, id: string): Promise<boolean> {
+  const found = await db
+    .selectFrom('customers')
+    .select('id')
+    .where(inScope('customers', scope))
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return found !== undefined;
+}
+
 export async function findCustomers(db: Db, scope: Scope, filter: TCustomerFilter): Promise<PageOf<TCustomer>> {
   const conditions: Expression<SqlBool>[] = [
     customerInScope(scope),

@@ -1,5 +1,5 @@
 import { AppError, notFound, validationError } from '../errors.js';
-import { appendEvent } from '../events/outbox.js';
+import { appendEvent } from '../events/outbox.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure, type Context, type Principal } from '../trpc.js';

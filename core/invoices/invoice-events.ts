@@ -1,6 +1,6 @@
 import type { Db } from '../../db/create-db.js';
 import type { Clock } from '../clock.js';
-import { appendEvent } from '../events/outbox.js';
+import { appendEvent } from '../events/outbox.repository.js';
 import type { TInvoice, TInvoicePayment } from './invoice.schemas.js';
 
 /**

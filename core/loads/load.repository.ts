@@ -7,6 +7,7 @@ import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
 import { inList, lowerBound, onlyStatusFilter, tripLevelConditions, type TripFilterValues } from '../trips/trip-filters.js';
 import { assembleTrips, type TripRecord } from '../trips/trip.repository.js';
+import { cancelLoadTrips } from '../trips/trip-write.repository.js';
 import type { TStop } from '../trips/trip.schemas.js';
 import type { TLoad, TLoadPlace, TLoadTrip } from './load.schemas.js';
 
@@ -112,12 +113,7 @@ export async function cancelLoadAndTrips(trx: Db, loadId: string, statuses: stri
     .returning(['load_number'])
     .executeTakeFirst();
   if (!load) return undefined;
-  await trx
-    .updateTable('trips')
-    .set((eb) => ({ status: 'Cancelled', version: eb('version', '+', 1), updated_at: now }))
-    .where('load_id', '=', loadId)
-    .where('status', 'in', statuses)
-    .execute();
+  await cancelLoadTrips(trx, loadId, statuses, now);
   return load.load_number;
 }
 
@@ -172,4 +168,19 @@ export async function findLoadRecords(db: Db, scope: Scope, filters: TripFilterV
   const count = onlyStatusFilter(filters) ? () => countListRows(db, 'loads', scope, filters.Status) : undefined;
   const page = await selectPage(db, query, { table: 'loads', order: LOAD_ORDER, page: filters, count });
   return { ...page, items: await assembleLoads(db, page.items) };
+}
+
+/**
+ * Which of `numbers` the tenant's loads already carry. Load numbers are unique per tenant, so
+ * a sibling subsidiary's loads count too: the scope's tenant applies, not its subsidiary.
+ */
+export async function takenLoadNumbers(db: Db, scope: Scope, numbers: readonly string[]): Promise<Set<string>> {
+  if (numbers.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('loads')
+    .select('load_number')
+    .where(inScope('loads', scope, { subsidiaryColumn: null }))
+    .where('load_number', 'in', [...numbers])
+    .execute();
+  return new Set(rows.map((row) => row.load_number));
 }

@@ -1,6 +1,13 @@
 import type { Db } from '../../db/create-db.js';
+import { isAssetVisible } from '../assets/asset.repository.js';
+import { isCarrierVisible } from '../carriers/carrier.repository.js';
+import { isLiveCustomerVisible } from '../customers/customer.repository.js';
 import { AppError, notFound } from '../errors.js';
-import { inScope, type Scope } from '../shared/scope.js';
+import { findVisibleDefinitionIds } from '../reference-definitions/reference-definition.repository.js';
+import type { Scope } from '../shared/scope.js';
+import { anyIdTaken } from '../shared/taken-ids.js';
+import { isSubsidiaryVisible } from '../subsidiaries/subsidiary.repository.js';
+import { takenLoadNumbers } from './load.repository.js';
 import type { TNewLoad } from './new-load.schemas.js';
 
 /**
@@ -9,28 +16,12 @@ import type { TNewLoad } from './new-load.schemas.js';
  * load number must be new.
  */
 export async function checkNewLoad(db: Db, scope: Scope, load: TNewLoad): Promise<void> {
-  const exists = async (table: 'drivers' | 'trucks' | 'trailers', id: string) =>
-    Boolean(await db.selectFrom(table).select('id').where(inScope(table, scope)).where('id', '=', id).executeTakeFirst());
-
   if (load.SubsidiaryId) {
-    const subsidiary = await db
-      .selectFrom('subsidiaries')
-      .select('id')
-      .where(inScope('subsidiaries', scope, { subsidiaryColumn: 'id' }))
-      .where('id', '=', load.SubsidiaryId)
-      .executeTakeFirst();
-    if (!subsidiary) throw notFound('Subsidiary');
+    if (!(await isSubsidiaryVisible(db, scope, load.SubsidiaryId))) throw notFound('Subsidiary');
   }
   if (load.CustomerId) {
     // A deleted customer reads as 404 everywhere, so no new load may name it.
-    const customer = await db
-      .selectFrom('customers')
-      .select('id')
-      .where(inScope('customers', scope))
-      .where('id', '=', load.CustomerId)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    if (!customer) throw notFound('Customer');
+    if (!(await isLiveCustomerVisible(db, scope, load.CustomerId))) throw notFound('Customer');
   }
 
   const definitionIds = new Set<string>();
@@ -40,28 +31,15 @@ export async function checkNewLoad(db: Db, scope: Scope, load: TNewLoad): Promis
       ['trucks', trip.TruckId, 'Truck'],
       ['trailers', trip.TrailerId, 'Trailer'],
     ] as const) {
-      if (id && !(await exists(table, id))) throw notFound(what);
+      if (id && !(await isAssetVisible(db, scope, table, id))) throw notFound(what);
     }
-    if (trip.CarrierId) {
-      const carrier = await db
-        .selectFrom('carriers')
-        .select('id')
-        .where(inScope('carriers', scope, { subsidiaryColumn: null }))
-        .where('id', '=', trip.CarrierId)
-        .executeTakeFirst();
-      if (!carrier) throw notFound('Carrier');
-    }
+    if (trip.CarrierId && !(await isCarrierVisible(db, scope, trip.CarrierId))) throw notFound('Carrier');
     for (const reference of [...(trip.References ?? []), ...trip.Stops.flatMap((stop) => stop.References ?? [])]) {
       if (reference.ReferenceId) definitionIds.add(reference.ReferenceId);
     }
   }
   if (definitionIds.size > 0) {
-    const found = await db
-      .selectFrom('reference_definitions')
-      .select('id')
-      .where(inScope('reference_definitions', scope, { subsidiaryColumn: null }))
-      .where('id', 'in', [...definitionIds])
-      .execute();
+    const found = await findVisibleDefinitionIds(db, scope, [...definitionIds]);
     if (found.length !== definitionIds.size) throw notFound('Reference definition');
   }
 
@@ -87,27 +65,11 @@ async function checkNewIds(db: Db, scope: Scope, load: TNewLoad): Promise<void> 
   }
 
   // Ids are unique across the whole database (docs/fixtures.md#rules), not only within the tenant.
-  const taken = async (table: 'loads' | 'trips' | 'stops' | 'trip_references' | 'documents', ids: string[]) =>
-    ids.length > 0 && Boolean(await db.selectFrom(table).select('id').where('id', 'in', ids).executeTakeFirst());
+  const taken = (table: 'loads' | 'trips' | 'stops' | 'trip_references' | 'documents', ids: string[]) => anyIdTaken(db, table, ids);
   if (await taken('loads', [load.Id])) throw conflict('A load with this Id');
   if ((await takenLoadNumbers(db, scope, [load.LoadNumber])).size > 0) throw conflict('A load with this LoadNumber');
   if (await taken('trips', trips)) throw conflict('A trip with one of these ids');
   if (await taken('stops', stops)) throw conflict('A stop with one of these ids');
   if (await taken('trip_references', references)) throw conflict('A reference with one of these ids');
   if (await taken('documents', documents)) throw conflict('A document with one of these ids');
-}
-
-/**
- * Which of `numbers` the tenant's loads already carry. Load numbers are unique per tenant, so
- * a sibling subsidiary's loads count too: the scope's tenant applies, not its subsidiary.
- */
-export async function takenLoadNumbers(db: Db, scope: Scope, numbers: readonly string[]): Promise<Set<string>> {
-  if (numbers.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('loads')
-    .select('load_number')
-    .where(inScope('loads', scope, { subsidiaryColumn: null }))
-    .where('load_number', 'in', [...numbers])
-    .execute();
-  return new Set(rows.map((row) => row.load_number));
 }

@@ -16,6 +16,17 @@ export function toReferenceDefinition(row: ReferenceDefinitionRow): TReferenceDe
 const scoped = (scope: Scope) => inScope('reference_definitions', scope, { subsidiaryColumn: null });
 
 /** One definition of the tenant by id (the ReferenceId of a catalog-backed reference). */
+/** Which of these reference definitions the tenant has (definitions belong to the tenant). */
+export async function findVisibleDefinitionIds(db: Db, scope: Scope, ids: readonly string[]): Promise<string[]> {
+  const rows = await db
+    .selectFrom('reference_definitions')
+    .select('id')
+    .where(inScope('reference_definitions', scope, { subsidiaryColumn: null }))
+    .where('id', 'in', [...ids])
+    .execute();
+  return rows.map((row) => row.id);
+}
+
 export async function getReferenceDefinition(db: Db, scope: Scope, id: string): Promise<TReferenceDefinition | undefined> {
   const row = await db.selectFrom('reference_definitions').selectAll().where(scoped(scope)).where('id', '=', id).executeTakeFirst();
   return row && toReferenceDefinition(row);

@@ -23,6 +23,17 @@ export async function getSubsidiary(db: Db, scope: Scope, id: string): Promise<T
   return row && toSubsidiary(row);
 }
 
+/** Whether the subsidiary with this id is in the scope (a subsidiary-bound caller sees only its own). */
+export async function isSubsidiaryVisible(db: Db, scope: Scope, id: string): Promise<boolean> {
+  const found = await db
+    .selectFrom('subsidiaries')
+    .select('id')
+    .where(inScope('subsidiaries', scope, { subsidiaryColumn: 'id' }))
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return found !== undefined;
+}
+
 export async function findSubsidiaries(db: Db, scope: Scope, request: TPageRequest): Promise<PageOf<TSubsidiary>> {
   const query = db.selectFrom('subsidiaries').where(scoped(scope));
   const page = await selectPage(db, query, { table: 'subsidiaries', order: thenById('subsidiaries'), page: request });

@@ -28,6 +28,12 @@ export async function findTenant(db: Db, id: string): Promise<TenantSummary | un
   return row && toTenant(row);
 }
 
+/** The plan of a tenant that exists (a caller's own). */
+export async function findTenantPlan(db: Db, id: string): Promise<string> {
+  const tenant = await db.selectFrom('tenants').select('plan').where('id', '=', id).executeTakeFirstOrThrow();
+  return tenant.plan;
+}
+
 export async function listTenants(db: Db): Promise<TenantSummary[]> {
   const rows = await db.selectFrom('tenants').selectAll().orderBy('id').execute();
   return rows.map(toTenant);

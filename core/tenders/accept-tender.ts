@@ -1,4 +1,4 @@
-import { appendEvent } from '../events/outbox.js';
+import { appendEvent } from '../events/outbox.repository.js';
 import { notFound } from '../errors.js';
 import { buildLoadRows, insertLoadRows } from '../loads/load-rows.js';
 import { getLoadRecord } from '../loads/load.repository.js';

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/create-db.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
-import { appendEvent } from '../events/outbox.js';
+import { appendEvent } from '../events/outbox.repository.js';
 import { cancelLoadAndTrips, getLoadRecord, getLoadStatus } from '../loads/load.repository.js';
 import { ZEtagHeader } from '../shared/record-headers.js';
 import { authedProcedure } from '../trpc.js';

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/create-db.js';
 import type { Clock } from '../clock.js';
-import { appendEvent } from '../events/outbox.js';
+import { appendEvent } from '../events/outbox.repository.js';
 import type { TTender } from './tender.schemas.js';
 
 export type TenderEventType = 'tender.received' | 'tender.accepted' | 'tender.rejected' | 'tender.cancelled' | 'tender.expired';

@@ -1,6 +1,8 @@
 import type { Db } from '../../db/create-db.js';
+import { isAssetVisible } from '../assets/asset.repository.js';
+import { isCarrierVisible } from '../carriers/carrier.repository.js';
 import { AppError, notFound } from '../errors.js';
-import { inScope, type Scope } from '../shared/scope.js';
+import type { Scope } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import { ZTrip } from './trip.schemas.js';
 import { ZAssignTripInput, ZTripEtagHeader } from './stop-write.schemas.js';
@@ -21,12 +23,7 @@ const ASSIGNABLE = [
 type AssignInput = Partial<Record<(typeof ASSIGNABLE)[number]['field'], string>>;
 
 async function requireVisible(trx: Db, scope: Scope, table: (typeof ASSIGNABLE)[number]['table'], id: string, what: string) {
-  const found = await trx
-    .selectFrom(table)
-    .select('id')
-    .where(inScope(table, scope, table === 'carriers' ? { subsidiaryColumn: null } : {}))
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const found = table === 'carriers' ? await isCarrierVisible(trx, scope, id) : await isAssetVisible(trx, scope, table, id);
   if (!found) throw notFound(what);
 }
 

@@ -76,3 +76,13 @@ export async function patchTrip(trx: Db, tripId: string, current: TripPatch, pat
 export async function tripStopRows(trx: Db, tripId: string): Promise<StopRow[]> {
   return trx.selectFrom('stops').selectAll().where('trip_id', '=', tripId).orderBy('sequence').execute();
 }
+
+/** Cancels a cancelled load's trips that are in one of `statuses`, bumping each one's version. */
+export async function cancelLoadTrips(trx: Db, loadId: string, statuses: string[], now: string): Promise<void> {
+  await trx
+    .updateTable('trips')
+    .set((eb) => ({ status: 'Cancelled', version: eb('version', '+', 1), updated_at: now }))
+    .where('load_id', '=', loadId)
+    .where('status', 'in', statuses)
+    .execute();
+}

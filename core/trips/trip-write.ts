@@ -16,11 +16,12 @@
 import type { Db } from '../../db/create-db.js';
 import { notFound } from '../errors.js';
 import type { FieldChange } from '../events/field-change.js';
-import { appendEvent } from '../events/outbox.js';
+import { appendEvent } from '../events/outbox.repository.js';
 import { getLoadRecord, loadStatusOf, setLoadStatus } from '../loads/load.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf, type Scope } from '../shared/scope.js';
 import { deriveLoadStatus, type TripStatus } from '../shared/statuses.js';
+import { findTenantPlan } from '../tenancy/tenant.repository.js';
 import type { Context, Principal } from '../trpc.js';
 import { shareTripWrite } from '../visibility-shares/share-progress.js';
 import { diffTrips, tripsDiffer } from './trip-diff.js';
@@ -62,10 +63,10 @@ export async function writeTrip<R>(ctx: WriteContext, tripId: string, options: T
     if (!(await lockTrip(trx, scope, tripId))) throw notFound('Trip');
     const before = await getTripRecord(trx, scope, tripId);
     if (!before) throw notFound('Trip');
-    const tenant = await trx.selectFrom('tenants').select('plan').where('id', '=', before.meta.tenantId).executeTakeFirstOrThrow();
+    const plan = await findTenantPlan(trx, before.meta.tenantId);
     const now = formatStoredDateTime(ctx.clock.now());
 
-    const result = await options.apply({ trx, scope, before, plan: tenant.plan, now });
+    const result = await options.apply({ trx, scope, before, plan, now });
 
     const changedRecord = await getTripRecord(trx, scope, tripId);
     if (!changedRecord || !tripsDiffer(before.trip, changedRecord.trip)) {

@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.js';
 import type { Db } from '../../db/create-db.js';
 import type { VisibilitySharesTable } from '../../db/tables/visibility-shares.js';
 import type { Clock } from '../clock.js';
-import { appendVisibilityPosts } from '../events/outbox.js';
+import { appendVisibilityPosts } from '../events/outbox.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { inDateTimeRange, type TDateTimeRange } from '../shared/master-data-filters.js';
 import { inScope, type Scope } from '../shared/scope.js';
@@ -265,4 +265,12 @@ export async function recordShareOutcomes(trx: Db, outcomes: readonly ShareOutco
         .execute();
     }
   }
+}
+
+/** The id of the load with this number and its trips' ids, for a load's share history; undefined when not in scope. */
+export async function findLoadTripIds(db: Db, scope: Scope, loadNumber: string): Promise<{ id: string; tripIds: string[] } | undefined> {
+  const load = await db.selectFrom('loads').select('id').where(inScope('loads', scope)).where('load_number', '=', loadNumber).executeTakeFirst();
+  if (!load) return undefined;
+  const trips = await db.selectFrom('trips').select('id').where(inScope('trips', scope)).where('load_id', '=', load.id).execute();
+  return { id: load.id, tripIds: trips.map((trip) => trip.id) };
 }

@@ -1,8 +1,8 @@
+import type { AssetKind } from '../assets/position-asset.repository.js';
 import { scopeOf } from '../shared/scope.js';
 import { answerPage, type ListCall } from '../shared/search-page.js';
 import { searchAssetEvents, toAssetEvent } from './asset-events.repository.js';
 import type { EventFilter } from './asset-events.schemas.js';
-import type { AssetKind } from './position-asset.js';
 
 type AssetIdField = 'DriverId' | 'TruckId' | 'TrailerId';
 

@@ -1,14 +1,14 @@
 import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/create-db.js';
+import type { AssetKind } from '../assets/position-asset.repository.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf } from '../shared/search-page.js';
 import { checkCursor, emptyPage, selectPage, thenById, type ListOrder } from '../shared/select-page.js';
-import type { AssetKind } from './position-asset.js';
 import { formatAddress } from './reverse-geocode.js';
 import type { EventFilter } from './asset-events.schemas.js';
 
 const TABLES = { driver: 'drivers', truck: 'trucks', trailer: 'trailers' } as const;
-/** A position's asset_type is its asset's kind (position-asset.ts): a tenant's readings of one kind are one index range. */
+/** A position's asset_type is its asset's kind (core/assets/position-asset.repository.ts): a tenant's readings of one kind are one index range. */
 const ASSET_TYPES = { driver: 'Driver', truck: 'Truck', trailer: 'Trailer' } as const;
 const TRIP_COLUMNS = { driver: 'trips.driver_id', truck: 'trips.truck_id', trailer: 'trips.trailer_id' } as const;
 

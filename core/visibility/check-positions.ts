@@ -1,12 +1,13 @@
 import type { Db } from '../../db/create-db.js';
 import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
+import { assetFor, findAssetRows, type AssetKind, type PositionAsset } from '../assets/position-asset.repository.js';
 import type { Clock } from '../clock.js';
 import type { LatLng } from '../eta/road-distance.js';
 import { notFound } from '../errors.js';
 import { Refusal } from '../shared/group-commit.js';
 import type { Scope } from '../shared/scope.js';
-import { assetFor, findAssetRows, type AssetKind, type PositionAsset } from './position-asset.js';
-import { chooseTrip, findTripCandidates, type PositionTrip } from './position-trip.js';
+import { chooseTrip, type PositionTrip } from './position-trip.js';
+import { findTripCandidates } from './position-trip.repository.js';
 
 /** The stored columns a reading gives itself; its asset's and its trip's are added once they are known. */
 export type PositionReading = Omit<AssetPositionColumns, 'subsidiary_id' | 'asset_id' | 'asset_type' | 'trip_id' | 'trip_number'>;

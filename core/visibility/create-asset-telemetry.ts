@@ -1,8 +1,8 @@
+import { findPositionAsset } from '../assets/position-asset.repository.js';
 import { notFound } from '../errors.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
-import { findPositionAsset } from './position-asset.js';
 import { assertNotAhead, PUBLIC_API_SOURCE } from './record-position.js';
 import { insertTelemetry, toAssetTelemetry } from './telemetry.repository.js';
 import { ZAssetTelemetry, ZRecordTelemetryInput } from './telemetry.schemas.js';

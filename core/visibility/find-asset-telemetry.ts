@@ -1,8 +1,8 @@
+import { findPositionAsset } from '../assets/position-asset.repository.js';
 import { notFound } from '../errors.js';
 import { scopeOf } from '../shared/scope.js';
 import { answerPage } from '../shared/search-page.js';
 import { authedProcedure } from '../trpc.js';
-import { findPositionAsset } from './position-asset.js';
 import { TELEMETRY_ORDER, telemetryHistory } from './telemetry.repository.js';
 import { ZAssetTelemetryPage, ZTelemetryHistoryInput } from './telemetry.schemas.js';
 import { checkCursor } from '../shared/select-page.js';

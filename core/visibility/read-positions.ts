@@ -1,8 +1,8 @@
+import { findPositionAsset, type AssetKind } from '../assets/position-asset.repository.js';
 import { notFound } from '../errors.js';
 import { scopeOf } from '../shared/scope.js';
 import { answerPage } from '../shared/search-page.js';
 import type { Context } from '../trpc.js';
-import { findPositionAsset, type AssetKind } from './position-asset.js';
 import { latestPosition, POSITION_ORDER, positionHistory } from './position.repository.js';
 import type { TAssetLocation, TLocationHistoryInput } from './position.schemas.js';
 import { checkCursor } from '../shared/select-page.js';

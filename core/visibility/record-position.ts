@@ -1,9 +1,9 @@
+import type { AssetKind } from '../assets/position-asset.repository.js';
 import { AppError } from '../errors.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import type { TAddress } from '../shared/place.schemas.js';
 import { scopeOf } from '../shared/scope.js';
 import type { Context } from '../trpc.js';
-import type { AssetKind } from './position-asset.js';
 import { heldRecordedAt, toAssetLocation } from './position.repository.js';
 import { positionWriterFor } from './position-writer.js';
 import type { TAssetLocation, TRecordLocationInput } from './position.schemas.js';

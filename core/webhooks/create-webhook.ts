@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { notFound, validationError } from '../errors.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf } from '../shared/scope.js';
+import { isSubsidiaryVisible } from '../subsidiaries/subsidiary.repository.js';
 import { authedProcedure } from '../trpc.js';
 import { generateWebhookSecret, sealSecret } from './signing.js';
 import { assertTarget } from './validate-target.js';
-import { insertWebhook, subsidiaryInScope, toWebhook, type WebhookRow } from './webhook.repository.js';
+import { insertWebhook, toWebhook, type WebhookRow } from './webhook.repository.js';
 import { webhookLocation } from './webhook-location.js';
 import { ZCreateWebhookInput, ZWebhookCreatedHeaders, ZWebhookWithSecret } from './webhook.schemas.js';
 import { withHeaders } from '../answer-headers.js';
@@ -35,7 +36,7 @@ export const createWebhook = authedProcedure
     await assertTarget(ctx.config, input.Url);
     // Like any other record a body names: unknown, another tenant's or (for a bound client)
     // another subsidiary's is the 404 of a missing record.
-    if (!(await subsidiaryInScope(ctx.db, scope, subsidiaryId))) throw notFound('Subsidiary');
+    if (!(await isSubsidiaryVisible(ctx.db, scope, subsidiaryId))) throw notFound('Subsidiary');
     const secret = generateWebhookSecret();
     const now = formatStoredDateTime(ctx.clock.now());
     const row: WebhookRow = {

@@ -71,11 +71,6 @@ export async function insertDeliveries(trx: Db, deliveries: readonly Insertable<
   }
 }
 
-/** Marks outbox entries fanned out. */
-export async function markDispatched(trx: Db, entryIds: readonly string[], now: string): Promise<void> {
-  await trx.updateTable('outbox').set({ dispatched_at: now }).where('id', 'in', entryIds).execute();
-}
-
 /**
  * Claims up to `limit` due deliveries for this worker: a lease (time and token) set in the
  * claiming transaction keeps every other worker off them while the attempt runs. A worker

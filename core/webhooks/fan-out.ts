@@ -1,12 +1,12 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { WebhookDeliveriesTable } from '../../db/tables/webhook-deliveries.js';
+import { markDispatched } from '../events/outbox.repository.js';
 import {
   claimOutboxEntries,
   findIntegratedCustomers,
   findReceivingSubscriptions,
   insertDeliveries,
-  markDispatched,
   type OutboxRow,
   type Subscription,
 } from './delivery.repository.js';

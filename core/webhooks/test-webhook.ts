@@ -1,6 +1,7 @@
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
+import { insertDeliveries } from './delivery.repository.js';
 import { pendingDelivery } from './event-body.js';
 import { TEST_EVENT_TYPE } from './event-types.js';
 import { requireWebhook } from './require-webhook.js';
@@ -36,6 +37,6 @@ export const testWebhook = authedProcedure
       dataJson: data,
       now,
     });
-    await ctx.db.insertInto('webhook_deliveries').values(delivery).execute();
+    await insertDeliveries(ctx.db, [delivery]);
     return { DeliveryId: delivery.id, EventType: TEST_EVENT_TYPE };
   });

@@ -40,17 +40,6 @@ export async function findWebhooks(db: Db, scope: Scope, request: TPageRequest):
   return { ...page, items: page.items.map(toWebhook) };
 }
 
-/** Whether the caller may attach a subscription to `subsidiaryId` (its tenant's, and its own when bound). */
-export async function subsidiaryInScope(db: Db, scope: Scope, subsidiaryId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('subsidiaries')
-    .select('id')
-    .where(inScope('subsidiaries', scope, { subsidiaryColumn: 'id' }))
-    .where('id', '=', subsidiaryId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 export async function insertWebhook(db: Db, row: WebhookRow): Promise<void> {
   await db.insertInto('webhooks').values(row).execute();
 }

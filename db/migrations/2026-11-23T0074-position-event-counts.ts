@@ -13,7 +13,7 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * fires no trigger of the parent, so the partition maintenance (workers/position-partitions.ts)
  * moves and deletes rows through the parent, and before it drops a whole day's partition, which
  * fires nothing either, it subtracts that partition's counts in the same transaction
- * (core/visibility/asset-event-counts.ts). A TRUNCATE fires none of them; nothing truncates the
+ * (core/visibility/asset-event-counts.repository.ts). A TRUNCATE fires none of them; nothing truncates the
  * history.
  *
  * The fill runs after the history is locked against writes (the trigger needs that lock anyway),

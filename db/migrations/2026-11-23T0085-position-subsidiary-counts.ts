@@ -11,7 +11,7 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * Kept exactly as those are: SQLite row triggers; on Postgres statement triggers on the
  * partitioned table over its transition tables, one grouped upsert per statement in key order,
  * and the partition retention subtracting a day's counts before it drops the day's partition
- * (core/visibility/asset-event-counts.ts). The fill runs with the history locked against writes.
+ * (core/visibility/asset-event-counts.repository.ts). The fill runs with the history locked against writes.
  */
 
 const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;

@@ -3,7 +3,7 @@ import type { ColumnType } from 'kysely';
 /**
  * How many events of one type an asset has: stop arrivals and departures on the trips it is
  * assigned to, and its positions; kept exact by database triggers (migrations 2026-11-23T0073
- * and T0074) and, on Postgres, by the partition retention (core/visibility/asset-event-counts.ts).
+ * and T0074) and, on Postgres, by the partition retention (core/visibility/asset-event-counts.repository.ts).
  * The Total of an asset event search without a time range. Read-only for the app.
  */
 export interface AssetEventCountsTable {

@@ -72,3 +72,8 @@ async function appendEntry(trx: Db, clock: Clock, idPrefix: string, entry: Entry
     .execute();
   return id;
 }
+
+/** Marks outbox entries fanned out. */
+export async function markDispatched(trx: Db, entryIds: readonly string[], now: string): Promise<void> {
+  await trx.updateTable('outbox').set({ dispatched_at: now }).where('id', 'in', entryIds).execute();
+}
