@@ -19,7 +19,7 @@ import { TOLL_IMPORT_FIELDS, checkTollAmounts } from '../core/tolls/toll.schemas
 import { TENDER_STATUSES, ZCreateTenderInput } from '../core/tenders/tender.schemas.js';
 
 /**
- * The fixture format of CONTRACT.md ("Fixture format"). Every object is strict: an unknown
+ * The fixture format of docs/fixtures.md. Every object is strict: an unknown
  * field is an error, so a typo never silently loads nothing. Optional fields also accept null
  * as "not given", except where null itself is a value (a stop's `Eta`). A load (with its trips,
  * stops, references, line items and documents) and an invoice are their domains' input shapes
@@ -88,7 +88,7 @@ const ZPayment = z.strictObject({
   CheckNumber: z.string().nullish(),
 });
 
-/** Spec 2.6 plus IsDeleted; Payee name and numbers default to the payee record's. */
+/** docs/api-rules.md#settlement-statements plus IsDeleted; Payee name and numbers default to the payee record's. */
 export const ZFixtureCarrierStatement = z.strictObject({
   Number: ZStatementNumber,
   Status: ZRecordText,
@@ -122,7 +122,7 @@ export const ZFixtureDriverStatement = z.strictObject({
 });
 export type TFixtureDriverStatement = z.infer<typeof ZFixtureDriverStatement>;
 
-/** Spec 2.7; the record belongs to a driver or to a truck, never both. */
+/** docs/api-rules.md#deductions; the record belongs to a driver or to a truck, never both. */
 export const ZFixtureDeduction = z
   .strictObject({
     Id: ZRecordId,
@@ -163,7 +163,7 @@ export const ZFixtureWebhook = z.strictObject({
 export type TFixtureWebhook = z.infer<typeof ZFixtureWebhook>;
 
 /**
- * A record with the optional `CreatedAt` and `UpdatedAt` of RESOURCES.md "Fixture additions"
+ * A record with the optional `CreatedAt` and `UpdatedAt` of docs/fixtures.md#shape
  * (the load time when left out); UpdatedAt must not be before CreatedAt.
  */
 function withTimestamps<S extends z.ZodRawShape>(shape: S) {
@@ -178,7 +178,7 @@ function withTimestamps<S extends z.ZodRawShape>(shape: S) {
 }
 
 /**
- * A fuel or toll transaction is its import body plus Id (RESOURCES.md "Fixture additions"):
+ * A fuel or toll transaction is its import body plus Id (docs/fixtures.md#shape):
  * the import's own fields and rules, so a full FuelCardNumber is cut to its last 4 digits here.
  */
 const ZFixtureFuelTransaction = withTimestamps({ Id: ZRecordId, ...FUEL_IMPORT_FIELDS }).superRefine(checkFuelAmounts);
@@ -270,7 +270,7 @@ export const ZFixtureCustomer = withTimestamps({
 export type TFixtureCustomer = z.infer<typeof ZFixtureCustomer>;
 
 /**
- * RESOURCES.md "Fixture additions": an invoice as the API shows it, without RemainingBalance
+ * docs/fixtures.md#shape: an invoice as the API shows it, without RemainingBalance
  * (Total − AmountPaid) and CustomerName (the customer's): the invoice domain's whole invoice
  * (core/invoices/new-invoice.schemas.ts) with CreatedAt and UpdatedAt.
  */
@@ -278,7 +278,7 @@ export const ZFixtureInvoice = withTimestamps(NEW_INVOICE_FIELDS).superRefine(ch
 export type TFixtureInvoice = z.infer<typeof ZFixtureInvoice>;
 
 /**
- * RESOURCES.md "Fixture additions": a tender as the API shows it. Its stops are validated by
+ * docs/fixtures.md#shape: a tender as the API shows it. Its stops are validated by
  * the very schema POST /tenders uses; SubsidiaryId, when given, must be its customer's; an
  * Accepted (or Cancelled after acceptance) tender names its load by LoadNumber, which must be a
  * load of the fixture's tenant (fixture-checks.ts).

@@ -16,7 +16,7 @@ import { projectRoot } from '../adapters/project-root.js';
 const root = projectRoot();
 
 /** The trees and files whose text is checked. */
-const SCANNED = /^(core|adapters|workers|db|bin|scripts|bench|test|examples|clients\/typescript\/src|docs|fixtures|\.ci)\/|^(README\.md|package\.json)$|^[^/]+\.md$/;
+const SCANNED = /^(core|adapters|workers|db|seeding|bin|scripts|bench|test|examples|clients\/typescript\/src|docs|fixtures|\.ci)\/|^(README\.md|package\.json)$|^[^/]+\.md$/;
 const TEXT = /\.(ts|tsx|mts|js|mjs|cjs|md|json|sh|sql|ya?ml)$|^\.ci\/[^./]+$/;
 /** Large generated data: no prose in it. */
 const SKIPPED = /^fixtures\/.*\.json$|^clients\/typescript\/src\/schema\.ts$/;
@@ -25,7 +25,7 @@ const CHECKS = new Set(['test/doc-references.test.ts', 'test/docs-links.test.ts'
 
 /** Names of planning documents that are not in the repository, and the spec's numbered sections. */
 const OUTSIDE =
-  /\b(DECISIONS|RESOURCES|CONTRACT)(\.md)?\b|\b(OPERATIONS|EDI|ARCHITECTURE)\.md\b|\bspec(?: section)? \d|\b[Tt]he spec\b|\bnotes\/[a-z-]+\.md\b|\/work\/shared\b|(?:\.\.\/)+shared\/(?:fixtures|spec|tools|hooks|notes)\b/;
+  /\b(DECISIONS|RESOURCES|CONTRACT)(\.md)?\b|\b(OPERATIONS|EDI|ARCHITECTURE)\.md\b|\b[Ss]pec(?: section)? \d|\b[Tt]he spec\b|\bnotes\/[a-z-]+\.md\b|\/work\/shared\b|(?:\.\.\/)+shared\/(?:fixtures|spec|tools|hooks|notes)\b/;
 
 /** `docs/page.md`, `docs/page.md#anchor` or `README.md#anchor` written in any text. */
 const CITATION = /(?<![\w/.-])((?:docs\/[\w.-]+\.md)|README\.md(?=#))(?:#([\w-]+))?/g;
@@ -128,6 +128,7 @@ describe('references to documents', () => {
     expect(files).toContain('README.md');
     expect(files).toContain('docs/api-rules.md');
     expect(files).toContain('core/router.ts');
+    expect(files).toContain('seeding/load-fixture.ts');
     expect(files).toContain('.ci/run');
   });
 
@@ -142,6 +143,7 @@ describe('references to documents', () => {
     expect(caught('/** The order of checks (DECISIONS "Errors"). */')).toBe(1);
     expect(caught('// RESOURCES.md: bare arrays')).toBe(1);
     expect(caught(' * as spec 4.3 says')).toBe(1);
+    expect(caught('/** Spec 2.10: where a load starts. */')).toBe(1);
     expect(caught(" * the spec's limits")).toBe(1);
     expect(caught("readFileSync(new URL('../../../shared/fixtures/demo.json', import.meta.url))")).toBe(1);
     expect(caught('if [ -f ../shared/tools/check.sh ]; then')).toBe(1);

@@ -17,7 +17,7 @@ import { bannerUrls, scratchDatabase, serverEnv, startProcess, type ScratchDatab
 const SLOW = 180_000;
 const AUDIENCE = 'https://api.freight.local';
 const DEMO_CLIENT = { id: 'prairie-integration', secret: 'demo-secret-prairie-all-0001' };
-/** Spec 8: 10 requests a second per access token; POST /oauth/token: 30 a minute per client id. */
+/** docs/api-rules.md#rate-limits: 10 requests a second per access token; POST /oauth/token: 30 a minute per client id. */
 const TOKEN_LIMIT = 10;
 const TOKEN_ENDPOINT_LIMIT = 30;
 
@@ -239,7 +239,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('WEB_CONCURRENCY=2 on Postgres
     // The demo data was loaded once (a second load would have failed on its ids).
     expect(logLines(server).filter((line) => line.msg === 'fixture loaded into the empty database')).toHaveLength(1);
 
-    // Spec 8, 10 a second per token: exactly 10 of 25 in one window, over both workers.
+    // docs/api-rules.md#rate-limits, 10 a second per token: exactly 10 of 25 in one window, over both workers.
     const counts = await tokenBurst([apiUrl], authUrl, 25);
     expect(counts).toEqual({ 200: TOKEN_LIMIT, 429: 25 - TOKEN_LIMIT });
     const served = () => logLines(server).filter((line) => line.msg === 'request' && line.path === '/api/p/v1.0/subsidiaries');

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { AppErrorCode } from '../../core/errors.js';
 
-/** Spec section 7: `{Type, Title, Status, Detail, Instance}` plus `Errors` on validation problems. */
+/** docs/api-rules.md#problems: `{Type, Title, Status, Detail, Instance}` plus `Errors` on validation problems. */
 export interface Problem {
   Type: string;
   Title: string;

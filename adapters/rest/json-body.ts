@@ -12,7 +12,7 @@ export type BodyFailure =
 export type BodyResult = { ok: true; value: Record<string, unknown> | undefined; raw: Buffer } | { ok: false; failure: BodyFailure };
 
 /**
- * Spec section 4: request bodies are JSON in `application/json`, `text/json`,
+ * docs/api-rules.md#requests-and-responses: request bodies are JSON in `application/json`, `text/json`,
  * `application/*+json` or `application/json-patch+json` (still a plain object, not RFC 6902).
  */
 export function isJsonMediaType(contentType: string | undefined): boolean {

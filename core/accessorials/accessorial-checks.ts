@@ -43,7 +43,7 @@ export function notWholeCents(): AppError {
 }
 
 /**
- * Spec section 3: an accessorial on a processed carrier statement, or on any driver
+ * docs/api-rules.md#credits-and-accessorials: an accessorial on a processed carrier statement, or on any driver
  * statement, cannot change; a correcting credit or deduction is posted instead.
  */
 export async function refuseSettled(db: Db, scope: Scope, row: AccessorialRow): Promise<void> {

@@ -4,7 +4,7 @@ import { ZPathId, atLeastOneOf, bodyRules, input } from '../shared/schemas.js';
 
 const ZId = z.string().min(1).max(200);
 
-/** Spec 4.15: zero, or from 1 to 1,000,000, with at most 2 decimals; never rounded. */
+/** docs/api-rules.md#credits-and-accessorials: zero, or from 1 to 1,000,000, with at most 2 decimals; never rounded. */
 const ZCreditAmount = ZAmountInput.refine(
   (value) => value === 0 || (value >= 1 && value <= MAX_AMOUNT),
   'The amount must be 0 or from 1 to 1,000,000.',
@@ -14,7 +14,7 @@ const ZCreditAmount = ZAmountInput.refine(
   override: { minimum: 0, anyOf: [{ const: 0 }, { minimum: 1 }] },
 });
 
-/** Spec 4.15: normalised to the UTC calendar date of the instant. */
+/** docs/api-rules.md#credits-and-accessorials: normalised to the UTC calendar date of the instant. */
 const ZCreditDate = ZDateTimeInput.transform(utcCalendarDate).meta({
   description: 'Normalised to its UTC calendar date: an offset that crosses midnight in UTC lands on the next day.',
   example: '2026-11-21T18:30:00-06:00',

@@ -7,7 +7,7 @@ import { ZSearchPage, pageOf } from '../shared/search-page.js';
 const ZDateTimeOut = z.iso.datetime().meta({ description: 'ISO 8601 date-time, UTC.', example: '2026-11-17T00:00:00.000Z' });
 const ZId = z.string().min(1).max(200);
 
-/** Spec 2.7: deductions and driver credits share one shape, told apart by Type. */
+/** docs/api-rules.md#deductions: deductions and driver credits share one shape, told apart by Type. */
 export const ZDeduction = z
   .object({
     Id: z.string(),

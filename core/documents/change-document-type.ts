@@ -18,7 +18,7 @@ export interface DocumentTypeChangeRequest {
 }
 
 /**
- * Spec 4.1 and its trip twin: the document keeps its id, file and links; an actual change is
+ * docs/api-rules.md#documents and its trip twin: the document keeps its id, file and links; an actual change is
  * recorded in the history and announced (`document.updated`, `load.changed`); a change to
  * Proof of Delivery is posted to the customer's visibility integration on every call, even
  * when the type was already Proof of Delivery. Everything commits together.
@@ -76,7 +76,7 @@ export async function changeDocumentType(ctx: Context & { principal: Principal }
 }
 
 const CHANGES: Record<LoadDocumentOwner['kind'], { summary: string; description: string }> = {
-  // Spec 4.1.
+  // docs/api-rules.md#documents.
   load: {
     summary: "Change the type of a load's own document",
     description:

@@ -8,7 +8,7 @@ const ZDateTimeOut = z.iso.datetime().meta({ description: 'ISO 8601 date-time, U
 export const DOCUMENT_PARENT_TYPES = ['Load', 'Trip', 'Carrier'] as const;
 export type DocumentParentType = (typeof DOCUMENT_PARENT_TYPES)[number];
 
-/** Spec 2.1, field for field (the identifier is `id`, lower case). */
+/** docs/api-rules.md#documents, field for field (the identifier is `id`, lower case). */
 export const ZDocument = z
   .object({
     id: z.string().meta({ description: 'Document identifier.' }),

@@ -16,7 +16,7 @@ const LISTS: Record<DocumentOwnerKind, { summary: string; description: string }>
     summary: "List a trip's documents",
     description: 'Documents attached to the trip itself (ParentType Trip), each with a DownloadUrl valid 10 minutes.',
   },
-  // Spec 4.9.
+  // docs/api-rules.md#documents.
   carrier: {
     summary: "List a carrier's documents",
     description: 'Documents with ParentType Carrier, each with a DownloadUrl valid 10 minutes.',

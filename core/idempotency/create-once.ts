@@ -23,7 +23,7 @@ export interface CreateOnceOptions {
    */
   findUnkeyed?: (trx: Db) => Promise<ExistingClaim | undefined>;
   /**
-   * Spec 7's 503 for accessorial creates: when the commit fails or does not answer within
+   * The 503 of accessorial creates (docs/api-rules.md#problems): when the commit fails or does not answer within
    * this many milliseconds, the write may or may not exist and the caller is told to retry
    * the identical request.
    */

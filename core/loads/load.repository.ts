@@ -18,7 +18,7 @@ export interface LoadRecord {
   row: LoadRow;
 }
 
-/** Spec 2.10: a place is null when its stop has no address; Country, CompanyId, Coordinates are omitted when unknown. */
+/** docs/api-rules.md#loads: a place is null when its stop has no address; Country, CompanyId, Coordinates are omitted when unknown. */
 export function toLoadPlace(stop: TStop | undefined): TLoadPlace | null {
   if (!stop || !stop.Address) return null;
   const { Street, City, State, ZipCode, Country } = stop.Address;

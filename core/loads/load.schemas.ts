@@ -7,7 +7,7 @@ import { sharedFilters, tripLevelFilters } from '../trips/trip-filters.js';
 import { ZCoordinates } from '../shared/place.schemas.js';
 import { ZEta, ZStop } from '../trips/trip.schemas.js';
 
-/** Spec 2.10: where a load starts (first pickup) or ends (last delivery). */
+/** docs/api-rules.md#loads: where a load starts (first pickup) or ends (last delivery). */
 export const ZLoadPlace = z
   .object({
     Street: z.string().nullable(),

@@ -61,7 +61,7 @@ export const ZCarrierStatementPayment = z
   })
   .meta({ id: 'CarrierStatementPayment' });
 
-/** Spec 2.6. */
+/** docs/api-rules.md#settlement-statements. */
 export const ZCarrierSettlementStatement = z
   .object({
     Number: z.number().int(),

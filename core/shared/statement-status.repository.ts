@@ -2,7 +2,7 @@ import type { Db } from '../../db/create-db.js';
 import { inScope, type Scope } from './scope.js';
 
 /**
- * Spec 2.6: only settled statements exist for reads; failed or deleted ones are not found.
+ * docs/api-rules.md#settlement-statements: only settled statements exist for reads; failed or deleted ones are not found.
  * The settlements domain reads its statements through this; the money records that sit on a
  * statement (accessorials) ask it whether theirs is settled, without depending on settlements.
  */

@@ -114,7 +114,7 @@ function toAddress(row: StopApiRow): TStop['Address'] {
     City: address_city,
     State: address_state,
     ZipCode: address_zip_code,
-    // Spec 2.2: Country is absent (not null) when it was never recorded.
+    // docs/api-rules.md#trips-and-stops: Country is absent (not null) when it was never recorded.
     ...(address_country === null ? {} : { Country: address_country }),
   };
 }

@@ -3,7 +3,7 @@ import { streamDeliveryLogs, type DeliveryLogFilter } from './delivery-log.repos
 import { DELIVERY_LOG_COLUMNS, type TDeliveryLog } from './delivery-log.schemas.js';
 import type { ExportFormat } from './export-format.js';
 
-/** Spec 8: an export holds at most 25,000 rows. */
+/** docs/api-rules.md#rate-limits: an export holds at most 25,000 rows. */
 export const EXPORT_ROW_CAP = 25_000;
 
 /** RFC 4180: fields with a comma, quote or line break are quoted, quotes doubled; null is empty. */

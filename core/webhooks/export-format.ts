@@ -1,7 +1,7 @@
 export type ExportFormat = 'csv' | 'json';
 
 /**
- * Spec 4.12: the `Format` query value wins; otherwise the Accept header (`text/csv` or
+ * docs/api-rules.md#exports: the `Format` query value wins; otherwise the Accept header (`text/csv` or
  * `application/csv` → CSV, `application/json` or any `+json` type → JSON, the client's
  * preferred one by q-value when it lists several); otherwise JSON.
  */

@@ -14,7 +14,7 @@ import { pendingDelivery } from './event-body.js';
 import { matchesEventType, TENANT_WIDE_PREFIX } from './event-types.js';
 
 /**
- * Spec 6 routing: a subscription receives an event about a record of its own subsidiary;
+ * docs/api-rules.md#events routing: a subscription receives an event about a record of its own subsidiary;
  * `carrier.document.*` (carriers have no subsidiary) and events whose record's subsidiary is
  * unknown go to every subscription of the tenant.
  */

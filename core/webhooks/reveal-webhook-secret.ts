@@ -4,7 +4,7 @@ import { requireWebhook } from './require-webhook.js';
 import { openSecret } from './signing.js';
 import { ZWebhookIdInput, ZWebhookSecret } from './webhook.schemas.js';
 
-/** Spec 4.13: decrypts and returns the secret. The answer is never logged (the edge logs no bodies). */
+/** docs/api-rules.md#webhook-subscriptions: decrypts and returns the secret. The answer is never logged (the edge logs no bodies). */
 export const revealWebhookSecret = authedProcedure
   .meta({
     openapi: {

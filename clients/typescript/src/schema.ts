@@ -493,7 +493,7 @@ export interface paths {
         put?: never;
         /**
          * Create a driver credit
-         * @description Spec 4.15. The credit (Type Credit) posts to the driver's next settlement statement: the earliest one not yet processed, created when none exists. An unknown driver or owner-operator, or one outside the credential's subsidiary, is the same 404. With ExternalId, a retry answers the first credit with `Idempotent-Replayed: true`.
+         * @description The credit (Type Credit) posts to the driver's next settlement statement: the earliest one not yet processed, created when none exists. An unknown driver or owner-operator, or one outside the credential's subsidiary, is the same 404. With ExternalId, a retry answers the first credit with `Idempotent-Replayed: true`.
          *
          *     Requires scope: deduction:create.
          */
