@@ -5,7 +5,7 @@ import { projectRoot } from '../adapters/project-root.js';
 import { TABLE_OWNERS } from '../db/table-owners.js';
 
 /**
- * A table has one owner (docs/architecture.md#rules-that-keep-it-honest). Every Kysely
+ * A table has one owner (docs/architecture.md#rules-ci-holds-the-code-to). Every Kysely
  * statement (`selectFrom`, `insertInto`, `updateTable`, `deleteFrom`, the joins) and every
  * `from`/`join`/`into`/`update` in raw `sql` under core/, workers/ and seeding/ is checked
  * against db/table-owners.ts:
