@@ -18,6 +18,7 @@ const UNIT = [
   'test/local-datetime.test.ts',
   'test/reverse-geocode.test.ts',
   'test/sqlite-statement-cache.test.ts',
+  'test/table-owners.test.ts',
 ];
 
 const PROCESSES = [
