@@ -57,12 +57,7 @@ function createSqlite(path: string, image: Buffer | undefined): Db {
   const close = () => {
     if (checkpointer) {
       checkpointer.stop();
-      // At shutdown a checkpoint may wait: the file alone is then the whole database again.
-      try {
-        database.pragma('wal_checkpoint(TRUNCATE)');
-      } catch {
-        // Busy: the WAL stays beside the file and is read on the next open.
-      }
+      truncateWal(database);
     }
     cached.close();
   };
@@ -70,6 +65,28 @@ function createSqlite(path: string, image: Buffer | undefined): Db {
   dialects.set(db, 'sqlite');
   sqliteHandles.set(db, database);
   return db;
+}
+
+/** A 10 ms pause of the calling thread, for a retry at shutdown. */
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * At shutdown a checkpoint may wait: the file alone is then the whole database again. The
+ * checkpointing worker may be in its own checkpoint when it is told to stop, and a checkpoint
+ * meeting another one answers busy at once (the busy timeout does not apply to it), so this
+ * tries again for up to a second. Still busy: the WAL stays beside the file and is read on the
+ * next open.
+ */
+function truncateWal(database: SQLite.Database): void {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    try {
+      const [result] = database.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+      if (!result || result.busy === 0) return;
+    } catch {
+      // Locked this time.
+    }
+    Atomics.wait(pause, 0, 0, 10);
+  }
 }
 
 /** SQLite: the whole database as bytes, to open copies of it with `createDb(url, { sqliteImage })`. */
