@@ -29,6 +29,7 @@ import type { DispatchPreferenceDriversTable, DispatchPreferencesTable } from '.
 import type { InvoiceLineItemsTable, InvoiceLoadsTable, InvoicePaymentsTable, InvoicesTable } from './tables/invoices.js';
 import type { DeductionGeneratedFromColumn, FuelTransactionsTable, TollTransactionsTable, TruckOwnerOperatorColumn } from './tables/fuel-tolls.js';
 import type { TendersTable } from './tables/tenders.js';
+import type { ExternalIdsTable } from './tables/external-ids.js';
 import type { TrackingLinksTable } from './tables/tracking-links.js';
 import type { VisibilityLoadStateTable, VisibilitySharesTable } from './tables/visibility-shares.js';
 
@@ -67,6 +68,7 @@ export interface Database {
   accessorial_types: AccessorialTypesTable;
 
   loads: LoadsTable;
+  external_ids: ExternalIdsTable;
   trips: TripsTable;
   stops: StopsTable;
   trip_references: TripReferencesTable;

@@ -31,6 +31,14 @@ export const ZNewReference = z.strictObject({
 });
 export type TNewReference = z.infer<typeof ZNewReference>;
 
+/** A reference as an integrator sends it (docs/api-rules.md#trip-references): the server assigns its id. */
+export const ZReferenceInput = z.strictObject({
+  Name: ZNewReference.shape.Name,
+  Value: ZNewReference.shape.Value,
+  ReferenceId: ZRecordId.nullish(),
+});
+export type TReferenceInput = z.infer<typeof ZReferenceInput>;
+
 const ZAddress = z.strictObject({
   Street: z.string(),
   City: z.string(),
@@ -45,55 +53,77 @@ const ZEta = z.strictObject({
   Manual: ZRecordDateTime.nullish(),
 });
 
+/** The fields of a stop as the API writes it, before the ones only a record of the past carries. */
+const newStopFields = {
+  $type: z.enum(STOP_KINDS),
+  StopType: z.enum(['Pickup', 'Delivery', 'Waypoint']),
+  ScheduleType: z.enum(['APPT', 'FCFS']),
+  AppointmentRequested: z.boolean().nullish(),
+  AppointmentConfirmed: z.boolean().nullish(),
+  AppointmentDate: ZRecordDateTime.nullish(),
+  StopWindow: z.strictObject({ Begin: ZRecordDateTime, End: ZRecordDateTime }).nullish(),
+  LoadingType: ZRecordText.nullish(),
+  TimeZone: ZTimeZone.nullish(),
+  Address: ZAddress.nullish(),
+  Coordinates: ZCoordinates.nullish(),
+  CompanyId: ZRecordText.nullish(),
+  CompanyNumber: ZRecordText.nullish(),
+  CompanyName: ZRecordText.nullish(),
+  /** A location of the tenant: the stop's address, coordinates, time zone and company when it gives none. */
+  LocationId: ZRecordId.nullish(),
+};
+
+type StopRuleInput = Pick<TNewStop, '$type' | 'StopType' | 'ScheduleType' | 'StopWindow'> & Partial<Pick<TNewStop, 'ArrivedAt' | 'DepartedAt'>>;
+
+/** docs/api-rules.md#trips-and-stops: the rules within one stop, for every shape a new stop comes in. */
+function stopRules(stop: StopRuleInput, ctx: z.RefinementCtx): void {
+  // docs/api-rules.md#trips-and-stops: `$type` and ScheduleType agree; waypoint is StopType Waypoint with either schedule.
+  if (stop.$type === 'waypoint' && stop.StopType !== 'Waypoint') {
+    ctx.addIssue({ code: 'custom', path: ['StopType'], message: 'must be Waypoint for a waypoint stop' });
+  }
+  if (stop.$type !== 'waypoint' && stop.StopType === 'Waypoint') {
+    ctx.addIssue({ code: 'custom', path: ['$type'], message: 'must be waypoint for a stop of StopType Waypoint' });
+  }
+  if (stop.$type === 'appointment' && stop.ScheduleType !== 'APPT') {
+    ctx.addIssue({ code: 'custom', path: ['ScheduleType'], message: 'must be APPT for an appointment stop' });
+  }
+  if (stop.$type === 'delivery_window' && stop.ScheduleType !== 'FCFS') {
+    ctx.addIssue({ code: 'custom', path: ['ScheduleType'], message: 'must be FCFS for a delivery_window stop' });
+  }
+  if (stop.StopWindow && instantOf(stop.StopWindow.End) < instantOf(stop.StopWindow.Begin)) {
+    ctx.addIssue({ code: 'custom', path: ['StopWindow', 'End'], message: 'must not be before StopWindow.Begin' });
+  }
+  if (stop.DepartedAt && !stop.ArrivedAt) {
+    ctx.addIssue({ code: 'custom', path: ['DepartedAt'], message: 'needs ArrivedAt: a stop is departed only after an arrival' });
+  }
+  if (stop.DepartedAt && stop.ArrivedAt && instantOf(stop.DepartedAt) < instantOf(stop.ArrivedAt)) {
+    ctx.addIssue({ code: 'custom', path: ['DepartedAt'], message: 'must not be before ArrivedAt' });
+  }
+}
+
+/** A stop as a fixture or a tender records it: with its id and, for the past, its status and times. */
 export const ZNewStop = z
   .strictObject({
     Id: ZRecordId,
-    $type: z.enum(STOP_KINDS),
-    StopType: z.enum(['Pickup', 'Delivery', 'Waypoint']),
-    ScheduleType: z.enum(['APPT', 'FCFS']),
-    AppointmentRequested: z.boolean().nullish(),
-    AppointmentConfirmed: z.boolean().nullish(),
-    AppointmentDate: ZRecordDateTime.nullish(),
-    StopWindow: z.strictObject({ Begin: ZRecordDateTime, End: ZRecordDateTime }).nullish(),
-    LoadingType: ZRecordText.nullish(),
+    ...newStopFields,
+    References: z.array(ZNewReference).nullish(),
     Status: z.enum(STOP_STATUSES).nullish(),
-    TimeZone: ZTimeZone.nullish(),
-    Address: ZAddress.nullish(),
-    Coordinates: ZCoordinates.nullish(),
-    CompanyId: ZRecordText.nullish(),
-    CompanyNumber: ZRecordText.nullish(),
-    CompanyName: ZRecordText.nullish(),
     ArrivedAt: ZRecordDateTime.nullish(),
     DepartedAt: ZRecordDateTime.nullish(),
     // null and absent differ: null is "no estimate", absent gets the default Manual ETA.
     Eta: ZEta.nullable().optional(),
-    References: z.array(ZNewReference).nullish(),
   })
-  .superRefine((stop, ctx) => {
-    // docs/api-rules.md#trips-and-stops: `$type` and ScheduleType agree; waypoint is StopType Waypoint with either schedule.
-    if (stop.$type === 'waypoint' && stop.StopType !== 'Waypoint') {
-      ctx.addIssue({ code: 'custom', path: ['StopType'], message: 'must be Waypoint for a waypoint stop' });
-    }
-    if (stop.$type !== 'waypoint' && stop.StopType === 'Waypoint') {
-      ctx.addIssue({ code: 'custom', path: ['$type'], message: 'must be waypoint for a stop of StopType Waypoint' });
-    }
-    if (stop.$type === 'appointment' && stop.ScheduleType !== 'APPT') {
-      ctx.addIssue({ code: 'custom', path: ['ScheduleType'], message: 'must be APPT for an appointment stop' });
-    }
-    if (stop.$type === 'delivery_window' && stop.ScheduleType !== 'FCFS') {
-      ctx.addIssue({ code: 'custom', path: ['ScheduleType'], message: 'must be FCFS for a delivery_window stop' });
-    }
-    if (stop.StopWindow && instantOf(stop.StopWindow.End) < instantOf(stop.StopWindow.Begin)) {
-      ctx.addIssue({ code: 'custom', path: ['StopWindow', 'End'], message: 'must not be before StopWindow.Begin' });
-    }
-    if (stop.DepartedAt && !stop.ArrivedAt) {
-      ctx.addIssue({ code: 'custom', path: ['DepartedAt'], message: 'needs ArrivedAt: a stop is departed only after an arrival' });
-    }
-    if (stop.DepartedAt && stop.ArrivedAt && instantOf(stop.DepartedAt) < instantOf(stop.ArrivedAt)) {
-      ctx.addIssue({ code: 'custom', path: ['DepartedAt'], message: 'must not be before ArrivedAt' });
-    }
-  });
+  .superRefine(stopRules);
 export type TNewStop = z.infer<typeof ZNewStop>;
+
+/**
+ * A stop as an integrator sends it (`POST /loads`, `POST /trips/{tripId}/stops`): the server
+ * assigns its id, and it starts Open with the default ETA.
+ */
+export const ZStopInput = z
+  .strictObject({ ...newStopFields, References: z.array(ZReferenceInput).nullish() })
+  .superRefine(stopRules);
+export type TStopInput = z.infer<typeof ZStopInput>;
 
 export const ZNewLineItem = z.strictObject({
   Description: ZRecordText,

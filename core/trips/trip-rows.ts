@@ -84,6 +84,7 @@ export function stopRow(stop: TNewStop, trip: Pick<TNewTrip, 'Id'>, sequence: nu
     company_id: stop.CompanyId ?? null,
     company_number: stop.CompanyNumber ?? null,
     company_name: stop.CompanyName ?? null,
+    location_id: stop.LocationId ?? null,
     arrived_at: arrivedAt,
     departed_at: departedAt,
     // A stop created arrived (seeded, built from a tender) was received with it.

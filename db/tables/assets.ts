@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Drivers, trucks and trailers. Their ids are unique across the three tables within the whole
  * database (docs/api-rules.md#visibility), so a position's asset id names exactly one of them.
@@ -12,6 +14,10 @@ export interface DriversTable {
   /** `COMPANY`, `OWNER_OPERATOR`, `CONTRACTOR` or `EXTERNAL`. */
   type: string;
   owner_operator_id: string | null;
+  /** `ExternalIds` as JSON text, `{}` when none; each pair also in `external_ids` (core/external-ids). */
+  external_ids: Generated<string>;
+  /** `Active` or `Inactive`: an Inactive one is retired (kept, never assigned again). */
+  status: Generated<string>;
   created_at: string;
   updated_at: string;
 }
@@ -21,6 +27,10 @@ export interface TrucksTable {
   tenant_id: string;
   subsidiary_id: string | null;
   truck_number: string;
+  /** `ExternalIds` as JSON text, `{}` when none; each pair also in `external_ids` (core/external-ids). */
+  external_ids: Generated<string>;
+  /** `Active` or `Inactive`: an Inactive one is retired (kept, never assigned again). */
+  status: Generated<string>;
   created_at: string;
   updated_at: string;
 }
@@ -32,6 +42,10 @@ export interface TrailersTable {
   trailer_number: string;
   /** Nullable boolean 0/1: null means the flag is unset, which is not false. */
   company_owned_asset: number | null;
+  /** `ExternalIds` as JSON text, `{}` when none; each pair also in `external_ids` (core/external-ids). */
+  external_ids: Generated<string>;
+  /** `Active` or `Inactive`: an Inactive one is retired (kept, never assigned again). */
+  status: Generated<string>;
   created_at: string;
   updated_at: string;
 }

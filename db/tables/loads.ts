@@ -1,5 +1,5 @@
 /** Loads, their trips, the trips' stops (in route order) and the trips' pay line items. */
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /** A copy the database keeps (by trigger): read, never written by the application. */
 type TriggerCopy<T> = ColumnType<T, never, never>;
@@ -13,6 +13,8 @@ export interface LoadsTable {
   customer_id: string | null;
   /** A trip status (core/shared/statuses.ts); follows the load's trips. */
   status: string;
+  /** `ExternalIds` as JSON text, `{}` when none; each pair also in `external_ids` (core/external-ids). */
+  external_ids: Generated<string>;
   created_at: string;
   updated_at: string;
 }
@@ -72,6 +74,8 @@ export interface StopsTable {
   company_id: string | null;
   company_number: string | null;
   company_name: string | null;
+  /** The location the stop is at, when it names one (migration 2026-11-27T0104). */
+  location_id: string | null;
   arrived_at: string | null;
   departed_at: string | null;
   /** When the server recorded ArrivedAt (DepartedAt): the inbound history's ReceivedAt (migration 2026-11-23T0103). */

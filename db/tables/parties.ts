@@ -1,4 +1,5 @@
 /** The tenant's business partners: customers, carriers, owner-operators, factoring companies. */
+import type { Generated } from 'kysely';
 
 export interface CustomersTable {
   id: string;
@@ -54,6 +55,8 @@ export interface CarriersTable {
   name: string;
   mc_number: string | null;
   dot_number: string | null;
+  /** `ExternalIds` as JSON text, `{}` when none; each pair also in `external_ids` (core/external-ids). */
+  external_ids: Generated<string>;
   created_at: string;
   updated_at: string;
 }
