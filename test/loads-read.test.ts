@@ -30,6 +30,10 @@ const load1001 = {
   Status: 'InTransit',
   CustomerId: 'cus_heartland',
   SubsidiaryId: 'sub_kc',
+  OrderNumber: null,
+  Equipment: null,
+  ExternalIds: {},
+  CreatedAt: '2026-11-22T12:00:00.000Z',
   Origin: {
     Street: '1200 Genessee St',
     City: 'Kansas City',
