@@ -104,8 +104,9 @@ describe('POST /loads', () => {
       Coordinates: { Latitude: '39.1210', Longitude: '-94.5160' },
       CompanyId: 'loc_kc_terminal',
       CompanyNumber: 'T-01',
-      TimeZone: 'America/Chicago',
     });
+    const row = await t.db.selectFrom('stops').select(['time_zone', 'location_id']).where('id', '=', stop.Id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ time_zone: 'America/Chicago', location_id: 'loc_kc_terminal' });
     expect(stop.References[0]).toMatchObject({ Name: 'Dock', Value: '7', Origin: 'Integration' });
     expect(stop.References[0].Id).toMatch(/^ref_/);
   });
