@@ -10,7 +10,8 @@ export const ZAddTripStopInput = input({
   tripId: ZPathId,
   Stop: ZStopInput.meta({
     description:
-      'The new stop (NewStop): a stop without Id, Status, ArrivedAt, DepartedAt and Eta, plus LocationId. It starts Open with the default Manual ETA.',
+      'The new stop (NewStop): a stop without Id, Status, ArrivedAt, DepartedAt and Eta, plus LocationId. It starts Open with the default Manual ETA. ' +
+      '$type and ScheduleType agree (appointment: APPT, delivery_window: FCFS, waypoint: either) and waypoint is StopType Waypoint; StopWindow.End is not before Begin (400 otherwise).',
   }),
   Index: z
     .number()
