@@ -125,7 +125,7 @@ describe('POST /trips/{tripId}/assign of a retired resource', () => {
       ['carriers', 'car_ozark', { CarrierId: 'car_ozark' }],
     ] as const) {
       await t.db.updateTable(table).set({ status: 'Inactive' }).where('id', '=', id).execute();
-      const response = await expectRefused(() => assign('trp_inactive', { DriverId: 'drv_ana', ...body }), 409, INVALID_STATE);
+      const response = await expectRefused(() => assign('trp_inactive', body), 409, INVALID_STATE);
       expect(response.body.Detail).toContain(id);
       await t.db.updateTable(table).set({ status: table === 'carriers' ? 'Pending' : 'Active' }).where('id', '=', id).execute();
     }
