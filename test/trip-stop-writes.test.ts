@@ -212,6 +212,20 @@ describe('POST /trips/{tripId}/stops', () => {
     await expectRefused(async () => addStop('trp_add_rules', { Stop: waypoint() }, '"trp_add_rules.1"'), 412, /\/errors\/PreconditionFailed$/);
   });
 
+  it('replays the answer of a retried POST with the same Idempotency-Key, adding the stop once', async () => {
+    const etag = await etagOf('trp_add');
+    const before = (await stopIds('trp_add')).length;
+    const send = () =>
+      t.api(path('trp_add', '/stops'), { method: 'POST', as: 'prairie-integration', body: { Stop: waypoint() }, headers: { 'If-Match': etag, 'Idempotency-Key': 'add-stop-retry-1' } });
+    const first = await send();
+    expect(first.status, first.text).toBe(200);
+    const again = await send();
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(await stopIds('trp_add')).toHaveLength(before + 1);
+  });
+
   it('is 409 InvalidState before an Arrived stop, on a Cancelled trip and on a Delivered one', async () => {
     await expectRefused(async () => addStop('trp_arrived', { Stop: pickup, Index: 0 }), 409, INVALID_STATE);
     await expectRefused(async () => addStop('trp_cxl', { Stop: waypoint() }), 409, INVALID_STATE);

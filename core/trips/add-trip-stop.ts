@@ -2,9 +2,7 @@ import { notFound, validationError } from '../errors.js';
 import { listReferenceDefinitionTypes } from '../reference-definitions/reference-definition.repository.js';
 import { authedProcedure } from '../trpc.js';
 import { ZTrip } from './trip.schemas.js';
-import { ZTripEtagHeader } from './stop-write.schemas.js';
-import { ZIfMatchHeader } from './trip-reference.schemas.js';
-import { ZAddTripStopInput } from './stop-list.schemas.js';
+import { IF_MATCH_TRIP_WRITE, ZAddTripStopInput } from './stop-list.schemas.js';
 import { writeStopList } from './stop-list-write.js';
 import { newStopFromInput } from './stop-input.js';
 import { referenceRow, stopRow } from './trip-rows.js';
@@ -22,10 +20,7 @@ export const addTripStop = authedProcedure
         'a reference ReferenceId must be a definition of the tenant (404). If-Match with the trip ETag is required (428 when missing, 412 when stale). ' +
         '409 InvalidState on a Cancelled or Delivered trip, before an Arrived or Completed stop, or when the first stop would not be a Pickup or the last not a Delivery. ' +
         "On the HosEta plan the Planned ETAs are re-planned. Emits trip.changed. Answers 200 with the trip and its stops; the `ETag` header is the trip's.",
-      requestHeaders: ZIfMatchHeader,
-      responseHeaders: ZTripEtagHeader,
-      errorResponses: [409, 412, 428],
-      protect: true,
+      ...IF_MATCH_TRIP_WRITE,
     },
     scopes: ['trip:update'],
   })

@@ -1,9 +1,7 @@
 import { notFound } from '../errors.js';
 import { authedProcedure } from '../trpc.js';
 import { ZTrip } from './trip.schemas.js';
-import { ZTripEtagHeader } from './stop-write.schemas.js';
-import { ZIfMatchHeader } from './trip-reference.schemas.js';
-import { ZDeleteTripStopInput } from './stop-list.schemas.js';
+import { IF_MATCH_TRIP_WRITE, ZDeleteTripStopInput } from './stop-list.schemas.js';
 import { writeStopList } from './stop-list-write.js';
 
 export const deleteTripStop = authedProcedure
@@ -18,10 +16,7 @@ export const deleteTripStop = authedProcedure
         '409 InvalidState on a Cancelled or Delivered trip, for a stop that is not Open, for an Open stop before an Arrived or Completed one (which would move), ' +
         'or when the trip would be left with fewer than two stops, or a first stop that is not a Pickup or a last that is not a Delivery. ' +
         "Emits trip.changed; on the HosEta plan the Planned ETAs are re-planned. Answers 200 with the trip and its stops; the `ETag` header is the trip's.",
-      requestHeaders: ZIfMatchHeader,
-      responseHeaders: ZTripEtagHeader,
-      errorResponses: [409, 412, 428],
-      protect: true,
+      ...IF_MATCH_TRIP_WRITE,
     },
     scopes: ['trip:update'],
   })

@@ -1,9 +1,7 @@
 import { validationError } from '../errors.js';
 import { authedProcedure } from '../trpc.js';
 import { ZTrip } from './trip.schemas.js';
-import { ZTripEtagHeader } from './stop-write.schemas.js';
-import { ZIfMatchHeader } from './trip-reference.schemas.js';
-import { ZReorderTripStopsInput } from './stop-list.schemas.js';
+import { IF_MATCH_TRIP_WRITE, ZReorderTripStopsInput } from './stop-list.schemas.js';
 import { writeStopList } from './stop-list-write.js';
 
 export const reorderTripStops = authedProcedure
@@ -19,10 +17,7 @@ export const reorderTripStops = authedProcedure
         'when an Arrived or Completed stop would change places, or when the first stop would not be a Pickup or the last not a Delivery. ' +
         'The same order changes nothing: the ETag stays and nothing is emitted. Otherwise trip.changed, whose diff has `Stops.Order` (the Ids before and after), ' +
         "and on the HosEta plan the Planned ETAs are re-planned. Answers 200 with the trip and its stops; the `ETag` header is the trip's.",
-      requestHeaders: ZIfMatchHeader,
-      responseHeaders: ZTripEtagHeader,
-      errorResponses: [409, 412, 428],
-      protect: true,
+      ...IF_MATCH_TRIP_WRITE,
     },
     scopes: ['trip:update'],
   })

@@ -2,6 +2,16 @@ import { z } from 'zod';
 import { ZCoordinates, ZRecordId, ZRecordText, ZTimeZone } from '../shared/record-fields.js';
 import { ZPathId, atLeastOneOf, bodyRules, input } from '../shared/schemas.js';
 import { ZStopInput } from './new-trip.schemas.js';
+import { ZTripEtagHeader } from './stop-write.schemas.js';
+import { ZIfMatchHeader } from './trip-reference.schemas.js';
+
+/** The `openapi` meta every write of docs/api-rules.md#changing-a-trips-stops shares: If-Match in, the trip's ETag out. */
+export const IF_MATCH_TRIP_WRITE = {
+  requestHeaders: ZIfMatchHeader,
+  responseHeaders: ZTripEtagHeader,
+  errorResponses: [409, 412, 428],
+  protect: true,
+};
 
 /** The most stops a reorder names (docs/api-rules.md#changing-a-trips-stops). */
 export const MAX_STOP_IDS = 500;

@@ -2,9 +2,7 @@ import { checkIfMatch } from '../shared/etag.js';
 import { authedProcedure } from '../trpc.js';
 import { tripEtag } from './trip.repository.js';
 import { ZTrip } from './trip.schemas.js';
-import { ZTripEtagHeader } from './stop-write.schemas.js';
-import { ZIfMatchHeader } from './trip-reference.schemas.js';
-import { ZUnassignTripInput } from './stop-list.schemas.js';
+import { IF_MATCH_TRIP_WRITE, ZUnassignTripInput } from './stop-list.schemas.js';
 import { invalidState } from './stop-write.js';
 import { writeTrip } from './trip-write.js';
 import { patchTrip } from './trip-write.repository.js';
@@ -25,10 +23,7 @@ export const unassignTrip = authedProcedure
         'If-Match with the trip ETag is required (428 when missing, 412 when stale). A Dispatched, InTransit, Delivered or Cancelled trip is 409 InvalidState. ' +
         'A trip with nothing assigned is unchanged (same ETag, no event); otherwise trip.changed and, for an Assigned trip, trip.status.changed. ' +
         "Planned ETAs stay as they are. Answers 200 with the trip; the `ETag` header is the trip's.",
-      requestHeaders: ZIfMatchHeader,
-      responseHeaders: ZTripEtagHeader,
-      errorResponses: [409, 412, 428],
-      protect: true,
+      ...IF_MATCH_TRIP_WRITE,
     },
     scopes: ['trip:update'],
   })

@@ -6,9 +6,7 @@ import type { Scope } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import type { StopRow } from './trip.repository.js';
 import { ZTrip } from './trip.schemas.js';
-import { ZTripEtagHeader } from './stop-write.schemas.js';
-import { ZIfMatchHeader } from './trip-reference.schemas.js';
-import { STOP_PATCH_FIELDS, ZUpdateTripStopInput, type TUpdateTripStopInput } from './stop-list.schemas.js';
+import { IF_MATCH_TRIP_WRITE, STOP_PATCH_FIELDS, ZUpdateTripStopInput, type TUpdateTripStopInput } from './stop-list.schemas.js';
 import { writeStopList, type StopListPlan } from './stop-list-write.js';
 
 type StopColumns = NonNullable<StopListPlan['patch']>['columns'];
@@ -82,10 +80,7 @@ export const updateTripStop = authedProcedure
         "404 for a stop that is not the trip's. If-Match with the trip ETag is required (428 when missing, 412 when stale). " +
         '409 InvalidState on a Cancelled or Delivered trip or for a stop that is not Open. A patch that changes nothing keeps the ETag and emits nothing; ' +
         "otherwise trip.changed, and on the HosEta plan the Planned ETAs are re-planned. Answers the trip with its stops; the `ETag` header is the trip's.",
-      requestHeaders: ZIfMatchHeader,
-      responseHeaders: ZTripEtagHeader,
-      errorResponses: [409, 412, 428],
-      protect: true,
+      ...IF_MATCH_TRIP_WRITE,
     },
     scopes: ['trip:update'],
   })
