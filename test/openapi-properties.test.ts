@@ -113,6 +113,42 @@ const KNOWN_DEFECTS: KnownDefect[] = [
     probe: { op: `PUT ${P}trips/{tripId}/stops/{stopId}/departure`, path: '/api/p/v1.0/trips/trp_1001_a/stops/stp_1001_1/departure', body: { DepartedAt: '2026-11-21T13:00:00Z' } },
   },
   {
+    ops: /^PUT \/api\/p\/v\{version\}\/trips\/\{tripId\}\/stops\/order$/,
+    kind: 'valid-refused',
+    detail: /^400 StopIds$/,
+    defect: "StopIds must be exactly the trip's stops (docs/api-rules.md#changing-a-trips-stops): a rule on stored data the document cannot state",
+    probe: { op: `PUT ${P}trips/{tripId}/stops/order`, path: '/api/p/v1.0/trips/trp_1001_a/stops/order', body: { StopIds: ['stp_1001_1'] } },
+  },
+  {
+    ops: /^POST \/api\/p\/v\{version\}\/trips\/\{tripId\}\/stops$/,
+    kind: 'valid-refused',
+    detail: /^400 Index$/,
+    defect: "an Index above the trip's number of stops is a 400 (docs/api-rules.md#changing-a-trips-stops): a rule on stored data the document cannot state",
+    probe: {
+      op: `POST ${P}trips/{tripId}/stops`,
+      path: '/api/p/v1.0/trips/trp_1001_a/stops',
+      body: { Stop: { $type: 'waypoint', StopType: 'Waypoint', ScheduleType: 'FCFS' }, Index: 9 },
+    },
+  },
+  {
+    ops: /^POST \/api\/p\/v\{version\}\/trips\/\{tripId\}\/stops$/,
+    kind: 'valid-refused',
+    detail: /^400 Stop\.(StopWindow\.End|StopType|\$type|ScheduleType)$/,
+    defect: "a new stop's rules across its fields ($type, StopType and ScheduleType agree; StopWindow.End not before Begin), stated in the Stop's description",
+    probe: {
+      op: `POST ${P}trips/{tripId}/stops`,
+      path: '/api/p/v1.0/trips/trp_1001_a/stops',
+      body: { Stop: { $type: 'waypoint', StopType: 'Waypoint', ScheduleType: 'FCFS', StopWindow: { Begin: '2026-11-24T14:00:00Z', End: '2026-11-24T13:00:00Z' } } },
+    },
+  },
+  {
+    ops: /^(POST|PATCH) \/api\/p\/v\{version\}\/trips\/\{tripId\}\/stops(\/\{stopId\})?$/,
+    kind: 'valid-refused',
+    detail: /^400 (Stop\.)?TimeZone$/,
+    defect: 'a TimeZone must be a zone the server knows (IANA names, aliases and any letter case): no pattern states that set, the description does',
+    probe: { op: `PATCH ${P}trips/{tripId}/stops/{stopId}`, path: '/api/p/v1.0/trips/trp_1001_a/stops/stp_1001_2', body: { TimeZone: 'Mars/Olympus' } },
+  },
+  {
     ops: /./,
     kind: 'valid-refused',
     detail: /^400 ([A-Za-z]*To|[A-Za-z]+Range\.End)$/,

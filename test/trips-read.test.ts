@@ -62,6 +62,7 @@ const pickupStop = {
   CompanyId: 'cus_heartland',
   CompanyNumber: 'C-77',
   CompanyName: 'Heartland Grain Co-op',
+  LocationId: null,
   References: [],
   Eta: { Planned: '2026-11-21T14:00:00.000Z', Live: null, Manual: '2026-11-21T14:00:00.000Z' },
 };
@@ -84,6 +85,7 @@ const deliveryStop = {
   CompanyId: 'cus_heartland',
   CompanyNumber: 'C-77',
   CompanyName: 'Heartland Grain Co-op',
+  LocationId: null,
   References: [],
   Eta: { Planned: '2026-11-22T15:30:00.000Z', Live: null, Manual: '2026-11-22T14:00:00.000Z' },
 };

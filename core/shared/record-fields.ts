@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTimeProblem, epochMillisOf, parseDateTimeParts } from './datetime.js';
+import { DATE_TIME_PATTERNS, dateTimeProblem, epochMillisOf, parseDateTimeParts } from './datetime.js';
 import { minorUnitsProblem } from './money.js';
 
 /**
@@ -21,7 +21,7 @@ export function withProblem<T extends z.ZodType>(schema: T, problem: (value: z.o
 }
 
 /** ISO 8601 with Z or an offset; stored in UTC (core/shared/datetime.ts). */
-export const ZRecordDateTime = withProblem(z.string(), (value) => dateTimeProblem(value));
+export const ZRecordDateTime = withProblem(z.string(), (value) => dateTimeProblem(value)).meta({ pattern: DATE_TIME_PATTERNS.offsetRequired });
 
 /** Epoch milliseconds of a date-time `ZRecordDateTime` already accepted. */
 export function instantOf(value: string): number {
@@ -45,14 +45,19 @@ export const ZTimeZone = withProblem(z.string(), (value) => {
   } catch {
     return 'must be an IANA time zone such as America/Chicago';
   }
-});
+}).meta({ description: 'An IANA time zone the server knows, such as America/Chicago.' });
 
 const COORDINATE = /^-?\d{1,3}(\.\d+)?$/;
-function coordinate(limit: number) {
+/** The same rule as one pattern per limit, for the OpenAPI document: the grammar with the range, leading zeros included. */
+const COORDINATE_PATTERNS: Record<number, string> = {
+  90: '^-?(?:(?:0?[0-8]\\d|\\d)(?:\\.\\d+)?|0?90(?:\\.0+)?)$',
+  180: '^-?(?:(?:\\d{1,2}|0\\d\\d|1[0-7]\\d)(?:\\.\\d+)?|180(?:\\.0+)?)$',
+};
+function coordinate(limit: 90 | 180) {
   return withProblem(z.string(), (value) => {
     if (!COORDINATE.test(value)) return `must be a decimal number as text, such as "39.0997"`;
     return Math.abs(Number(value)) > limit ? `must lie between -${limit} and ${limit}` : null;
-  });
+  }).meta({ pattern: COORDINATE_PATTERNS[limit] });
 }
 
 export const ZCoordinates = z.strictObject({ Latitude: coordinate(90), Longitude: coordinate(180) });
