@@ -24,6 +24,8 @@ export const EVENT_TYPES = [
   { Type: 'tender.cancelled', Description: 'A tender was cancelled (with its load when it was accepted); data is the tender. Routed like tender.received.' },
   { Type: 'tender.expired', Description: 'A Pending tender passed its RespondBy; sent once, within 60 seconds of it. Routed like tender.received.' },
   { Type: 'load.created', Description: "A load was created (an accepted tender's); data is the load with its trips and stops. Routed by its subsidiary." },
+  { Type: 'load.note.created', Description: "A note was added to a load; data is the note with LoadNumber. Routed by the load's subsidiary." },
+  { Type: 'trip.check_call.created', Description: "A check call was recorded on a trip; data is the check call with LoadNumber. Routed by the trip's subsidiary." },
   { Type: 'webhook.test', Description: 'Sent only by POST /webhooks/{id}/test, to that subscription.' },
 ] as const;
 
