@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCaller } from '../core/router.js';
-import { dialectOf } from '../db/create-db.js';
 import { startTestApp, type TestApp } from './harness.js';
 import { describeAuthCases } from './support/auth-cases.js';
-import { snapshotDatabase } from './support/hostile-cases.js';
+import { expectRefusedWrite } from './support/refused-write.js';
 import { eventsDuring, tripVersion, tripWriteFixture } from './support/trip-write-fixture.js';
 
 /** Check calls on trips (docs/api-rules.md#notes-and-check-calls), over HTTP on both databases. */
@@ -60,16 +59,8 @@ afterAll(async () => {
 
 const calls = (trip: string) => `${V}/trips/${trip}/check-calls`;
 const post = (trip: string, body: unknown, as = ALL, headers: Record<string, string> = {}) => t.api(calls(trip), { method: 'POST', as, body, headers });
-const kind = () => dialectOf(t.db);
 
-/** Sends a check call that must be refused and asserts that it wrote nothing. */
-async function refused(trip: string, body: unknown, status: number, as = ALL) {
-  const before = await snapshotDatabase(t.db, kind());
-  const response = await post(trip, body, as);
-  expect(response.status, response.text).toBe(status);
-  expect(await snapshotDatabase(t.db, kind())).toEqual(before);
-  return response;
-}
+const refused = (trip: string, body: unknown, status: number, as = ALL) => expectRefusedWrite(t, () => post(trip, body, as), status);
 
 const shared = (path: (trip: string) => string) => ({
   otherTenantPath: path('trp_h_1'),

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCaller } from '../core/router.js';
-import { dialectOf } from '../db/create-db.js';
 import { startTestApp, type TestApp } from './harness.js';
 import { describeAuthCases } from './support/auth-cases.js';
-import { snapshotDatabase } from './support/hostile-cases.js';
+import { expectRefusedWrite } from './support/refused-write.js';
 import { eventsDuring } from './support/trip-write-fixture.js';
 
 /** Notes on loads (docs/api-rules.md#notes-and-check-calls), over HTTP on both databases. */
@@ -28,16 +27,8 @@ afterAll(async () => {
 });
 
 const post = (path: string, body: unknown, as = ALL, headers: Record<string, string> = {}) => t.api(path, { method: 'POST', as, body, headers });
-const kind = () => dialectOf(t.db);
 
-/** Sends a request that must be refused and asserts that it wrote nothing. */
-async function refused(path: string, body: unknown, status: number, as = ALL) {
-  const before = await snapshotDatabase(t.db, kind());
-  const response = await post(path, body, as);
-  expect(response.status, response.text).toBe(status);
-  expect(await snapshotDatabase(t.db, kind())).toEqual(before);
-  return response;
-}
+const refused = (path: string, body: unknown, status: number, as = ALL) => expectRefusedWrite(t, () => post(path, body, as), status);
 
 const shared = {
   otherTenantPath: `${V}/loads/H-1/notes`,

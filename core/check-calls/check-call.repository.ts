@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { CheckCallsTable } from '../../db/tables/check-calls.js';
 import { etagOf } from '../shared/etag.js';
+import { reportedPlace } from '../shared/reported-place.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
@@ -43,14 +44,12 @@ export async function getCheckCall(db: Db, tenantId: string, tripId: string, che
 export const checkCallEtag = (row: Pick<CheckCallRow, 'id'>) => etagOf(row.id, 1);
 
 export function toCheckCall(row: CheckCallRow): TCheckCall {
-  const address = { Street: row.street, City: row.city, State: row.state, ZipCode: row.zip_code, Country: row.country };
   return {
     Id: row.id,
     TripId: row.trip_id,
     StopId: row.stop_id,
     RecordedAt: row.recorded_at,
-    Coordinates: row.latitude !== null && row.longitude !== null ? { Latitude: row.latitude, Longitude: row.longitude } : null,
-    Address: Object.values(address).every((value) => value === null) ? null : address,
+    ...reportedPlace(row),
     Status: row.status as TCheckCall['Status'],
     Eta: row.eta,
     Note: row.note,

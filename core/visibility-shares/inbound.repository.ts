@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/create-db.js';
+import { reportedPlace } from '../shared/reported-place.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
 import type { TInboundEvent } from './share.schemas.js';
@@ -120,7 +121,6 @@ export async function findInboundEvents(db: Db, tenantId: string, tripIds: reado
 }
 
 function toInboundEvent(row: InboundRow): TInboundEvent {
-  const address = { Street: row.street, City: row.city, State: row.state, ZipCode: row.zip_code, Country: row.country };
   return {
     Id: row.id,
     EventType: row.event_type,
@@ -130,8 +130,7 @@ function toInboundEvent(row: InboundRow): TInboundEvent {
     AssetType: row.asset_type,
     TripId: row.trip_id,
     StopId: row.stop_id,
-    Coordinates: row.latitude !== null && row.longitude !== null ? { Latitude: row.latitude, Longitude: row.longitude } : null,
-    Address: Object.values(address).every((value) => value === null) ? null : address,
+    ...reportedPlace(row),
     Source: row.source,
   };
 }
