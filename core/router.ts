@@ -1,6 +1,7 @@
 import { accessorialsRouter } from './accessorials/router.js';
 import { assetsRouter } from './assets/router.js';
 import { carriersRouter } from './carriers/router.js';
+import { checkCallsRouter } from './check-calls/router.js';
 import { driverCreditsRouter } from './credits/router.js';
 import { customersRouter } from './customers/router.js';
 import { dispatchPreferencesRouter } from './dispatch-preferences/router.js';
@@ -9,6 +10,7 @@ import { documentsRouter } from './documents/router.js';
 import { invoicesRouter } from './invoices/router.js';
 import { fuelRouter } from './fuel/router.js';
 import { tendersRouter } from './tenders/router.js';
+import { loadNotesRouter } from './load-notes/router.js';
 import { loadsRouter } from './loads/router.js';
 import { locationsRouter } from './locations/router.js';
 import { maintenanceRouter } from './maintenance/router.js';
@@ -53,6 +55,8 @@ export const appRouter = router({
   tolls: tollsRouter,
   tenders: tendersRouter,
   tracking: trackingRouter,
+  loadNotes: loadNotesRouter,
+  checkCalls: checkCallsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -32,6 +32,8 @@ import type { TendersTable } from './tables/tenders.js';
 import type { ExternalIdsTable } from './tables/external-ids.js';
 import type { TrackingLinksTable } from './tables/tracking-links.js';
 import type { VisibilityLoadStateTable, VisibilitySharesTable } from './tables/visibility-shares.js';
+import type { LoadNotesTable } from './tables/load-notes.js';
+import type { CheckCallsTable } from './tables/check-calls.js';
 
 /**
  * Every table of the database, by name. Column types are chosen so that SQLite and Postgres
@@ -96,6 +98,8 @@ export interface Database {
   invoice_payments: InvoicePaymentsTable;
   tenders: TendersTable;
   tracking_links: TrackingLinksTable;
+  load_notes: LoadNotesTable;
+  check_calls: CheckCallsTable;
   visibility_shares: VisibilitySharesTable;
   visibility_load_state: VisibilityLoadStateTable;
 

@@ -63,6 +63,8 @@ export const TABLE_OWNERS: Record<keyof Database, string> = {
   invoice_payments: 'core/invoices',
   tenders: 'core/tenders',
   tracking_links: 'core/tracking',
+  load_notes: 'core/load-notes',
+  check_calls: 'core/check-calls',
   visibility_shares: 'core/visibility-shares',
   visibility_load_state: 'core/visibility-shares',
 

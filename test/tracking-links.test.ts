@@ -166,8 +166,8 @@ describe('GET /track/{token}', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const body = response.body;
-    expect(Object.keys(body).sort()).toEqual(['DeliveryEta', 'ExpiresAt', 'GeneratedAt', 'LastPosition', 'LoadNumber', 'References', 'Status', 'Stops']);
-    expect(body).toMatchObject({ LoadNumber: 'L-1001', Status: 'InTransit', References: [{ Name: 'PO Number', Value: 'PO-55821' }], ExpiresAt, GeneratedAt: '2026-11-22T12:00:00.000Z' });
+    expect(Object.keys(body).sort()).toEqual(['DeliveryEta', 'ExpiresAt', 'GeneratedAt', 'LastPosition', 'LoadNumber', 'Notes', 'References', 'Status', 'Stops']);
+    expect(body).toMatchObject({ LoadNumber: 'L-1001', Status: 'InTransit', References: [{ Name: 'PO Number', Value: 'PO-55821' }], Notes: [], ExpiresAt, GeneratedAt: '2026-11-22T12:00:00.000Z' });
     expect(body.Stops).toEqual([
       {
         Sequence: 1,

@@ -31,6 +31,14 @@ describe.runIf(runHere)('tracking page in Chromium', () => {
       body: { Coordinates: { Latitude: '37.6872', Longitude: '-97.3301' }, RecordedAt: '2026-11-22T11:40:00Z', TripId: 'trp_1001_a' },
     });
     expect(position.status, position.text).toBe(201);
+    // A Public note the customer sees (one long unbroken word, which must wrap on a phone) and an Internal one it never does.
+    for (const [Text, Access] of [
+      ['Driver reports light traffic; dock 4 at the consignee. Ref ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789ABCDEFGHIJ', 'Public'],
+      ['Customer disputes detention INTERNAL-ONLY-5512', 'Internal'],
+    ]) {
+      const note = await t.api('/api/p/v1.0/loads/L-1001/notes', { method: 'POST', as: 'tn_prairie-all', body: { Text, Access } });
+      expect(note.status, note.text).toBe(201);
+    }
     const link = await t.api('/api/p/v1.0/loads/L-1001/tracking-link', { method: 'POST', as: 'tn_prairie-all' });
     expect(link.status, link.text).toBe(201);
     url = link.body.Url;
@@ -82,6 +90,10 @@ describe.runIf(runHere)('tracking page in Chromium', () => {
     expect(await page.locator('#map-stop-1 .map-label').textContent()).toBe('Kansas City, MO');
     expect(await page.locator('#route-map .map-states path').count()).toBeGreaterThanOrEqual(3);
 
+    // Notes: the Public one, never the Internal one.
+    expect(await page.locator('#notes .note-text').allInnerTexts()).toEqual([expect.stringContaining('Driver reports light traffic; dock 4')]);
+    expect(await page.locator('body').innerText()).not.toContain('INTERNAL-ONLY-5512');
+
     const update = process.env.UPDATE_SCREENSHOTS === '1';
     const docs = join(projectRoot(), 'docs');
     if (update) mkdirSync(docs, { recursive: true });
@@ -95,6 +107,7 @@ describe.runIf(runHere)('tracking page in Chromium', () => {
     const mapOnPhone = await page.locator('#route-map').boundingBox();
     expect(mapOnPhone!.width).toBeLessThanOrEqual(375);
     expect(await page.locator('#eta-text').isVisible()).toBe(true);
+    expect(await page.locator('#notes').isVisible()).toBe(true);
     const narrow = await page.screenshot({ fullPage: true, ...(update ? { path: join(docs, 'tracking-page-mobile.png') } : {}) });
     expect(narrow.length).toBeGreaterThan(10_000);
 

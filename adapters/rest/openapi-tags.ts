@@ -15,6 +15,8 @@ export const OPENAPI_TAGS: ReadonlyArray<{ name: string; description: string }> 
   { name: 'Loads', description: 'Loads, their status (which follows their trips), and searches.' },
   { name: 'Trips', description: 'Trips of a load: assignment, dispatch, ETag-guarded writes, line items.' },
   { name: 'Stops', description: 'Arrival, departure, appointments and ETAs of a trip\'s stops; each write returns the trip\'s new ETag.' },
+  { name: 'Load notes', description: 'Notes on a load, Internal or Public (Public ones appear on the customer tracking page); written once.' },
+  { name: 'Check calls', description: "Status reports on a trip from the road: where the truck is, how it is going, the next stop's ETA." },
   { name: 'References', description: 'Custom references on trips, and the tenant\'s reference definitions.' },
   { name: 'Documents', description: 'Load, trip and carrier documents: lists, type changes and their history, signed download links.' },
   { name: 'Visibility', description: 'Asset positions and telemetry (record readings, read history and the latest location), and what each load shared with its customer and received.' },

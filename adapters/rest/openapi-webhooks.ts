@@ -62,6 +62,8 @@ const payloads: Record<EventType, { component?: string; extra?: Json; required?:
   'tender.rejected': { component: 'Tender' },
   'tender.cancelled': { component: 'Tender' },
   'tender.expired': { component: 'Tender' },
+  'load.note.created': { component: 'LoadNote', extra: { LoadNumber: { type: 'string' } }, required: ['LoadNumber'] },
+  'trip.check_call.created': { component: 'CheckCall', extra: { LoadNumber: { type: 'string' } }, required: ['LoadNumber'] },
   'webhook.test': {
     inline: () => ({
       type: 'object',
@@ -72,9 +74,9 @@ const payloads: Record<EventType, { component?: string; extra?: Json; required?:
   },
 };
 
-/** `Trip` becomes `TripChangedEventData` and so on: one component per event's data. */
+/** `Trip` becomes `TripChangedEventData` (`trip.check_call.created`: `TripCheckCallCreatedEventData`) and so on: one component per event's data. */
 function componentName(type: string, suffix: string): string {
-  return type.split('.').map((part) => part[0]!.toUpperCase() + part.slice(1)).join('') + suffix;
+  return type.split(/[._]/).map((part) => part[0]!.toUpperCase() + part.slice(1)).join('') + suffix;
 }
 
 /**

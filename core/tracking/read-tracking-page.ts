@@ -5,7 +5,7 @@ import { formatStoredDateTime } from '../shared/datetime.js';
 import { deliveryEta } from './delivery-eta.js';
 import { findTrackingLink } from './tracking-link.repository.js';
 import type { TrackingPage } from './tracking-page.js';
-import { findLastPosition, findPublicReferences, findRouteStops, findRouteTrips, getLoadRow } from './tracking-page.repository.js';
+import { findLastPosition, findPublicNotes, findPublicReferences, findRouteStops, findRouteTrips, getLoadRow } from './tracking-page.repository.js';
 import { trackingTokenHash } from './tracking-token.js';
 
 const NOT_FOUND_MESSAGE = 'No tracking page exists at this link.';
@@ -27,15 +27,17 @@ export async function readTrackingPage(deps: { db: Db; clock: Clock }, token: st
   if (!load) throw new AppError('NOT_FOUND', NOT_FOUND_MESSAGE);
   const trips = await findRouteTrips(deps.db, load.tenant_id, load.id);
   const tripIds = trips.map((trip) => trip.id);
-  const [stops, references, lastPosition] = await Promise.all([
+  const [stops, references, notes, lastPosition] = await Promise.all([
     findRouteStops(deps.db, load.tenant_id, tripIds),
     findPublicReferences(deps.db, load.tenant_id, tripIds),
+    findPublicNotes(deps.db, load.tenant_id, load.id),
     findLastPosition(deps.db, load.tenant_id, trips),
   ]);
   return {
     LoadNumber: load.load_number,
     Status: load.status,
     References: references,
+    Notes: notes,
     Stops: stops.map(({ eta: _eta, ...stop }) => stop),
     DeliveryEta: deliveryEta(stops),
     LastPosition: lastPosition,

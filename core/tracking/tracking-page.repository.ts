@@ -1,6 +1,6 @@
 import type { Db } from '../../db/create-db.js';
 import { inScope, type Scope } from '../shared/scope.js';
-import type { LastPosition, TrackingStop } from './tracking-page.js';
+import { TRACKING_NOTES_SHOWN, type LastPosition, type TrackingNote, type TrackingStop } from './tracking-page.js';
 
 /** The load a link names, in `scope`, by number (link routes) or by id (the page). */
 export async function getLoadRow(db: Db, scope: Scope, key: { loadNumber: string } | { loadId: string }) {
@@ -119,4 +119,19 @@ export async function findLastPosition(db: Db, tenantId: string, trips: TripAsse
     .executeTakeFirst();
   if (!row) return null;
   return { Coordinates: { Latitude: row.latitude, Longitude: row.longitude }, City: row.city, State: row.state, RecordedAt: row.recorded_at };
+}
+
+/** The load's Public notes, newest first (`load_notes_load_idx`); Internal notes are filtered out in SQL and never read. */
+export async function findPublicNotes(db: Db, tenantId: string, loadId: string): Promise<TrackingNote[]> {
+  const rows = await db
+    .selectFrom('load_notes')
+    .select(['text', 'created_at'])
+    .where('tenant_id', '=', tenantId)
+    .where('load_id', '=', loadId)
+    .where('access', '=', 'Public')
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(TRACKING_NOTES_SHOWN)
+    .execute();
+  return rows.map((row) => ({ Text: row.text, CreatedAt: row.created_at }));
 }

@@ -26,6 +26,9 @@ export interface TrackingStop {
   Coordinates: TrackingCoordinates | null;
 }
 
+/** The page shows this many of the newest Public notes; older ones stay in the API. */
+export const TRACKING_NOTES_SHOWN = 20;
+
 export type EtaSource = 'Live' | 'Planned' | 'Manual';
 
 export interface DeliveryEta {
@@ -48,10 +51,18 @@ export interface LastPosition {
   RecordedAt: string;
 }
 
+/** A Public note of the load (docs/api-rules.md#notes-and-check-calls); Internal notes are never read for the page. */
+export interface TrackingNote {
+  Text: string;
+  CreatedAt: string;
+}
+
 export interface TrackingPage {
   LoadNumber: string;
   Status: string;
   References: Array<{ Name: string; Value: string }>;
+  /** The newest Public notes first, at most TRACKING_NOTES_SHOWN. */
+  Notes: TrackingNote[];
   Stops: TrackingStop[];
   DeliveryEta: DeliveryEta | null;
   LastPosition: LastPosition | null;

@@ -4,6 +4,8 @@ import { ZStop } from './trip.schemas.js';
 import { ZSetStopEtaInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { refuseTripStatuses, writeStop } from './stop-write.js';
 import { patchStop } from './trip-write.repository.js';
+import type { TripWrite } from './trip-write.js';
+import type { StopRow } from './trip.repository.js';
 
 export const setStopEta = authedProcedure
   .meta({
@@ -26,8 +28,16 @@ export const setStopEta = authedProcedure
   .output(ZStop)
   .mutation(async ({ ctx, input }) =>
     writeStop(ctx, input, async (write) => {
-      const { trx, stop, now } = write;
-      const manual = input.Manual === null ? null : requireStopDateTime('Manual', input.Manual, stop.time_zone);
-      refuseTripStatuses(write, ['Cancelled'], 'set an ETA');
-      await patchStop(trx, stop, { eta_manual: manual }, now);
+      await writeManualEta(write, 'Manual', input.Manual);
     }));
+
+/**
+ * Sets a stop's Manual ETA inside a trip write: this route's, and a check call's Eta
+ * (docs/api-rules.md#notes-and-check-calls). `field` names the value in a 400; answers the stored ETA.
+ */
+export async function writeManualEta(write: TripWrite & { stop: StopRow }, field: string, value: string | null): Promise<string | null> {
+  const manual = value === null ? null : requireStopDateTime(field, value, write.stop.time_zone);
+  refuseTripStatuses(write, ['Cancelled'], 'set an ETA');
+  await patchStop(write.trx, write.stop, { eta_manual: manual }, write.now);
+  return manual;
+}

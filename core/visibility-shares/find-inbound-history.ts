@@ -12,12 +12,14 @@ export const findInboundHistory = authedProcedure
       method: 'GET',
       path: '/api/p/v{version}/visibility/inbound/{loadNumber}/history',
       tags: ['Visibility'],
-      summary: 'What a load received: positions and stop arrivals and departures',
+      summary: 'What a load received: positions, stop arrivals and departures, check calls',
       description:
-        "The positions attached to the load's trips (EventType Location) and the arrivals and departures stored on its " +
-        'stops, newest RecordedAt first (Id breaking ties). RecordedAt is the position\'s RecordedAt or the stop\'s ArrivedAt / ' +
-        'DepartedAt, and ReceivedAt when the server recorded it (for seeded data, when it was loaded); AssetId and AssetType ' +
-        'are null for stop events, whose Source is `StopUpdate`.',
+        "The positions attached to the load's trips (EventType Location), the arrivals and departures stored on its " +
+        "stops, and the check calls on its trips (EventType CheckCall, Id `checkcall:<checkCallId>`, StopId the trip's next " +
+        'Open stop when it was recorded), newest RecordedAt first (Id breaking ties). RecordedAt is the position\'s or check ' +
+        "call's RecordedAt or the stop's ArrivedAt / DepartedAt, and ReceivedAt when the server recorded it (for seeded " +
+        'data, when it was loaded); AssetId and AssetType are null for stop events, whose Source is `StopUpdate`, and for ' +
+        'check calls, whose Source is `CheckCall`.',
       protect: true,
     },
     scopes: ['visibility:read'],

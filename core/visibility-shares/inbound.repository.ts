@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/create-db.js';
+import { reportedPlace } from '../shared/reported-place.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
 import type { TInboundEvent } from './share.schemas.js';
@@ -32,7 +33,8 @@ const none = sql`cast(null as text)`;
 /**
  * What a load received, derived from what is stored rather than copied: the positions attached
  * to its trips (position history, through `asset_positions_trip_idx`: one range per trip, newest
- * first) and the arrivals and departures stored on its stops. `tripIds` are the trips of a load
+ * first), the arrivals and departures stored on its stops, and the check calls on its trips
+ * (`check_calls_trip_idx`). `tripIds` are the trips of a load
  * found in the caller's scope; positions attach only to trips in their sender's scope.
  */
 export async function findInboundEvents(db: Db, tenantId: string, tripIds: readonly string[], page: TPageRequest): Promise<PageOf<TInboundEvent>> {
@@ -83,9 +85,33 @@ export async function findInboundEvents(db: Db, tenantId: string, tripIds: reado
         'stops.address_country as country',
         text('StopUpdate').as('source'),
       ]);
+  // docs/api-rules.md#notes-and-check-calls: a check call is something the load received, in RecordedAt order with the rest.
+  const checkCalls = anyDb
+    .selectFrom('check_calls')
+    .where('check_calls.trip_id', 'in', [...tripIds])
+    .where('check_calls.tenant_id', '=', tenantId)
+    .select([
+      sql`${sql.lit('checkcall:')} || check_calls.id`.as('id'),
+      text('CheckCall').as('event_type'),
+      'check_calls.created_at as received_at',
+      'check_calls.recorded_at',
+      none.as('asset_id'),
+      none.as('asset_type'),
+      'check_calls.trip_id',
+      'check_calls.stop_id',
+      'check_calls.latitude',
+      'check_calls.longitude',
+      'check_calls.street',
+      'check_calls.city',
+      'check_calls.state',
+      'check_calls.zip_code',
+      'check_calls.country',
+      text('CheckCall').as('source'),
+    ]);
   const union = positions
     .unionAll(stopEvents('Arrival', 'arrived_at', 'arrival_received_at'))
-    .unionAll(stopEvents('Departure', 'departed_at', 'departure_received_at'));
+    .unionAll(stopEvents('Departure', 'departed_at', 'departure_received_at'))
+    .unionAll(checkCalls);
   const found = await selectPage<InboundRow>(db, anyDb.selectFrom(union.as('events')), {
     derived: 'events',
     order: INBOUND_ORDER,
@@ -95,7 +121,6 @@ export async function findInboundEvents(db: Db, tenantId: string, tripIds: reado
 }
 
 function toInboundEvent(row: InboundRow): TInboundEvent {
-  const address = { Street: row.street, City: row.city, State: row.state, ZipCode: row.zip_code, Country: row.country };
   return {
     Id: row.id,
     EventType: row.event_type,
@@ -105,8 +130,7 @@ function toInboundEvent(row: InboundRow): TInboundEvent {
     AssetType: row.asset_type,
     TripId: row.trip_id,
     StopId: row.stop_id,
-    Coordinates: row.latitude !== null && row.longitude !== null ? { Latitude: row.latitude, Longitude: row.longitude } : null,
-    Address: Object.values(address).every((value) => value === null) ? null : address,
+    ...reportedPlace(row),
     Source: row.source,
   };
 }

@@ -56,19 +56,27 @@ export type TShareErrorsInput = z.output<typeof ZShareErrorsInput>;
 
 export const ZInboundEvent = z
   .object({
-    Id: z.string().meta({ description: '`position:<id>`, `arrival:<stopId>` or `departure:<stopId>`.', example: 'arrival:stop_3' }),
-    EventType: z.enum(['Location', 'Arrival', 'Departure']),
-    ReceivedAt: ZDateTimeOut.nullable().meta({
-      description: "When the server received the position or recorded the stop's arrival (departure); for seeded data, when it was loaded.",
+    Id: z.string().meta({
+      description: '`position:<id>`, `arrival:<stopId>`, `departure:<stopId>` or `checkcall:<checkCallId>`.',
+      example: 'arrival:stop_3',
     }),
-    RecordedAt: ZDateTimeOut.meta({ description: "The position's RecordedAt, or the stop's ArrivedAt / DepartedAt. The list's order." }),
-    AssetId: z.string().nullable().meta({ description: 'The asset that reported the position; null for stop events.' }),
+    EventType: z.enum(['Location', 'Arrival', 'Departure', 'CheckCall']).meta({
+      description: 'Location (a position), Arrival and Departure (a stop\'s), CheckCall (a check call on one of the trips).',
+    }),
+    ReceivedAt: ZDateTimeOut.nullable().meta({
+      description:
+        "When the server received the position, recorded the stop's arrival (departure) or recorded the check call; for seeded data, when it was loaded.",
+    }),
+    RecordedAt: ZDateTimeOut.meta({ description: "The position's or check call's RecordedAt, or the stop's ArrivedAt / DepartedAt. The list's order." }),
+    AssetId: z.string().nullable().meta({ description: 'The asset that reported the position; null for stop events and check calls.' }),
     AssetType: z.enum(['Driver', 'Truck', 'Trailer']).nullable(),
     TripId: z.string(),
-    StopId: z.string().nullable(),
+    StopId: z.string().nullable().meta({ description: "The stop arrived at or departed from; for a check call, the trip's next Open stop then." }),
     Coordinates: ZShareCoordinates.nullable(),
     Address: ZShareAddress.nullable(),
-    Source: z.string().meta({ description: "The position's Source (`PublicApi`, …); `StopUpdate` for stop arrivals and departures." }),
+    Source: z.string().meta({
+      description: "The position's Source (`PublicApi`, …); `StopUpdate` for stop arrivals and departures; `CheckCall` for check calls.",
+    }),
   })
   .meta({ id: 'VisibilityInboundEvent' });
 export type TInboundEvent = z.infer<typeof ZInboundEvent>;

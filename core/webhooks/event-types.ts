@@ -25,6 +25,8 @@ export const EVENT_TYPES = [
   { Type: 'tender.expired', Description: 'A Pending tender passed its RespondBy; sent once, within 60 seconds of it. Routed like tender.received.' },
   { Type: 'load.created', Description: 'A load was created (POST /loads or an accepted tender); data is the load with its trips and stops. Routed by its subsidiary.' },
   { Type: 'trip.created', Description: 'A trip was created with a new load (POST /loads) or added to one (POST /loads/{loadNumber}/trips); data is the trip. Routed by its subsidiary.' },
+  { Type: 'load.note.created', Description: "A note was added to a load; data is the note with LoadNumber. Routed by the load's subsidiary." },
+  { Type: 'trip.check_call.created', Description: "A check call was recorded on a trip; data is the check call with LoadNumber. Routed by the trip's subsidiary." },
   { Type: 'webhook.test', Description: 'Sent only by POST /webhooks/{id}/test, to that subscription.' },
 ] as const;
 

@@ -33,6 +33,7 @@ import * as listLoadSearchKeys from './2026-11-23T0102-list-load-search-keys.js'
 import * as stopReceivedAt from './2026-11-23T0103-stop-received-at.js';
 import * as externalIds from './2026-11-27T0104-external-ids.js';
 import * as loadWrites from './2026-11-27T0110-load-writes.js';
+import * as notesAndCheckCalls from './2026-11-27T0130-notes-and-check-calls.js';
 
 /**
  * Every migration, by name, in order. Listed statically (not read from the folder) so the
@@ -73,4 +74,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T0103-stop-received-at': stopReceivedAt,
   '2026-11-27T0104-external-ids': externalIds,
   '2026-11-27T0110-load-writes': loadWrites,
+  '2026-11-27T0130-notes-and-check-calls': notesAndCheckCalls,
 };

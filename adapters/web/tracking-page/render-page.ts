@@ -93,6 +93,15 @@ function references(page: TrackingPage): string {
   return `<section class="card" id="references"><h2>References</h2><dl>${rows}</dl></section>`;
 }
 
+/** Public notes, newest first, each with its time in the delivery's zone. */
+function notes(page: TrackingPage, zone: string): string {
+  if (page.Notes.length === 0) return '';
+  const items = page.Notes.map(
+    (note) => `<li class="note"><p class="note-text">${escapeHtml(note.Text)}</p><p class="muted note-time">${escapeHtml(localTime(note.CreatedAt, zone))}</p></li>`,
+  ).join('');
+  return `<section class="card" id="notes"><h2>Notes</h2><ul class="notes">${items}</ul></section>`;
+}
+
 function document(options: { title: string; nonce: string; refresh: boolean; body: string }): string {
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
@@ -118,6 +127,7 @@ export function renderTrackingPage(page: TrackingPage, options: { nonce: string;
     `</div><div class="col">` +
     `<section class="card" id="stops"><h2>Stops</h2><ol class="timeline" id="timeline">${page.Stops.map(stopItem).join('')}</ol></section>` +
     references(page) +
+    notes(page, expiryZone) +
     `</div></main>` +
     `<footer class="wrap">Updated ${escapeHtml(localTime(page.GeneratedAt, expiryZone))}; this page refreshes every minute. ` +
     `Link valid until ${escapeHtml(localTime(page.ExpiresAt, expiryZone))}.</footer>`;

@@ -43,6 +43,9 @@ main{padding:16px;display:grid;gap:16px;grid-template-columns:minmax(0,1fr)}
 .stop-line{margin:0;font-size:14px;color:#3b4a5a}
 dl{margin:0;display:grid;grid-template-columns:auto 1fr;gap:4px 14px}
 dt{color:#5b6b7c}dd{margin:0;font-weight:600;overflow-wrap:anywhere}
+.notes{list-style:none;margin:0;padding:0}
+.note+.note{margin-top:12px;padding-top:12px;border-top:1px solid #e3e9ef}
+.note-text{margin:0;white-space:pre-line;overflow-wrap:anywhere}
 footer{padding:4px 16px 24px;color:#6b7a89;font-size:13px}
 .error{max-width:560px;margin:48px auto;padding:0 16px}
 @media (min-width:900px){
