@@ -58,6 +58,12 @@ const payloads: Record<EventType, { component?: string; extra?: Json; required?:
   'tender.rejected': { component: 'Tender' },
   'tender.cancelled': { component: 'Tender' },
   'tender.expired': { component: 'Tender' },
+  'driver.created': { component: 'Driver' },
+  'driver.changed': { component: 'Driver', extra: { diff: diffSchema }, required: ['diff'] },
+  'truck.created': { component: 'Truck' },
+  'truck.changed': { component: 'Truck', extra: { diff: diffSchema }, required: ['diff'] },
+  'trailer.created': { component: 'Trailer' },
+  'trailer.changed': { component: 'Trailer', extra: { diff: diffSchema }, required: ['diff'] },
   'webhook.test': {
     inline: () => ({
       type: 'object',

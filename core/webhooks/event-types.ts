@@ -24,6 +24,12 @@ export const EVENT_TYPES = [
   { Type: 'tender.cancelled', Description: 'A tender was cancelled (with its load when it was accepted); data is the tender. Routed like tender.received.' },
   { Type: 'tender.expired', Description: 'A Pending tender passed its RespondBy; sent once, within 60 seconds of it. Routed like tender.received.' },
   { Type: 'load.created', Description: "A load was created (an accepted tender's); data is the load with its trips and stops. Routed by its subsidiary." },
+  { Type: 'driver.created', Description: 'A driver was created; data is the driver. Routed by its subsidiary, to every subscription when it has none.' },
+  { Type: 'driver.changed', Description: 'A driver changed (retired included); data is the driver with data.diff.changes. Routed like driver.created (to both subsidiaries after a move).' },
+  { Type: 'truck.created', Description: 'A truck was created; data is the truck. Routed by its subsidiary, to every subscription when it has none.' },
+  { Type: 'truck.changed', Description: 'A truck changed (retired included); data is the truck with data.diff.changes. Routed like truck.created (to both subsidiaries after a move).' },
+  { Type: 'trailer.created', Description: 'A trailer was created; data is the trailer. Routed by its subsidiary, to every subscription when it has none.' },
+  { Type: 'trailer.changed', Description: 'A trailer changed (retired included); data is the trailer with data.diff.changes. Routed like trailer.created (to both subsidiaries after a move).' },
   { Type: 'webhook.test', Description: 'Sent only by POST /webhooks/{id}/test, to that subscription.' },
 ] as const;
 
