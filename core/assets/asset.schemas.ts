@@ -19,7 +19,7 @@ export const TRAILER_TYPES = ['DryVan', 'Reefer', 'Flatbed', 'StepDeck', 'Tanker
 export const ZTrailerType = z.enum(TRAILER_TYPES).meta({ id: 'TrailerType' });
 
 const ZDateTimeOut = z.iso.datetime().meta({ description: 'ISO 8601 date-time, UTC.', example: '2026-11-18T00:00:00.000Z' });
-const ZPlainDateOut = z.string().meta({ description: 'yyyy-MM-dd.', example: '2024-03-18' });
+const ZPlainDateOut = z.string().meta({ format: 'date', description: 'yyyy-MM-dd.', example: '2024-03-18' });
 
 /** What every asset carries beside its own fields. */
 const recordFields = {
@@ -169,7 +169,7 @@ const ZHireDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written yyyy-MM-dd')
   .refine(isPlainDate, 'must be a real calendar date written yyyy-MM-dd')
-  .meta({ example: '2024-03-18' });
+  .meta({ format: 'date', example: '2024-03-18' });
 const ZVin = z
   .string()
   .regex(/^[A-HJ-NPR-Z0-9]{17}$/, 'must be 17 characters of A-Z and 0-9 without I, O or Q (upper case)')
