@@ -14,6 +14,7 @@ import {
   withProblem,
 } from '../core/shared/record-fields.js';
 import { DRIVER_STATEMENT_STATUSES } from '../core/shared/statuses.js';
+import { ZCreateDriverInput, ZCreateTrailerInput, ZCreateTruckInput } from '../core/assets/asset.schemas.js';
 import { FUEL_IMPORT_FIELDS, checkFuelAmounts } from '../core/fuel/fuel.schemas.js';
 import { TOLL_IMPORT_FIELDS, checkTollAmounts } from '../core/tolls/toll.schemas.js';
 import { TENDER_STATUSES, ZCreateTenderInput } from '../core/tenders/tender.schemas.js';
@@ -339,31 +340,16 @@ export const ZFixtureTenant = z.strictObject({
   Users: z.array(ZFixtureUser).nullish(),
   Locations: z.array(ZFixtureLocation).nullish(),
   DispatchPreferences: z.array(ZFixtureDispatchPreference).nullish(),
-  Drivers: z.array(
-    z.strictObject({
-      Id: ZRecordId,
-      FirstName: ZRecordText,
-      LastName: ZRecordText,
-      Type: z.enum(['COMPANY', 'OWNER_OPERATOR', 'CONTRACTOR', 'EXTERNAL']),
-      SubsidiaryId: ZRecordId.nullish(),
-      OwnerOperatorId: ZRecordId.nullish(),
-    }),
-  ),
+  // The API's create bodies (docs/api-rules.md#drivers-trucks-and-trailers) with the record's Id.
+  Drivers: z.array(ZCreateDriverInput.omit({ version: true }).extend({ Id: ZRecordId })),
   OwnerOperators: z.array(z.strictObject({ Id: ZRecordId, Name: ZRecordText, SubsidiaryId: ZRecordId.nullish() })).nullish(),
   FactoringCompanies: z
     .array(
       z.strictObject({ Id: ZRecordId, Name: ZRecordText, McNumber: z.string().nullish(), DotNumber: z.string().nullish() }),
     )
     .nullish(),
-  Trucks: z.array(z.strictObject({ Id: ZRecordId, TruckNumber: ZRecordText, SubsidiaryId: ZRecordId.nullish(), OwnerOperatorId: ZRecordId.nullish() })),
-  Trailers: z.array(
-    z.strictObject({
-      Id: ZRecordId,
-      TrailerNumber: ZRecordText,
-      CompanyOwnedAsset: z.boolean().nullish(),
-      SubsidiaryId: ZRecordId.nullish(),
-    }),
-  ),
+  Trucks: z.array(ZCreateTruckInput.omit({ version: true }).extend({ Id: ZRecordId })),
+  Trailers: z.array(ZCreateTrailerInput.omit({ version: true }).extend({ Id: ZRecordId })),
   ReferenceDefinitions: z.array(
     z.strictObject({
       Id: ZRecordId,

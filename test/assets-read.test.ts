@@ -33,18 +33,26 @@ for (const route of routes) {
   describeAuthCases(() => t, { method: 'POST', path: `${base}/${route.plural}/search`, scope: route.scope, body: {} });
 }
 
-const ana = { Id: 'drv_ana', FirstName: 'Ana', LastName: 'Ortiz', Type: 'COMPANY', OwnerOperatorId: null, SubsidiaryId: 'sub_kc' };
-const ben = { Id: 'drv_ben', FirstName: 'Ben', LastName: 'Walker', Type: 'OWNER_OPERATOR', OwnerOperatorId: 'oo_mesa', SubsidiaryId: 'sub_dal' };
-const cara = { Id: 'drv_cara', FirstName: 'Cara', LastName: 'Nguyen', Type: 'CONTRACTOR', OwnerOperatorId: null, SubsidiaryId: 'sub_kc' };
-const trl5301 = { Id: 'trl_5301', TrailerNumber: '5301', CompanyOwnedAsset: true, SubsidiaryId: 'sub_kc' };
-const trl5302 = { Id: 'trl_5302', TrailerNumber: '5302', CompanyOwnedAsset: false, SubsidiaryId: 'sub_dal' };
-const trl5303 = { Id: 'trl_5303', TrailerNumber: '5303', CompanyOwnedAsset: null, SubsidiaryId: 'sub_kc' };
+// What every asset the fixture leaves them out of reads as: Active, no external ids, the load time.
+const record = { Status: 'Active', ExternalIds: {}, CreatedAt: '2026-11-22T12:00:00.000Z', UpdatedAt: '2026-11-22T12:00:00.000Z' };
+const driverDefaults = { Phone: null, Email: null, LicenseNumber: null, LicenseState: null, HireDate: null, ...record };
+const truckDefaults = { Vin: null, Make: null, Model: null, Year: null, LicensePlate: null, LicenseState: null, ...record };
+const trailerDefaults = { Type: null, Vin: null, LicensePlate: null, LicenseState: null, ...record };
+const trk101 = { Id: 'trk_101', TruckNumber: '101', SubsidiaryId: 'sub_kc', OwnerOperatorId: null, ...truckDefaults };
+const trk202 = { Id: 'trk_202', TruckNumber: '202', SubsidiaryId: 'sub_dal', OwnerOperatorId: 'oo_mesa', ...truckDefaults };
+const ana = { Id: 'drv_ana', FirstName: 'Ana', LastName: 'Ortiz', Type: 'COMPANY', OwnerOperatorId: null, SubsidiaryId: 'sub_kc', ...driverDefaults };
+const ben = { Id: 'drv_ben', FirstName: 'Ben', LastName: 'Walker', Type: 'OWNER_OPERATOR', OwnerOperatorId: 'oo_mesa', SubsidiaryId: 'sub_dal', ...driverDefaults };
+const cara = { Id: 'drv_cara', FirstName: 'Cara', LastName: 'Nguyen', Type: 'CONTRACTOR', OwnerOperatorId: null, SubsidiaryId: 'sub_kc', ...driverDefaults };
+const trl5301 = { Id: 'trl_5301', TrailerNumber: '5301', CompanyOwnedAsset: true, SubsidiaryId: 'sub_kc', ...trailerDefaults };
+const trl5302 = { Id: 'trl_5302', TrailerNumber: '5302', CompanyOwnedAsset: false, SubsidiaryId: 'sub_dal', ...trailerDefaults };
+const trl5303 = { Id: 'trl_5303', TrailerNumber: '5303', CompanyOwnedAsset: null, SubsidiaryId: 'sub_kc', ...trailerDefaults };
 
 describe('drivers', () => {
   it('GET /drivers/{id} returns the driver with its Type', async () => {
     const response = await t.api(`${base}/drivers/drv_ben`, { as: 'prairie-integration' });
     expect(response.status).toBe(200);
     expect(response.body).toEqual(ben);
+    expect(response.headers.get('etag')).toBe('"drv_ben.1"');
   });
 
   it('GET /drivers pages the tenant drivers; a subsidiary-bound client sees its own', async () => {
@@ -101,20 +109,18 @@ describe('trucks', () => {
   it('GET /trucks/{id}, GET /trucks and POST /trucks/search', async () => {
     const one = await t.api(`${base}/trucks/trk_202`, { as: 'prairie-integration' });
     expect(one.status).toBe(200);
-    expect(one.body).toEqual({ Id: 'trk_202', TruckNumber: '202', SubsidiaryId: 'sub_dal', OwnerOperatorId: 'oo_mesa' });
+    expect(one.body).toEqual(trk202);
+    expect(one.headers.get('etag')).toBe('"trk_202.1"');
     const list = await t.api(`${base}/trucks`, { as: 'tn_prairie-all' });
     expect(list.body).toEqual({
-      Items: [
-        { Id: 'trk_101', TruckNumber: '101', SubsidiaryId: 'sub_kc', OwnerOperatorId: null },
-        { Id: 'trk_202', TruckNumber: '202', SubsidiaryId: 'sub_dal', OwnerOperatorId: 'oo_mesa' },
-      ],
+      Items: [trk101, trk202],
       Page: 0,
       PageSize: 50,
       Total: 2,
       NextCursor: null,
     });
     const search = await t.api(`${base}/trucks/search`, { method: 'POST', as: 'sub_dal-all', body: { PageSize: 10 } });
-    expect(search.body).toEqual({ Items: [{ Id: 'trk_202', TruckNumber: '202', SubsidiaryId: 'sub_dal', OwnerOperatorId: 'oo_mesa' }], Page: 0, PageSize: 10, Total: 1, NextCursor: null });
+    expect(search.body).toEqual({ Items: [trk202], Page: 0, PageSize: 10, Total: 1, NextCursor: null });
   });
 });
 
@@ -123,6 +129,7 @@ describe('trailers', () => {
     const response = await t.api(`${base}/trailers/trl_5303`, { as: 'prairie-integration' });
     expect(response.status).toBe(200);
     expect(response.body).toEqual(trl5303);
+    expect(response.headers.get('etag')).toBe('"trl_5303.1"');
   });
 
   it('POST /trailers/search: true, false and null are three filters; omitted is every trailer', async () => {

@@ -64,6 +64,12 @@ const payloads: Record<EventType, { component?: string; extra?: Json; required?:
   'tender.expired': { component: 'Tender' },
   'load.note.created': { component: 'LoadNote', extra: { LoadNumber: { type: 'string' } }, required: ['LoadNumber'] },
   'trip.check_call.created': { component: 'CheckCall', extra: { LoadNumber: { type: 'string' } }, required: ['LoadNumber'] },
+  'driver.created': { component: 'Driver' },
+  'driver.changed': { component: 'Driver', extra: { diff: diffSchema }, required: ['diff'] },
+  'truck.created': { component: 'Truck' },
+  'truck.changed': { component: 'Truck', extra: { diff: diffSchema }, required: ['diff'] },
+  'trailer.created': { component: 'Trailer' },
+  'trailer.changed': { component: 'Trailer', extra: { diff: diffSchema }, required: ['diff'] },
   'webhook.test': {
     inline: () => ({
       type: 'object',

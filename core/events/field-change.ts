@@ -29,3 +29,8 @@ export function diffFields<T extends object>(before: T, after: T, fields: Readon
   }
   return changes;
 }
+
+/** What changed between two snapshots of one record, every field but UpdatedAt (diffFields). */
+export function diffRecords<T extends object>(before: T, after: T): FieldChange[] {
+  return diffFields(before, after, (Object.keys(after) as Array<keyof T & string>).filter((field) => field !== 'UpdatedAt'));
+}

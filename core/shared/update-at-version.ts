@@ -3,7 +3,7 @@ import type { Db } from '../../db/create-db.js';
 import type { Database } from '../../db/database.js';
 import { inScope, type Scope } from './scope.js';
 
-type VersionedTable = 'deductions' | 'maintenance_records' | 'accessorials';
+type VersionedTable = 'deductions' | 'maintenance_records' | 'accessorials' | 'drivers' | 'trucks' | 'trailers';
 type Guarded = UpdateQueryBuilder<any, any, any, UpdateResult>;
 
 /**

@@ -27,6 +27,12 @@ export const EVENT_TYPES = [
   { Type: 'trip.created', Description: 'A trip was created with a new load (POST /loads) or added to one (POST /loads/{loadNumber}/trips); data is the trip. Routed by its subsidiary.' },
   { Type: 'load.note.created', Description: "A note was added to a load; data is the note with LoadNumber. Routed by the load's subsidiary." },
   { Type: 'trip.check_call.created', Description: "A check call was recorded on a trip; data is the check call with LoadNumber. Routed by the trip's subsidiary." },
+  { Type: 'driver.created', Description: 'A driver was created; data is the driver. Routed by its subsidiary, to every subscription when it has none.' },
+  { Type: 'driver.changed', Description: 'A driver changed (retired included); data is the driver with data.diff.changes. Routed like driver.created (to both subsidiaries after a move).' },
+  { Type: 'truck.created', Description: 'A truck was created; data is the truck. Routed by its subsidiary, to every subscription when it has none.' },
+  { Type: 'truck.changed', Description: 'A truck changed (retired included); data is the truck with data.diff.changes. Routed like truck.created (to both subsidiaries after a move).' },
+  { Type: 'trailer.created', Description: 'A trailer was created; data is the trailer. Routed by its subsidiary, to every subscription when it has none.' },
+  { Type: 'trailer.changed', Description: 'A trailer changed (retired included); data is the trailer with data.diff.changes. Routed like trailer.created (to both subsidiaries after a move).' },
   { Type: 'webhook.test', Description: 'Sent only by POST /webhooks/{id}/test, to that subscription.' },
 ] as const;
 

@@ -34,6 +34,7 @@ import * as stopReceivedAt from './2026-11-23T0103-stop-received-at.js';
 import * as externalIds from './2026-11-27T0104-external-ids.js';
 import * as loadWrites from './2026-11-27T0110-load-writes.js';
 import * as notesAndCheckCalls from './2026-11-27T0130-notes-and-check-calls.js';
+import * as fleetWrites from './2026-11-27T0140-fleet-writes.js';
 
 /**
  * Every migration, by name, in order. Listed statically (not read from the folder) so the
@@ -75,4 +76,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T0104-external-ids': externalIds,
   '2026-11-27T0110-load-writes': loadWrites,
   '2026-11-27T0130-notes-and-check-calls': notesAndCheckCalls,
+  '2026-11-27T0140-fleet-writes': fleetWrites,
 };

@@ -14,10 +14,18 @@ export interface DriversTable {
   /** `COMPANY`, `OWNER_OPERATOR`, `CONTRACTOR` or `EXTERNAL`. */
   type: string;
   owner_operator_id: string | null;
+  phone: string | null;
+  email: string | null;
+  license_number: string | null;
+  license_state: string | null;
+  /** `yyyy-MM-dd`. */
+  hire_date: string | null;
   /** `ExternalIds` as JSON text, `{}` when none; each pair also in `external_ids` (core/external-ids). */
   external_ids: Generated<string>;
   /** `Active` or `Inactive`: an Inactive one is retired (kept, never assigned again). */
   status: Generated<string>;
+  /** Counts writes; the ETag is `"<id>.<version>"`. */
+  version: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -27,10 +35,19 @@ export interface TrucksTable {
   tenant_id: string;
   subsidiary_id: string | null;
   truck_number: string;
+  /** 17 characters, no I, O or Q. */
+  vin: string | null;
+  make: string | null;
+  model: string | null;
+  year: number | null;
+  license_plate: string | null;
+  license_state: string | null;
   /** `ExternalIds` as JSON text, `{}` when none; each pair also in `external_ids` (core/external-ids). */
   external_ids: Generated<string>;
   /** `Active` or `Inactive`: an Inactive one is retired (kept, never assigned again). */
   status: Generated<string>;
+  /** Counts writes; the ETag is `"<id>.<version>"`. */
+  version: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -42,10 +59,17 @@ export interface TrailersTable {
   trailer_number: string;
   /** Nullable boolean 0/1: null means the flag is unset, which is not false. */
   company_owned_asset: number | null;
+  /** `DryVan`, `Reefer`, `Flatbed`, `StepDeck`, `Tanker`, `Container` or `Other`. */
+  type: string | null;
+  vin: string | null;
+  license_plate: string | null;
+  license_state: string | null;
   /** `ExternalIds` as JSON text, `{}` when none; each pair also in `external_ids` (core/external-ids). */
   external_ids: Generated<string>;
   /** `Active` or `Inactive`: an Inactive one is retired (kept, never assigned again). */
   status: Generated<string>;
+  /** Counts writes; the ETag is `"<id>.<version>"`. */
+  version: Generated<number>;
   created_at: string;
   updated_at: string;
 }

@@ -187,8 +187,9 @@ function numberArbitrary(schema: JsonSchema, integer: boolean): fc.Arbitrary<num
     const unit = step ?? 1;
     const lo = Math.ceil(min / unit);
     const hi = Math.floor(max / unit);
-    const small = fc.integer({ min: Math.max(lo, -1000), max: Math.min(hi, 1000) });
-    return fc.oneof({ weight: 3, arbitrary: lo <= 1000 && hi >= -1000 ? small : fc.integer({ min: lo, max: hi }) }, { weight: 1, arbitrary: fc.integer({ min: lo, max: hi }) }, { weight: 1, arbitrary: fc.constantFrom(lo, hi) }).map((k) => k * unit).filter(inRange);
+    // Small values when the range has any (a range such as 1900..2100 has none).
+    const small = lo <= 1000 && hi >= -1000 ? fc.integer({ min: Math.max(lo, -1000), max: Math.min(hi, 1000) }) : fc.integer({ min: lo, max: hi });
+    return fc.oneof({ weight: 3, arbitrary: small }, { weight: 1, arbitrary: fc.integer({ min: lo, max: hi }) }, { weight: 1, arbitrary: fc.constantFrom(lo, hi) }).map((k) => k * unit).filter(inRange);
   }
   if (step !== undefined) {
     const places = decimals(step);
