@@ -16,6 +16,7 @@ const UNIT = [
   'test/eta.test.ts',
   'test/group-commit.test.ts',
   'test/local-datetime.test.ts',
+  'test/polygon.test.ts',
   'test/reverse-geocode.test.ts',
   'test/sqlite-statement-cache.test.ts',
   'test/table-owners.test.ts',

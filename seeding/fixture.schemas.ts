@@ -3,6 +3,9 @@ import { isScopeName } from '../core/auth/scopes.js';
 import { ZNewDocument } from '../core/documents/new-document.schemas.js';
 import { NEW_INVOICE_FIELDS, checkNewInvoice } from '../core/invoices/new-invoice.schemas.js';
 import { ZNewLoad } from '../core/loads/new-load.schemas.js';
+import { ZExternalIds } from '../core/external-ids/external-ids.schemas.js';
+import { ZDepartRadiusMeters, ZDetentionFreeMinutes, ZGeofenceInput, toGeofence } from '../core/locations/geofence.schemas.js';
+import { fenceProblem } from '../core/locations/location-fence-rules.js';
 import {
   ZCoordinates,
   ZRecordDateTime,
@@ -230,6 +233,16 @@ export const ZFixtureLocation = withTimestamps({
   Email: ZContactList.nullish(),
   Phone: ZContactList.nullish(),
   ExternalId: z.string().min(1).max(128).nullish(),
+  Geofence: ZGeofenceInput.nullish(),
+  DepartRadiusMeters: ZDepartRadiusMeters.nullish(),
+  DetentionFreeMinutes: ZDetentionFreeMinutes.nullish(),
+}).superRefine((location, ctx) => {
+  const problem = fenceProblem({
+    Coordinates: location.Coordinates ?? null,
+    Geofence: location.Geofence ? toGeofence(location.Geofence) : null,
+    DepartRadiusMeters: location.DepartRadiusMeters ?? null,
+  });
+  if (problem) ctx.addIssue({ code: 'custom', path: [problem.fields[0]!], message: problem.message });
 });
 export type TFixtureLocation = z.infer<typeof ZFixtureLocation>;
 
@@ -334,6 +347,7 @@ export const ZFixtureTenant = z.strictObject({
       Email: ZContactList.nullish(),
       Phone: ZContactList.nullish(),
       InsuranceInfo: z.array(ZFixtureInsurance).nullish(),
+      ExternalIds: ZExternalIds.nullish(),
       Documents: z.array(ZNewDocument).nullish(),
     }),
   ),

@@ -48,6 +48,7 @@ const redRiver = {
       Amount: { Amount: 100000, Currency: 840 },
     },
   ],
+  ExternalIds: {},
   CreatedAt: '2026-08-15T14:00:00.000Z',
   UpdatedAt: '2026-09-02T15:06:00.000Z',
 };
@@ -61,6 +62,7 @@ const ozark = {
   Email: ['onboarding@ozarkflatbed.example'],
   Phone: [],
   InsuranceInfo: [],
+  ExternalIds: {},
   CreatedAt: '2026-11-01T16:30:00.000Z',
   UpdatedAt: '2026-11-01T16:30:00.000Z',
 };
@@ -74,6 +76,7 @@ describe('GET /carriers/{carrierId}', () => {
     const response = await t.api(`${base}/carriers/car_redriver`, { as: 'tn_prairie-all' });
     expect(response.status).toBe(200);
     expect(response.body).toEqual(redRiver);
+    expect(response.headers.get('etag')).toBe('"car_redriver.1"');
   });
 
   it('shows carriers to subsidiary-bound clients too; a carrier loaded without the new fields reads with their defaults', async () => {

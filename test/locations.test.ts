@@ -45,6 +45,9 @@ const terminal = {
   Email: ['kc.terminal@prairieline.example'],
   Phone: ['+1 816 555 0199'],
   ExternalId: null,
+  Geofence: null,
+  DepartRadiusMeters: null,
+  DetentionFreeMinutes: null,
   CreatedAt: '2026-06-01T15:00:00.000Z',
   UpdatedAt: '2026-06-01T15:00:00.000Z',
 };
@@ -58,6 +61,7 @@ describe('GET /locations/{id}', () => {
     const response = await t.api(`${base}/locations/loc_kc_terminal`, { as: 'tn_prairie-all' });
     expect(response.status).toBe(200);
     expect(response.body).toEqual(terminal);
+    expect(response.headers.get('etag')).toBe('"loc_kc_terminal.1"');
     const dc = await t.api(`${base}/locations/loc_austin_dc`, { as: 'tn_prairie-all' });
     expect(dc.body).toMatchObject({ TimeZone: 'America/Chicago', Status: 'Active', Email: [], Phone: [], ExternalId: 'CF-DC-7' });
   });

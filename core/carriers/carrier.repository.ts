@@ -1,16 +1,23 @@
-import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
+import { randomUUID } from 'node:crypto';
+import { sql, type Expression, type Insertable, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { Database } from '../../db/database.js';
 import { toStoredDateTimeOrNull } from '../shared/datetime.js';
+import { AppError } from '../errors.js';
+import { holdsExternalId } from '../external-ids/external-id.repository.js';
+import { parseExternalIds } from '../external-ids/external-ids.schemas.js';
+import { etagOf } from '../shared/etag.js';
 import { toMoney } from '../shared/money.js';
+import { unitsOf } from '../shared/money-object-input.js';
+import { updateAtVersion } from '../shared/update-at-version.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
 import { containsText, inDateTimeRange, stringList } from '../shared/master-data-filters.js';
-import type { TCarrier, TCarrierFilter } from './carrier.schemas.js';
+import type { TCarrier, TCarrierFilter, TInsuranceInput } from './carrier.schemas.js';
 
-type CarrierRow = Selectable<Database['carriers']>;
-type InsuranceRow = Selectable<Database['carrier_insurance']>;
+export type CarrierRow = Selectable<Database['carriers']>;
+export type InsuranceRow = Selectable<Database['carrier_insurance']>;
 
 /** Carriers belong to the tenant: every client of the tenant sees them (docs/api-rules.md#tenants-and-subsidiaries). */
 const carriersInScope = (scope: Scope) => inScope('carriers', scope, { subsidiaryColumn: null });
@@ -42,6 +49,7 @@ export function toCarrier(row: CarrierRow, insurance: readonly InsuranceRow[]): 
       ExpirationDate: toStoredDateTimeOrNull(policy.expiration_date),
       Amount: toMoney(policy.amount, policy.currency),
     })),
+    ExternalIds: parseExternalIds(row.external_ids),
     CreatedAt: row.created_at,
     UpdatedAt: row.updated_at,
   };
@@ -76,11 +84,14 @@ export async function isCarrierVisible(db: Db, scope: Scope, id: string): Promis
   return found !== undefined;
 }
 
-export async function getCarrier(db: Db, scope: Scope, id: string): Promise<TCarrier | undefined> {
+export const carrierEtag = (row: Pick<CarrierRow, 'id' | 'version'>) => etagOf(row.id, row.version);
+
+/** The carrier's row and its record as read, or undefined outside the scope. */
+export async function getCarrierWithRow(db: Db, scope: Scope, id: string): Promise<{ row: CarrierRow; carrier: TCarrier } | undefined> {
   const row = await db.selectFrom('carriers').selectAll().where(carriersInScope(scope)).where('id', '=', id).executeTakeFirst();
   if (!row) return undefined;
   const [carrier] = await assembleCarriers(db, [row]);
-  return carrier;
+  return { row, carrier: carrier! };
 }
 
 /** Newest UpdatedAt first, the id breaking ties. */
@@ -95,7 +106,92 @@ export async function findCarriers(db: Db, scope: Scope, filter: TCarrierFilter)
   if (filter.McNumbers) conditions.push(inList('carriers.mc_number', filter.McNumbers));
   if (filter.DotNumbers) conditions.push(inList('carriers.dot_number', filter.DotNumbers));
   if (filter.Name) conditions.push(containsText('carriers.name', filter.Name));
+  if (filter.ExternalId) conditions.push(holdsExternalId(scope.tenantId, 'carriers', filter.ExternalId, 'carriers.id'));
   const query = db.selectFrom('carriers').where((eb) => eb.and(conditions));
   const page = await selectPage(db, query, { table: 'carriers', order: CARRIER_ORDER, page: filter });
   return { ...page, items: await assembleCarriers(db, page.items) };
+}
+
+/** The rows of a carrier's policies, in the order given. */
+export function insuranceRows(tenantId: string, carrierId: string, policies: readonly TInsuranceInput[]): InsuranceRow[] {
+  return policies.map((policy, index) => ({
+    id: `cin_${randomUUID()}`,
+    tenant_id: tenantId,
+    carrier_id: carrierId,
+    sequence: index + 1,
+    type: policy.Type,
+    agent: policy.Agent ?? null,
+    policy_number: policy.PolicyNumber ?? null,
+    expiration_date: policy.ExpirationDate ?? null,
+    amount: unitsOf(policy.Amount),
+    currency: policy.Amount.Currency,
+  }));
+}
+
+export async function insertCarrier(trx: Db, row: Insertable<Database['carriers']>, insurance: readonly InsuranceRow[]): Promise<void> {
+  await trx.insertInto('carriers').values(row).execute();
+  if (insurance.length > 0) await trx.insertInto('carrier_insurance').values([...insurance]).execute();
+}
+
+/** Replaces every policy of the carrier. */
+export async function replaceInsurance(trx: Db, carrierId: string, insurance: readonly InsuranceRow[]): Promise<void> {
+  await trx.deleteFrom('carrier_insurance').where('carrier_id', '=', carrierId).execute();
+  if (insurance.length > 0) await trx.insertInto('carrier_insurance').values([...insurance]).execute();
+}
+
+/** Writes `changes` and the next version to the carrier still at the version read; answers whether it wrote. */
+export async function updateCarrierAtVersion(trx: Db, scope: Scope, row: CarrierRow, changes: Updateable<Database['carriers']>): Promise<boolean> {
+  return updateAtVersion(trx, 'carriers', scope, row, changes);
+}
+
+type NumberField = 'McNumber' | 'DotNumber';
+const NUMBER_COLUMNS = { McNumber: 'mc_number', DotNumber: 'dot_number' } as const;
+
+function duplicateNumber(field: NumberField, value: string): AppError {
+  return new AppError('CONFLICT', `${field} "${value}" is already used by another carrier of the tenant.`, {
+    subtype: 'Duplicate',
+    extensions: { Field: field },
+  });
+}
+
+export type CarrierNumbers = Partial<Record<NumberField, string | null>>;
+
+/**
+ * 409 Conflict/Duplicate naming the field when another carrier of the tenant holds a number
+ * being set (docs/api-rules.md#carriers). A concurrent write that slips past this check ends
+ * on the unique index (duplicateNumberFromConstraint).
+ */
+export async function refuseDuplicateNumbers(trx: Db, tenantId: string, numbers: CarrierNumbers, exceptId?: string): Promise<void> {
+  for (const field of ['McNumber', 'DotNumber'] as const) {
+    const value = numbers[field];
+    if (value === null || value === undefined) continue;
+    let query = trx.selectFrom('carriers').select('id').where('tenant_id', '=', tenantId).where(NUMBER_COLUMNS[field], '=', value);
+    if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+    if (await query.executeTakeFirst()) throw duplicateNumber(field, value);
+  }
+}
+
+/** The 409 of a number's unique index a concurrent write won (migration 0150), or undefined for any other error. */
+export function duplicateNumberFromConstraint(error: unknown, numbers: CarrierNumbers): AppError | undefined {
+  const { code, constraint, message } = (error ?? {}) as { code?: string; constraint?: string; message?: string };
+  if (code !== '23505' && code !== 'SQLITE_CONSTRAINT_UNIQUE') return undefined;
+  const text = `${constraint ?? ''} ${message ?? ''}`;
+  for (const field of ['McNumber', 'DotNumber'] as const) {
+    const value = numbers[field];
+    if (value && new RegExp(`carriers_${NUMBER_COLUMNS[field]}_key|carriers\\.${NUMBER_COLUMNS[field]}`).test(text)) return duplicateNumber(field, value);
+  }
+  return undefined;
+}
+
+/** Whether the carrier is on a trip that is neither Delivered nor Cancelled (it cannot be retired then). */
+export async function isOnOpenTrip(trx: Db, tenantId: string, carrierId: string): Promise<boolean> {
+  const row = await trx
+    .selectFrom('trips')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('carrier_id', '=', carrierId)
+    .where('status', 'not in', ['Delivered', 'Cancelled'])
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -5,6 +5,7 @@ import { ZText } from '../shared/money-input.js';
 import { ZPathId, atLeastOneOf, bodyRules, input } from '../shared/schemas.js';
 import { ZQueryPage, ZSearchPage, pageOf } from '../shared/search-page.js';
 import { ZPostalAddress } from '../locations/location.schemas.js';
+import { ZContactList, ZPostalAddressInput, ZPostalAddressPatch } from '../shared/master-data-input.js';
 
 export const CUSTOMER_TYPES = ['Customer', 'Broker/3PL'] as const;
 export const CUSTOMER_STATUSES = ['Active', 'Inactive'] as const;
@@ -49,17 +50,7 @@ const ZName = ZText(200);
 const ZCompanyNumber = ZText(50).meta({ example: '1001' });
 const ZCustomerExternalId = z.string().min(1).max(128).meta({ description: "The integration's own id, at most 128 characters." });
 const ZSubsidiaryId = z.string().min(1).max(200);
-const ZContactList = z.array(z.string().min(1).max(200)).max(20);
 const ZPaymentTermsDays = z.number().int().min(0).max(365);
-
-/** A billing address as sent: Street, City, State and ZipCode required; Country optional. */
-const ZAddressInput = z.strictObject({
-  Street: ZText(200),
-  City: ZText(100),
-  State: ZText(100),
-  ZipCode: ZText(20),
-  Country: ZText(100).nullish(),
-});
 
 const ZInvoicingInput = z.strictObject({
   InvoicingName: ZText(200),
@@ -77,24 +68,13 @@ export const ZCreateCustomerInput = input({
       "A tenant-wide client may name any subsidiary of the tenant, or none. A subsidiary-bound client's customers are " +
       'in its own subsidiary: leave it out or name that one (another is a 404).',
   }),
-  BillingAddress: ZAddressInput.nullish(),
+  BillingAddress: ZPostalAddressInput.nullish(),
   Email: ZContactList.optional(),
   Phone: ZContactList.optional(),
   InvoicingInformation: ZInvoicingInput.nullish(),
   ExternalId: ZCustomerExternalId.nullish(),
 });
 export type TCreateCustomerInput = z.output<typeof ZCreateCustomerInput>;
-
-/** RFC 7396 inside an object: a member left out is unchanged, null clears it. */
-const ZAddressPatch = z
-  .strictObject({
-    Street: ZText(200),
-    City: ZText(100),
-    State: ZText(100),
-    ZipCode: ZText(20),
-    Country: ZText(100).nullish().meta({ description: 'Left out: unchanged; null clears it.' }),
-  })
-  .meta({ description: 'Street, City, State and ZipCode are required; Country left out keeps the current one.' });
 
 const ZInvoicingPatch = z
   .strictObject({
@@ -126,7 +106,7 @@ export const ZUpdateCustomerInput = input({
   SubsidiaryId: ZSubsidiaryId.nullish().meta({
     description: 'null: the customer belongs to no subsidiary. A subsidiary-bound client may name only its own (anything else is a 404).',
   }),
-  BillingAddress: ZAddressPatch.nullish(),
+  BillingAddress: ZPostalAddressPatch.nullish(),
   Email: ZContactList.optional(),
   Phone: ZContactList.optional(),
   InvoicingInformation: ZInvoicingPatch.nullish(),

@@ -6,7 +6,8 @@ import { checkIfMatch } from '../shared/etag.js';
 import { ZEtagHeader, ZIfMatchRequired } from '../shared/record-headers.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
-import { appendCustomerEvent, diffCustomers } from './customer-events.js';
+import { diffRecords } from '../events/field-change.js';
+import { appendCustomerEvent } from './customer-events.js';
 import {
   companyNumberValue,
   customerEtag,
@@ -89,7 +90,7 @@ export const updateCustomer = authedProcedure
 
     const changes = mergePatch(row, input, subsidiaryId);
     const before = toCustomer(row);
-    const diff = diffCustomers(before, toCustomer({ ...row, ...changes } as CustomerRow));
+    const diff = diffRecords(before, toCustomer({ ...row, ...changes } as CustomerRow));
     if (diff.length === 0) {
       return withHeaders(before, { etag: customerEtag(row) });
     }

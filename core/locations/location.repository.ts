@@ -1,16 +1,38 @@
-import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
+import { sql, type Expression, type Insertable, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { LocationsTable } from '../../db/tables/master-data.js';
+import { etagOf } from '../shared/etag.js';
 import { inScope, type Scope } from '../shared/scope.js';
+import { updateAtVersion } from '../shared/update-at-version.js';
 import type { PageOf } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
 import { containsText, inDateTimeRange, stringList } from '../shared/master-data-filters.js';
+import type { TGeofence } from './geofence.schemas.js';
 import type { TLocation, TLocationFilter } from './location.schemas.js';
+
+export type LocationRow = Selectable<LocationsTable>;
 
 /** Locations belong to the tenant: every client of the tenant sees them. */
 const locationsInScope = (scope: Scope) => inScope('locations', scope, { subsidiaryColumn: null });
 
-export function toLocation(row: Selectable<LocationsTable>): TLocation {
+/** The stored fence: a circle's radius or a polygon's points, never both. */
+function geofenceOf(row: Pick<LocationRow, 'geofence_radius_meters' | 'geofence_polygon'>): TGeofence | null {
+  if (row.geofence_radius_meters !== null) return { RadiusMeters: row.geofence_radius_meters };
+  if (row.geofence_polygon !== null) return { Polygon: JSON.parse(row.geofence_polygon) as Array<[string, string]> };
+  return null;
+}
+
+/** The columns of a fence. */
+export function geofenceColumns(fence: TGeofence | null): Pick<LocationRow, 'geofence_radius_meters' | 'geofence_polygon'> {
+  return {
+    geofence_radius_meters: fence && 'RadiusMeters' in fence ? fence.RadiusMeters : null,
+    geofence_polygon: fence && 'Polygon' in fence ? JSON.stringify(fence.Polygon) : null,
+  };
+}
+
+export const locationEtag = (row: Pick<LocationRow, 'id' | 'version'>) => etagOf(row.id, row.version);
+
+export function toLocation(row: LocationRow): TLocation {
   return {
     Id: row.id,
     Name: row.name,
@@ -29,14 +51,30 @@ export function toLocation(row: Selectable<LocationsTable>): TLocation {
     Email: stringList(row.emails),
     Phone: stringList(row.phones),
     ExternalId: row.external_id,
+    Geofence: geofenceOf(row),
+    DepartRadiusMeters: row.depart_radius_meters,
+    DetentionFreeMinutes: row.detention_free_minutes,
     CreatedAt: row.created_at,
     UpdatedAt: row.updated_at,
   };
 }
 
+export async function getLocationRow(db: Db, scope: Scope, id: string): Promise<LocationRow | undefined> {
+  return db.selectFrom('locations').selectAll().where(locationsInScope(scope)).where('id', '=', id).executeTakeFirst();
+}
+
 export async function getLocation(db: Db, scope: Scope, id: string): Promise<TLocation | undefined> {
-  const row = await db.selectFrom('locations').selectAll().where(locationsInScope(scope)).where('id', '=', id).executeTakeFirst();
+  const row = await getLocationRow(db, scope, id);
   return row && toLocation(row);
+}
+
+export async function insertLocation(trx: Db, row: Insertable<LocationsTable>): Promise<void> {
+  await trx.insertInto('locations').values(row).execute();
+}
+
+/** Writes `changes` and the next version to the location still at the version read; answers whether it wrote. */
+export async function updateLocationAtVersion(trx: Db, scope: Scope, row: LocationRow, changes: Updateable<LocationsTable>): Promise<boolean> {
+  return updateAtVersion(trx, 'locations', scope, row, changes);
 }
 
 /** Newest UpdatedAt first, the id breaking ties. */

@@ -1,8 +1,12 @@
 import { z } from 'zod';
 import { bodyEnumList, queryEnumList } from '../shared/enum-lists.js';
-import { ZPathId, input } from '../shared/schemas.js';
+import { ZPathId, atLeastOneOf, bodyRules, input } from '../shared/schemas.js';
 import { ZQueryPage, ZSearchPage, pageOf } from '../shared/search-page.js';
-import { ZCoordinates } from '../shared/place.schemas.js';
+import { ZCoordinates, ZCoordinatesInput } from '../shared/place.schemas.js';
+import { ZContactList, ZPostalAddressInput, ZPostalAddressPatch } from '../shared/master-data-input.js';
+import { ZText } from '../shared/money-input.js';
+import { timeZoneProblem, withProblem } from '../shared/record-fields.js';
+import { ZDepartRadiusMeters, ZDetentionFreeMinutes, ZGeofence, ZGeofenceInput } from './geofence.schemas.js';
 import { ZContainsText, ZDateTimeRange, ZIdList } from '../shared/master-data-filters.js';
 
 export const LOCATION_TYPES = ['Terminal', 'Shipper/Consignee', 'Cold Warehouse', 'Dry Warehouse'] as const;
@@ -38,6 +42,9 @@ export const ZLocation = z
     Email: z.array(z.string()),
     Phone: z.array(z.string()),
     ExternalId: z.string().nullable(),
+    Geofence: ZGeofence.nullable().meta({ description: 'null: none of its own (a stop then uses a 300 m circle around its coordinates).' }),
+    DepartRadiusMeters: z.number().int().nullable(),
+    DetentionFreeMinutes: z.number().int().nullable(),
     CreatedAt: ZDateTimeOut,
     UpdatedAt: ZDateTimeOut,
   })
@@ -66,3 +73,64 @@ export const ZSearchLocationsInput = input({
 
 /** What GET /locations and POST /locations/search filter by, after validation. */
 export type TLocationFilter = z.output<typeof ZSearchLocationsInput> & { CompanyNumber?: string | undefined };
+
+const ZTimeZoneInput = withProblem(z.string().min(1).max(64), timeZoneProblem).meta({ example: 'America/Chicago' });
+const ZLocationExternalId = z.string().min(1).max(128).meta({ description: "The integration's own id, at most 128 characters." });
+
+/** The fields a create and a patch share, each as a create sends it. */
+const writable = {
+  Name: ZText(200),
+  CompanyNumber: ZText(100).nullish(),
+  Type: z.enum(LOCATION_TYPES),
+  Coordinates: ZCoordinatesInput.nullish(),
+  TimeZone: ZTimeZoneInput.nullish().meta({ description: 'IANA zone, stored in its canonical spelling. Left out or null: the zone of the Coordinates.' }),
+  Email: ZContactList.optional(),
+  Phone: ZContactList.optional(),
+  ExternalId: ZLocationExternalId.nullish(),
+  Geofence: ZGeofenceInput.nullish(),
+  DepartRadiusMeters: ZDepartRadiusMeters.nullish(),
+  DetentionFreeMinutes: ZDetentionFreeMinutes.nullish(),
+};
+
+export const ZCreateLocationInput = input({
+  ...writable,
+  Status: z.enum(LOCATION_STATUSES).optional().meta({ description: 'Active when left out.' }),
+  PhysicalAddress: ZPostalAddressInput,
+});
+export type TCreateLocationInput = z.output<typeof ZCreateLocationInput>;
+
+export const LOCATION_PATCH_FIELDS = [
+  'Name',
+  'CompanyNumber',
+  'Type',
+  'Status',
+  'PhysicalAddress',
+  'Coordinates',
+  'TimeZone',
+  'Email',
+  'Phone',
+  'ExternalId',
+  'Geofence',
+  'DepartRadiusMeters',
+  'DetentionFreeMinutes',
+] as const;
+
+export const ZUpdateLocationInput = input({
+  id: ZPathId,
+  ...writable,
+  Name: writable.Name.optional(),
+  Type: writable.Type.optional(),
+  Status: z.enum(LOCATION_STATUSES).optional().meta({ description: 'Disabled retires the location.' }),
+  PhysicalAddress: ZPostalAddressPatch.optional(),
+  TimeZone: ZTimeZoneInput.nullish().meta({
+    description: 'Left out: unchanged, unless Coordinates change (then the zone of the new ones). null: the zone of the Coordinates.',
+  }),
+  Geofence: ZGeofenceInput.nullish().meta({ description: 'Replaces the whole fence (a circle and a polygon do not merge); null removes it.' }),
+})
+  .superRefine((value, ctx) => {
+    if (LOCATION_PATCH_FIELDS.every((field) => value[field] === undefined)) {
+      ctx.addIssue({ code: 'custom', path: [], message: `Send at least one of ${LOCATION_PATCH_FIELDS.join(', ')}.` });
+    }
+  })
+  .register(bodyRules, atLeastOneOf(LOCATION_PATCH_FIELDS));
+export type TUpdateLocationInput = z.output<typeof ZUpdateLocationInput>;

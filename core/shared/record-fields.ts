@@ -38,14 +38,17 @@ export const ZRecordMoney = z.strictObject({
 /** A rate per hour, exact like money. */
 export const ZRecordRate = withProblem(z.number().min(0), minorUnitsProblem);
 
-export const ZTimeZone = withProblem(z.string(), (value) => {
+/** Why `value` is not a time zone the server knows, or null. */
+export function timeZoneProblem(value: string): string | null {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: value });
     return null;
   } catch {
     return 'must be an IANA time zone such as America/Chicago';
   }
-}).meta({ description: 'An IANA time zone the server knows, such as America/Chicago.' });
+}
+
+export const ZTimeZone = withProblem(z.string(), timeZoneProblem).meta({ description: 'An IANA time zone the server knows, such as America/Chicago.' });
 
 const COORDINATE = /^-?\d{1,3}(\.\d+)?$/;
 /** The same rule as one pattern per limit, for the OpenAPI document: the grammar with the range, leading zeros included. */

@@ -3,7 +3,10 @@ import type { Db } from '../../db/create-db.js';
 import type { Database } from '../../db/database.js';
 import { inScope, type Scope } from './scope.js';
 
-type VersionedTable = 'deductions' | 'maintenance_records' | 'accessorials' | 'drivers' | 'trucks' | 'trailers';
+type VersionedTable = 'deductions' | 'maintenance_records' | 'accessorials' | 'drivers' | 'trucks' | 'trailers' | 'carriers' | 'locations';
+
+/** Records of the tenant as a whole (docs/api-rules.md#tenants-and-subsidiaries): no subsidiary column to scope by. */
+const TENANT_WIDE: ReadonlySet<VersionedTable> = new Set(['carriers', 'locations']);
 type Guarded = UpdateQueryBuilder<any, any, any, UpdateResult>;
 
 /**
@@ -25,7 +28,7 @@ export async function updateAtVersion<T extends VersionedTable>(
   const query: Guarded = (db as unknown as Kysely<any>)
     .updateTable(table as string)
     .set({ ...(changes as Record<string, unknown>), version: row.version + 1 })
-    .where(inScope(table, scope))
+    .where(inScope(table, scope, TENANT_WIDE.has(table) ? { subsidiaryColumn: null } : {}))
     .where('id', '=', row.id)
     .where('version', '=', row.version);
   const result = await guard(query).executeTakeFirst();

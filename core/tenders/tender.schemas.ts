@@ -3,7 +3,7 @@ import { bodyEnumList, queryEnumList } from '../shared/enum-lists.js';
 import { ZDateTimeRange, ZIdList } from '../shared/master-data-filters.js';
 import { ZAmountInput, ZCurrencyInput, ZDateTimeInput, ZText } from '../shared/money-input.js';
 import { ZMoney } from '../shared/money.schemas.js';
-import { ZCoordinates } from '../shared/place.schemas.js';
+import { ZCoordinates, ZCoordinatesInput } from '../shared/place.schemas.js';
 import { ZPathId, input } from '../shared/schemas.js';
 import { ZQueryPage, ZSearchPage, pageOf } from '../shared/search-page.js';
 import { ZStopWindow } from '../trips/trip.schemas.js';
@@ -57,17 +57,6 @@ export type TTender = z.infer<typeof ZTender>;
 export const ZTenderPage = pageOf(ZTender).meta({ id: 'TenderPage' });
 
 export const ZTenderIdInput = input({ id: ZPathId });
-
-/**
- * Decimal degrees as text, as stops store them; the pattern states both the grammar and the
- * range (latitude within ±90, longitude within ±180), so the document tells the whole rule.
- */
-const LATITUDE = /^-?(?:90(?:\.0+)?|[1-8]?\d(?:\.\d+)?)$/;
-const LONGITUDE = /^-?(?:180(?:\.0+)?|(?:1[0-7]\d|[1-9]?\d)(?:\.\d+)?)$/;
-const ZCoordinatesInput = z.strictObject({
-  Latitude: z.string().max(32).regex(LATITUDE, 'must be a decimal number between -90 and 90 as text, such as "39.0997"').meta({ example: '39.0997' }),
-  Longitude: z.string().max(32).regex(LONGITUDE, 'must be a decimal number between -180 and 180 as text, such as "-94.5786"').meta({ example: '-94.5786' }),
-});
 
 const ZAddressInput = z.strictObject({
   Street: ZText(200),

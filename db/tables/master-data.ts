@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** Master data of a tenant read by integrations: users, locations, and carrier profiles. */
 
 /** Users may have no subsidiary: then every client of the tenant sees them. */
@@ -42,6 +44,14 @@ export interface LocationsTable {
   emails: string;
   phones: string;
   external_id: string | null;
+  /** The ETag's counter (migration 0150). */
+  version: Generated<number>;
+  /** A circle of this radius around the coordinates, or (never both) `geofence_polygon`. */
+  geofence_radius_meters: number | null;
+  /** JSON text of `[[Latitude, Longitude], ...]`, the decimal strings as received. */
+  geofence_polygon: string | null;
+  depart_radius_meters: number | null;
+  detention_free_minutes: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -59,6 +69,8 @@ export interface CarrierProfileColumns {
   /** JSON array text of strings. */
   emails: string;
   phones: string;
+  /** The ETag's counter (migration 0150). */
+  version: Generated<number>;
 }
 
 /** A carrier's insurance policies, in the order given. */

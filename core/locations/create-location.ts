@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { withHeaders } from '../answer-headers.js';
+import { validationError } from '../errors.js';
+import { appendEvent } from '../events/outbox.repository.js';
+import { formatStoredDateTime } from '../shared/datetime.js';
+import { mergePostalAddress } from '../shared/master-data-input.js';
+import { ZCreatedHeaders } from '../shared/record-headers.js';
+import { scopeOf } from '../shared/scope.js';
+import { authedProcedure } from '../trpc.js';
+import { toGeofence } from './geofence.schemas.js';
+import { fenceProblem } from './location-fence-rules.js';
+import { geofenceColumns, insertLocation, locationEtag, toLocation, type LocationRow } from './location.repository.js';
+import { ZCreateLocationInput, ZLocation } from './location.schemas.js';
+import { locationTimeZone } from './location-time-zone.js';
+
+export const createLocation = authedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/api/p/v{version}/locations',
+      tags: ['Locations'],
+      summary: 'Create a location',
+      description:
+        'Name, Type and PhysicalAddress are required; Status defaults to Active. TimeZone left out is the zone of the ' +
+        'Coordinates (null with neither). A Geofence circle (RadiusMeters) is drawn around the Coordinates, so it needs ' +
+        "them, and a DepartRadiusMeters beside a circle must be at least its RadiusMeters (400 naming the field). A Polygon " +
+        'must not intersect itself. CompanyNumber and ExternalId are not unique. Locations belong to the tenant. Emits ' +
+        'location.created to every subscription of the tenant.',
+      protect: true,
+      responseHeaders: ZCreatedHeaders,
+    },
+    scopes: ['location:create'],
+    successStatus: 201,
+  })
+  .input(ZCreateLocationInput)
+  .output(ZLocation)
+  .mutation(async ({ ctx, input }) => {
+    const scope = scopeOf(ctx.principal);
+    const coordinates = input.Coordinates ?? null;
+    const geofence = input.Geofence ? toGeofence(input.Geofence) : null;
+    const departRadius = input.DepartRadiusMeters ?? null;
+    const problem = fenceProblem({ Coordinates: coordinates, Geofence: geofence, DepartRadiusMeters: departRadius });
+    if (problem) throw validationError(problem.fields[0]!, problem.message);
+
+    const now = formatStoredDateTime(ctx.clock.now());
+    const address = mergePostalAddress(null, input.PhysicalAddress);
+    const row: LocationRow = {
+      id: `loc_${randomUUID()}`,
+      tenant_id: scope.tenantId,
+      name: input.Name,
+      company_number: input.CompanyNumber ?? null,
+      type: input.Type,
+      status: input.Status ?? 'Active',
+      address_street: address.Street,
+      address_city: address.City,
+      address_state: address.State,
+      address_zip_code: address.ZipCode,
+      address_country: address.Country,
+      latitude: coordinates?.Latitude ?? null,
+      longitude: coordinates?.Longitude ?? null,
+      time_zone: locationTimeZone(input.TimeZone, coordinates),
+      emails: JSON.stringify(input.Email ?? []),
+      phones: JSON.stringify(input.Phone ?? []),
+      external_id: input.ExternalId ?? null,
+      version: 1,
+      ...geofenceColumns(geofence),
+      depart_radius_meters: departRadius,
+      detention_free_minutes: input.DetentionFreeMinutes ?? null,
+      created_at: now,
+      updated_at: now,
+    };
+    const location = toLocation(row);
+    await ctx.db.transaction().execute(async (trx) => {
+      await insertLocation(trx, row);
+      // Locations belong to no subsidiary: every subscription of the tenant hears of them (docs/api-rules.md#events).
+      await appendEvent(trx, ctx.clock, { tenantId: scope.tenantId, subsidiaryId: null, type: 'location.created', data: location });
+    });
+    return withHeaders(location, { etag: locationEtag(row), location: `/api/p/v${input.version}/locations/${encodeURIComponent(row.id)}` });
+  });
