@@ -53,6 +53,8 @@ const payloads: Record<EventType, { component?: string; extra?: Json; required?:
   'customer.deleted': { component: 'Customer' },
   'invoice.payment.recorded': { component: 'Invoice', extra: { Payment: { $ref: '#/components/schemas/InvoicePayment' } }, required: ['Payment'] },
   'invoice.paid': { component: 'Invoice' },
+  'invoice.created': { component: 'Invoice' },
+  'invoice.voided': { component: 'Invoice', extra: { Reason: { type: 'string', description: 'The Reason the void gave; absent when none.' } } },
   'tender.received': { component: 'Tender' },
   'tender.accepted': { component: 'Tender' },
   'tender.rejected': { component: 'Tender' },
