@@ -39,5 +39,5 @@ export type TCreateInvoiceInput = z.output<typeof ZCreateInvoiceInput>;
 
 export const ZVoidInvoiceInput = input({
   id: ZPathId,
-  Reason: ZText(200).optional().meta({ description: 'Why the invoice is voided; kept with it and sent with invoice.voided.' }),
+  Reason: ZText(200).nullish().meta({ description: 'Why the invoice is voided; kept with it and sent with invoice.voided.' }),
 });
