@@ -559,7 +559,7 @@ describe('POST /invoices/{id}/void', () => {
     expect(stale.status).toBe(412);
     const weak = await refused(() => voidOf('inv_w_match', {}, ALL, { 'if-match': 'W/"inv_w_match.1"' }));
     expect(weak.status).toBe(412);
-    const current = await voidOf('inv_w_match', {}, ALL, { 'if-match': '"inv_w_match.1"' });
+    const current = await voidOf('inv_w_match', { Reason: null }, ALL, { 'if-match': '"inv_w_match.1"' });
     expect(current.status, current.text).toBe(200);
     expect(current.headers.get('etag')).toBe('"inv_w_match.2"');
   });
