@@ -26,7 +26,7 @@ import type { ListCountsTable } from './tables/list-counts.js';
 import type { AssetEventCountsTable, AssetPositionCountsTable } from './tables/asset-event-counts.js';
 import type { CarrierInsuranceTable, CarrierProfileColumns, LocationsTable, UsersTable } from './tables/master-data.js';
 import type { DispatchPreferenceDriversTable, DispatchPreferencesTable } from './tables/dispatch-preferences.js';
-import type { InvoiceLineItemsTable, InvoiceLoadsTable, InvoicePaymentsTable, InvoicesTable } from './tables/invoices.js';
+import type { InvoiceLineItemsTable, InvoiceLoadsTable, InvoiceNumbersTable, InvoicePaymentsTable, InvoicesTable } from './tables/invoices.js';
 import type { DeductionGeneratedFromColumn, FuelTransactionsTable, TollTransactionsTable, TruckOwnerOperatorColumn } from './tables/fuel-tolls.js';
 import type { TendersTable } from './tables/tenders.js';
 import type { ExternalIdsTable } from './tables/external-ids.js';
@@ -96,6 +96,7 @@ export interface Database {
   invoice_loads: InvoiceLoadsTable;
   invoice_line_items: InvoiceLineItemsTable;
   invoice_payments: InvoicePaymentsTable;
+  invoice_numbers: InvoiceNumbersTable;
   tenders: TendersTable;
   tracking_links: TrackingLinksTable;
   load_notes: LoadNotesTable;

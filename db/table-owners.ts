@@ -61,6 +61,7 @@ export const TABLE_OWNERS: Record<keyof Database, string> = {
   invoice_loads: 'core/invoices',
   invoice_line_items: 'core/invoices',
   invoice_payments: 'core/invoices',
+  invoice_numbers: 'core/invoices',
   tenders: 'core/tenders',
   tracking_links: 'core/tracking',
   load_notes: 'core/load-notes',

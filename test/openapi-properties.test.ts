@@ -239,6 +239,18 @@ const KNOWN_DEFECTS: KnownDefect[] = [
       },
     },
   },
+  {
+    ops: /^POST \/api\/p\/v\{version\}\/invoices$/,
+    kind: 'valid-refused',
+    detail: /^400 (DueDate|InvoicedDate)$/,
+    defect:
+      "a DueDate before the InvoicedDate (today when absent), or an InvoicedDate whose payment terms end past the year 9999, is a 400 (docs/api-rules.md#invoices): rules across fields, the clock and the customer's terms, stated in the descriptions",
+    probe: {
+      op: `POST ${P}invoices`,
+      path: '/api/p/v1.0/invoices',
+      body: { CustomerId: 'cus_lonestar', LoadNumbers: ['L-1990'], InvoicedDate: '2026-11-10T00:00:00Z', DueDate: '2026-11-09T00:00:00Z' },
+    },
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------

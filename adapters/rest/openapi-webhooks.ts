@@ -61,6 +61,8 @@ const payloads: Record<EventType, { component?: string; extra?: Json; required?:
   'location.changed': { component: 'Location', extra: { diff: diffSchema }, required: ['diff'] },
   'invoice.payment.recorded': { component: 'Invoice', extra: { Payment: { $ref: '#/components/schemas/InvoicePayment' } }, required: ['Payment'] },
   'invoice.paid': { component: 'Invoice' },
+  'invoice.created': { component: 'Invoice' },
+  'invoice.voided': { component: 'Invoice', extra: { Reason: { type: 'string', description: 'The Reason the void gave; absent when none.' } } },
   'tender.received': { component: 'Tender' },
   'tender.accepted': { component: 'Tender' },
   'tender.rejected': { component: 'Tender' },

@@ -18,3 +18,16 @@ export async function appendPaymentEvents(
   await appendEvent(trx, clock, { ...route, type: 'invoice.payment.recorded', data: { ...event.invoice, Payment: event.payment } });
   if (event.invoice.Status === 'Paid') await appendEvent(trx, clock, { ...route, type: 'invoice.paid', data: event.invoice });
 }
+
+/**
+ * `invoice.created` (data: the invoice) or `invoice.voided` (data: the invoice, with the Reason
+ * when one was given), in the caller's transaction, routed like the payment events.
+ */
+export async function appendInvoiceEvent(
+  trx: Db,
+  clock: Clock,
+  event: { tenantId: string; type: 'invoice.created' | 'invoice.voided'; invoice: TInvoice; reason?: string | null },
+): Promise<void> {
+  const data = event.reason ? { ...event.invoice, Reason: event.reason } : event.invoice;
+  await appendEvent(trx, clock, { tenantId: event.tenantId, subsidiaryId: event.invoice.SubsidiaryId, type: event.type, data });
+}

@@ -22,6 +22,12 @@ export interface InvoiceRowContext {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** The value of a Number written `INV-<decimal>` (no leading zero, at most 15 digits), else null: what assigned Numbers count from. */
+export function invoiceNumberValue(number: string): number | null {
+  const match = /^INV-([1-9][0-9]{0,14})$/.exec(number);
+  return match ? Number(match[1]) : null;
+}
+
 /**
  * The rows of a whole invoice (`TNewInvoice`), with the defaults of what it leaves out: Type Standard;
  * AmountPaid the sum of its Payments; Status from the amounts (Open, PartiallyPaid, or Paid
@@ -52,6 +58,7 @@ export function buildInvoiceRows(invoice: TNewInvoice, ctx: InvoiceRowContext, r
     tenant_id: ctx.tenantId,
     subsidiary_id: invoice.SubsidiaryId === undefined || invoice.SubsidiaryId === null ? ctx.customer.subsidiaryId : invoice.SubsidiaryId,
     number: invoice.Number,
+    number_value: invoiceNumberValue(invoice.Number),
     type: invoice.Type ?? 'Standard',
     status,
     customer_id: invoice.CustomerId,
@@ -63,10 +70,14 @@ export function buildInvoiceRows(invoice: TNewInvoice, ctx: InvoiceRowContext, r
     amount_paid: paid,
     payment_count: payments.length,
     version: 1,
+    created_by: null,
+    void_reason: null,
     ...ctx.timestamps,
   });
+  // A fixture may bill one load on several invoices (a Supplemental beside its Standard one):
+  // its rows hold no load (migration 0160); a create through the API still sees them.
   loadNumbers.forEach((loadNumber, index) =>
-    rows.invoice_loads.push({ tenant_id: ctx.tenantId, invoice_id: invoice.Id, sequence: index + 1, load_number: loadNumber }),
+    rows.invoice_loads.push({ tenant_id: ctx.tenantId, invoice_id: invoice.Id, sequence: index + 1, load_number: loadNumber, holds_load: 0 }),
   );
   lineItems.forEach((line, index) =>
     rows.invoice_line_items.push({

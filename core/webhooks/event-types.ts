@@ -22,6 +22,8 @@ export const EVENT_TYPES = [
   { Type: 'location.changed', Description: 'A location changed; data is the location with data.diff.changes. Sent to every subscription of the tenant.' },
   { Type: 'invoice.payment.recorded', Description: "A customer's payment was recorded on an invoice; data is the invoice after it, with the payment as data.Payment. Routed by the invoice's subsidiary." },
   { Type: 'invoice.paid', Description: 'A payment completed an invoice (Status Paid); data is the invoice. Routed like invoice.payment.recorded.' },
+  { Type: 'invoice.created', Description: 'An invoice was created (POST /invoices); data is the invoice. Routed like invoice.payment.recorded.' },
+  { Type: 'invoice.voided', Description: 'An invoice was voided; data is the invoice, with data.Reason when the void gave one. Routed like invoice.payment.recorded.' },
   { Type: 'tender.received', Description: 'A tender was received (POST /tenders); data is the tender. Routed by its subsidiary, to every subscription when it has none.' },
   { Type: 'tender.accepted', Description: 'A tender was accepted; data is the tender with its LoadNumber. Routed like tender.received.' },
   { Type: 'tender.rejected', Description: 'A tender was rejected; data is the tender with its RejectionReason. Routed like tender.received.' },

@@ -10,6 +10,8 @@ export interface InvoicesTable {
   subsidiary_id: string | null;
   /** Unique per tenant. */
   number: string;
+  /** The value of a Number written `INV-<decimal>`, else null: the next assigned Number is one more than the highest (migration 0160). */
+  number_value: number | null;
   /** `Standard` or `Supplemental`. */
   type: string;
   /** `Open`, `PartiallyPaid`, `Paid` or `Void`. */
@@ -27,6 +29,10 @@ export interface InvoicesTable {
   payment_count: number;
   /** The ETag's version: one more on every write. */
   version: number;
+  /** The client that created it through the API; null for fixture invoices. */
+  created_by: string | null;
+  /** The Reason a void gave, if any. */
+  void_reason: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -37,6 +43,17 @@ export interface InvoiceLoadsTable {
   invoice_id: string;
   sequence: number;
   load_number: string;
+  /**
+   * 1 while an invoice created through the API bills the load and is not Void: a partial unique
+   * index lets one such row exist per load (migration 0160). 0 once voided, and for fixture invoices.
+   */
+  holds_load: number;
+}
+
+/** The last invoice number assigned per tenant; its row is the lock of the creates that set a Number. */
+export interface InvoiceNumbersTable {
+  tenant_id: string;
+  last_number: number;
 }
 
 export interface InvoiceLineItemsTable {
