@@ -79,9 +79,8 @@ describe.skipIf(!onPostgres)('the leasing store on Postgres', () => {
   let other: Db;
   beforeAll(async () => {
     database = await createTestDatabase();
-    // A second pool on the same schema: another API process's connection.
-    const schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]!.schema;
-    other = createDb(process.env.TEST_DATABASE_URL!, { schema, maxConnections: 2 });
+    // A second pool on the same database: another API process's connection.
+    other = createDb(database.url!, { maxConnections: 2 });
   });
   afterAll(async () => {
     await other?.destroy();
