@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadFixture, type LoadFixtureOptions } from '../../seeding/load-fixture.js';
 import { createDb, createSchema, dropSchema, sqliteImage, type Db } from '../../db/create-db.js';
 import { migrateToLatest } from '../../db/migrate.js';
-import { copyDatabase, createImageDatabase, databaseOf, dropDatabase, runPrefix, withSearchPath } from './postgres-databases.js';
+import { copyDatabase, createImageDatabase, databaseOf, dropDatabase, runPrefix, withOptions } from './postgres-databases.js';
 
 /**
  * Which database the suite runs on: the `sqlite` and `processes` projects on in-memory SQLite,
@@ -91,7 +91,7 @@ async function migratedSchema(url: string, fill: (db: Db) => Promise<void>): Pro
   const db = createDb(url, { schema, maxConnections: 4 });
   const database = {
     db,
-    url: withSearchPath(url, schema),
+    url: withOptions(url, `-c search_path=${schema}`),
     async dispose() {
       await db.destroy();
       await dropSchema(url, schema);

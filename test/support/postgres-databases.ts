@@ -48,11 +48,16 @@ export async function createImageDatabase(url: string, run: string, fill: (db: D
   return name;
 }
 
-/** A new database holding a copy of `template`; its URL. */
+/**
+ * A new database holding a copy of `template`; its URL. Its sessions commit without waiting
+ * for the WAL to reach the disk (synchronous_commit=off): a test database need not survive a
+ * crash of the server, and what other sessions see is the same; each commit of a test saves
+ * the wait for a flush (about 9 ms each on the 2-core CI machine under load).
+ */
 export async function copyDatabase(url: string, template: string): Promise<string> {
   const name = `${template}_${randomBytes(4).toString('hex')}`;
   await query(url, `CREATE DATABASE ${identifier(name)} TEMPLATE ${identifier(template)}`);
-  return databaseUrl(url, name);
+  return withOptions(databaseUrl(url, name), '-c synchronous_commit=off');
 }
 
 /** Drops a database, ending any session still in it (a pool's connection on its way out). */
@@ -73,9 +78,9 @@ export function databaseOf(url: string): string {
   return decodeURIComponent(new URL(url).pathname.slice(1));
 }
 
-/** `url` with a search_path as a startup option, the way any libpq-style client takes it. */
-export function withSearchPath(url: string, schema: string): string {
-  return `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+/** `url` with startup options (`-c name=value`), the way any libpq-style client takes them. */
+export function withOptions(url: string, options: string): string {
+  return `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(options)}`;
 }
 
 function databaseUrl(url: string, name: string): string {
