@@ -69,11 +69,11 @@ describe.skipIf(!onPostgres)('two API processes on one Postgres database', () =>
   }
 
   it(
-    'token endpoint (30 a minute, leased in slices): of 60 concurrent requests over both, exactly 30 pass',
+    'token endpoint (30 a minute, leased a request at a time): of 60 concurrent requests over both, exactly 30 pass',
     async () => {
       await roomInMinute(25);
-      // Thirty to each process, interleaved: each gets at least what it could be granted, so
-      // no unit is left stranded and the total is exactly the limit.
+      // Thirty to each process, interleaved; however they are spread, a process leases only
+      // for the requests it has (sliceFor), so no unit is left stranded in the other.
       const statuses = await Promise.all(Array.from({ length: 60 }, (_, i) => postToken(apis[i % 2]!.authUrl, 'prairie-integration')));
       expect(statuses.filter((status) => status === 200).length).toBe(30);
       expect(statuses.filter((status) => status === 429).length).toBe(30);

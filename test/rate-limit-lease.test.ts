@@ -59,13 +59,17 @@ describe('slice arithmetic', () => {
     });
   });
 
-  it('asks for one unit at a time under a rule with a block, half of what is left otherwise', () => {
+  it('asks for one unit at a time under a rule with a block or allowing less than one a second, half of what is left otherwise', () => {
     expect(sliceFor(blocking, 1, null)).toBe(1);
     expect(sliceFor(blocking, 3, 5)).toBe(3);
     expect(sliceFor(perSecond, 1, null)).toBe(5);
     expect([10, 5, 2, 1, 0].map((pool) => sliceFor(perSecond, 1, pool))).toEqual([5, 3, 1, 1, 1]);
     // Never less than the requests waiting.
     expect(sliceFor(perSecond, 7, 4)).toBe(7);
+    // 30 a minute (the token endpoint's rule): no slice to strand in one process.
+    const slow: RateRule = { name: 'slow', points: 30, windowSeconds: 60, blockSeconds: 0 };
+    expect([null, 30, 12, 1].map((pool) => sliceFor(slow, 1, pool))).toEqual([1, 1, 1, 1]);
+    expect(sliceFor(slow, 4, 30)).toBe(4);
   });
 
   it('reports the pool too only while no other process shares the budget', () => {
