@@ -34,7 +34,14 @@ const PROCESSES = [
 
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
 
-function lane(name: string, include: string[], options: { exclude?: string[]; database?: 'sqlite' | 'postgres' } = {}) {
+interface LaneOptions {
+  exclude?: string[];
+  database?: 'sqlite' | 'postgres';
+  /** The lane's global setup, when it needs more than the run's own. */
+  globalSetup?: string[];
+}
+
+function lane(name: string, include: string[], options: LaneOptions = {}) {
   return {
     extends: true as const,
     test: {
@@ -42,12 +49,16 @@ function lane(name: string, include: string[], options: { exclude?: string[]; da
       include,
       exclude: options.exclude ?? [],
       env: { WAYBILL_TEST_DB: options.database ?? 'sqlite' },
+      ...(options.globalSetup ? { globalSetup: options.globalSetup } : {}),
     },
   };
 }
 
 const DATABASE = ['test/**/*.test.ts'];
 const NOT_DATABASE = [...UNIT, ...PROCESSES];
+const RUN_SETUP = ['test/support/global-setup.ts'];
+// The processes lanes run the CLI, the worker and servers from dist/: built first.
+const BUILT = [...RUN_SETUP, 'test/support/build-setup.ts'];
 
 export default defineConfig({
   test: {
@@ -56,15 +67,15 @@ export default defineConfig({
     // Each file runs in a process of its own, with a database of its own (an in-memory SQLite
     // copy of the run's migrated image, or its own Postgres schema).
     pool: 'forks',
-    globalSetup: ['test/support/global-setup.ts'],
+    globalSetup: RUN_SETUP,
     projects: [
       lane('unit', UNIT),
       lane('sqlite', DATABASE, { exclude: NOT_DATABASE }),
-      lane('processes', PROCESSES),
+      lane('processes', PROCESSES, { globalSetup: BUILT }),
       ...(postgres
         ? [
             lane('postgres', DATABASE, { exclude: NOT_DATABASE, database: 'postgres' }),
-            lane('processes-postgres', PROCESSES, { database: 'postgres' }),
+            lane('processes-postgres', PROCESSES, { database: 'postgres', globalSetup: BUILT }),
           ]
         : []),
     ],

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, createSchema, dropSchema, type Db } from '../db/create-db.js';
 import { AUDIENCE, postToken, SECRET_KEY, startAuthHost, type AuthHost } from './support/auth-setup.js';
 import { testDatabaseKind } from './support/database.js';
+import { builtBin } from './support/server-process.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SLOW = 90_000;
@@ -24,10 +25,19 @@ let db: Db;
 let cleanup: () => Promise<void>;
 let host: AuthHost | undefined;
 
-/** The CLI as an operator runs it, in its own process, on the same database as the test. */
+/** The CLI, built (bin/admin.js in dist/), in its own process, on the same database as the test. */
 function admin(...args: string[]): Promise<Run> {
+  return runCli(process.execPath, [...builtBin('admin'), ...args]);
+}
+
+/** `npm run admin` as an operator runs it (bin/admin.ts under tsx). */
+function npmRunAdmin(...args: string[]): Promise<Run> {
+  return runCli('npm', ['run', '--silent', 'admin', '--', ...args]);
+}
+
+function runCli(command: string, args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', 'bin/admin.ts', ...args], {
+    const child = spawn(command, args, {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: databaseUrl, SECRET_KEY: SECRET_KEY.toString('utf8'), JWT_PRIVATE_KEY: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -83,8 +93,8 @@ afterAll(async () => {
 });
 
 describe('admin CLI', () => {
-  it('prints help with the scope catalog', async () => {
-    const run = await admin('help');
+  it('prints help with the scope catalog (through npm run admin)', async () => {
+    const run = await npmRunAdmin('help');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('client:create');
     expect(run.stdout).toContain('key:rotate');

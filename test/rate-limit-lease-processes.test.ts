@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIENCE, fetchToken, secretOf, testFixture } from './harness.js';
 import { testDatabaseKind } from './support/database.js';
-import { bannerUrls, scratchDatabase, serverEnv, startProcess, type ScratchDatabase, type ServerProcess } from './support/server-process.js';
+import { bannerUrls, builtBin, scratchDatabase, serverEnv, startProcess, type ScratchDatabase, type ServerProcess } from './support/server-process.js';
 
 /**
  * Issue 19: the limits of docs/api-rules.md#rate-limits hold across processes. Two real API processes (`bin/start.ts`,
@@ -33,7 +33,7 @@ describe.skipIf(!onPostgres)('two API processes on one Postgres database', () =>
     writeFileSync(fixturePath, JSON.stringify(testFixture()));
     // One after the other: the first migrates and loads the fixture, the second finds it there.
     for (let i = 0; i < 2; i++) {
-      const started = startProcess(process.execPath, ['--import', 'tsx', 'bin/start.ts'], serverEnv(database.url, {
+      const started = startProcess(process.execPath, builtBin('start'), serverEnv(database.url, {
         LOG_LEVEL: 'warn',
         API_AUDIENCE: AUDIENCE,
         NODE_ENV: 'production',
@@ -69,11 +69,11 @@ describe.skipIf(!onPostgres)('two API processes on one Postgres database', () =>
   }
 
   it(
-    'token endpoint (30 a minute, leased in slices): of 60 concurrent requests over both, exactly 30 pass',
+    'token endpoint (30 a minute, leased a request at a time): of 60 concurrent requests over both, exactly 30 pass',
     async () => {
       await roomInMinute(25);
-      // Thirty to each process, interleaved: each gets at least what it could be granted, so
-      // no unit is left stranded and the total is exactly the limit.
+      // Thirty to each process, interleaved; however they are spread, a process leases only
+      // for the requests it has (sliceFor), so no unit is left stranded in the other.
       const statuses = await Promise.all(Array.from({ length: 60 }, (_, i) => postToken(apis[i % 2]!.authUrl, 'prairie-integration')));
       expect(statuses.filter((status) => status === 200).length).toBe(30);
       expect(statuses.filter((status) => status === 429).length).toBe(30);

@@ -59,13 +59,17 @@ describe('slice arithmetic', () => {
     });
   });
 
-  it('asks for one unit at a time under a rule with a block, half of what is left otherwise', () => {
+  it('asks for one unit at a time under a rule with a block or allowing less than one a second, half of what is left otherwise', () => {
     expect(sliceFor(blocking, 1, null)).toBe(1);
     expect(sliceFor(blocking, 3, 5)).toBe(3);
     expect(sliceFor(perSecond, 1, null)).toBe(5);
     expect([10, 5, 2, 1, 0].map((pool) => sliceFor(perSecond, 1, pool))).toEqual([5, 3, 1, 1, 1]);
     // Never less than the requests waiting.
     expect(sliceFor(perSecond, 7, 4)).toBe(7);
+    // 30 a minute (the token endpoint's rule): no slice to strand in one process.
+    const slow: RateRule = { name: 'slow', points: 30, windowSeconds: 60, blockSeconds: 0 };
+    expect([null, 30, 12, 1].map((pool) => sliceFor(slow, 1, pool))).toEqual([1, 1, 1, 1]);
+    expect(sliceFor(slow, 4, 30)).toBe(4);
   });
 
   it('reports the pool too only while no other process shares the budget', () => {
@@ -79,9 +83,8 @@ describe.skipIf(!onPostgres)('the leasing store on Postgres', () => {
   let other: Db;
   beforeAll(async () => {
     database = await createTestDatabase();
-    // A second pool on the same schema: another API process's connection.
-    const schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]!.schema;
-    other = createDb(process.env.TEST_DATABASE_URL!, { schema, maxConnections: 2 });
+    // A second pool on the same database: another API process's connection.
+    other = createDb(database.url!, { maxConnections: 2 });
   });
   afterAll(async () => {
     await other?.destroy();

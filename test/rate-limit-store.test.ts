@@ -166,8 +166,7 @@ describe.skipIf(!onPostgres)('postgres store', () => {
   });
 
   it('two processes counting batches of one key at once: every hit counted once, no deadlock', async () => {
-    const schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]!.schema;
-    const other = createDb(process.env.TEST_DATABASE_URL!, { schema, maxConnections: 2 });
+    const other = createDb(database.url!, { maxConnections: 2 });
     try {
       const a = new PostgresRateLimitStore(database.db);
       const b = new PostgresRateLimitStore(other);
@@ -184,8 +183,7 @@ describe.skipIf(!onPostgres)('postgres store', () => {
   });
 
   it('shares counters between processes: two pools on one schema count against one budget', async () => {
-    const schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]!.schema;
-    const other = createDb(process.env.TEST_DATABASE_URL!, { schema, maxConnections: 2 });
+    const other = createDb(database.url!, { maxConnections: 2 });
     try {
       const a = new PostgresRateLimitStore(database.db);
       const b = new PostgresRateLimitStore(other);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../core/config.js';
 import { testDatabaseKind } from './support/database.js';
-import { bannerUrls, scratchDatabase, serverEnv, startProcess, type ScratchDatabase, type ServerProcess } from './support/server-process.js';
+import { bannerUrls, builtBin, scratchDatabase, serverEnv, startProcess, type ScratchDatabase, type ServerProcess } from './support/server-process.js';
 
 /**
  * WEB_CONCURRENCY (issue 19): `npm start` as N API processes (node:cluster) on one Postgres,
@@ -28,9 +28,9 @@ afterEach(async () => {
   await Promise.all(databases.splice(0).map((database) => database.dispose()));
 });
 
-/** `npm start` (bin/start.ts under tsx) with JSON info logs, so every line names its process. */
+/** The server (the built bin/start.js, as `npm run start:prod` runs it) with JSON info logs, so every line names its process. */
 function start(databaseUrl: string, env: Record<string, string> = {}): ServerProcess {
-  const server = startProcess(process.execPath, ['--import', 'tsx', 'bin/start.ts'], serverEnv(databaseUrl, {
+  const server = startProcess(process.execPath, builtBin('start'), serverEnv(databaseUrl, {
     LOG_LEVEL: 'info',
     LOG_FORMAT: 'json',
     API_AUDIENCE: AUDIENCE,

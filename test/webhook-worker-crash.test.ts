@@ -14,6 +14,7 @@ import { createDb, createSchema, dropSchema, type Db } from '../db/create-db.js'
 import { migrateToLatest } from '../db/migrate.js';
 import { SECRET_KEY, testFixture } from './harness.js';
 import { testDatabaseKind } from './support/database.js';
+import { builtBin } from './support/server-process.js';
 import { startReceiver, verifyDelivery, type Receiver } from './support/webhook-receiver.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -56,9 +57,9 @@ afterAll(async () => {
   await cleanup?.();
 });
 
-/** `npm run worker` as an operator runs it, in its own process (node itself, so SIGKILL hits the worker). */
+/** The worker (the built bin/worker.js) in its own process (node itself, so SIGKILL hits the worker). */
 function startWorker(): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/worker.ts'], {
+  const child = spawn(process.execPath, builtBin('worker'), {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -55,14 +55,18 @@ export function lease(row: SharedBudget | undefined, rule: RateRule, want: numbe
  * How many units to ask for when `demand` requests wait and `pool` units were left in the
  * shared row at this process's last lease of the window (null: none yet).
  *
- * Under a rule with a block, exactly the demand: these rules allow a handful of requests a
- * minute, so round trips cost nothing worth saving, while a unit stranded in one process could
- * make another process's request start a block of minutes early. Otherwise half of what is
- * left (at least the demand): one process alone asks a few times a window (10 → 5, 3, 1, 1),
- * and several processes split what is left between them instead of the first taking it all.
+ * Exactly the demand under a rule with a block or one allowing less than a request a second
+ * (the token endpoint's 30 a minute): these rules allow a handful of requests a minute, so
+ * round trips cost nothing worth saving, while a unit stranded in one process refuses a
+ * request another process receives before the client's full allowance (under a block, it
+ * could start a block of minutes early). Which process gets a request is the cluster's or the
+ * load balancer's choice: uneven under load, it stranded slices of the token endpoint's budget.
+ * Otherwise half of what is left (at least the demand): one process alone asks a few times a
+ * window (10 → 5, 3, 1, 1), and several processes split what is left between them instead of
+ * the first taking it all.
  */
 export function sliceFor(rule: RateRule, demand: number, pool: number | null): number {
-  if (rule.blockSeconds > 0) return demand;
+  if (rule.blockSeconds > 0 || rule.points < rule.windowSeconds) return demand;
   return Math.max(demand, Math.ceil((pool ?? rule.points) / 2));
 }
 

@@ -61,8 +61,8 @@ interface LeaseAnswer {
  * window ends are lost (a slice stranded in one process cannot serve a request another process
  * receives), so with several processes a client may be refused before its full allowance,
  * never after it; a process can only make a limit stricter, never looser. Slices are small
- * where that matters (`sliceFor`: one unit at a time under rules with a block, half of what
- * is left otherwise), and a closing process returns its unspent units (`close`).
+ * where that matters (`sliceFor`: one unit at a time under rules with a block or allowing
+ * less than a request a second, half of what is left otherwise), and a closing process returns its unspent units (`close`).
  *
  * The block (docs/api-rules.md#rate-limits): the lease that finds nothing left is the request that
  * passes the threshold; it records the block in the row and is refused. Other processes learn

@@ -1,12 +1,10 @@
-import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import pg from 'pg';
 import { loadFixture, type LoadFixtureOptions } from '../../seeding/load-fixture.js';
 import { createDb, createSchema, dropSchema, sqliteImage, type Db } from '../../db/create-db.js';
 import { migrateToLatest } from '../../db/migrate.js';
+import { copyDatabase, createImageDatabase, databaseOf, dropDatabase, runPrefix, withOptions } from './postgres-databases.js';
 
 /**
  * Which database the suite runs on: the `sqlite` and `processes` projects on in-memory SQLite,
@@ -18,12 +16,15 @@ export function testDatabaseKind(): 'sqlite' | 'postgres' {
 
 export interface TestDatabase {
   db: Db;
-  /** A URL other processes (the admin CLI) can open for the same data; null for in-memory SQLite. */
+  /**
+   * A URL another connection or process (the admin CLI) can open for the same data: on
+   * Postgres the copy's own database; null for in-memory SQLite.
+   */
   url: string | null;
   dispose(): Promise<void>;
 }
 
-/** A fresh, migrated database of its own: in-memory SQLite, or a new Postgres schema. */
+/** A fresh, migrated database of its own: in-memory SQLite, or a new Postgres database. */
 export function createTestDatabase(): Promise<TestDatabase> {
   return createFromImage('migrated', async () => {});
 }
@@ -45,8 +46,8 @@ export function createTestDatabaseWith(fixture: unknown, options: LoadFixtureOpt
 
 /**
  * A copy of the database that migrating and then `fill` make. The image is made once per run:
- * on SQLite the database's bytes, on Postgres its schema as SQL (pg_dump); without pg_dump,
- * each Postgres database is migrated and filled itself.
+ * on SQLite the database's bytes; on Postgres a database of its own that each copy names as
+ * its template (`postgres-databases.ts`).
  */
 async function createFromImage(key: string, fill: (db: Db) => Promise<void>): Promise<TestDatabase> {
   if (testDatabaseKind() === 'sqlite') {
@@ -65,73 +66,45 @@ async function createFromImage(key: string, fill: (db: Db) => Promise<void>): Pr
   }
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('WAYBILL_TEST_DB=postgres needs TEST_DATABASE_URL');
-  const script = await imageOf(`${key}.sql`, () => postgresImage(url, fill));
+  const run = runPrefix();
+  if (!run) return migratedSchema(url, fill);
+  const template = await imageOf(`${key}.postgres`, async () => Buffer.from(await createImageDatabase(url, run, fill)));
+  const copyUrl = await copyDatabase(url, template.toString('utf8'));
+  const db = createDb(copyUrl, { maxConnections: 4 });
+  return {
+    db,
+    url: copyUrl,
+    async dispose() {
+      await db.destroy();
+      await dropDatabase(url, databaseOf(copyUrl));
+    },
+  };
+}
+
+/**
+ * Without the run's global setup (a benchmark importing the harness) nothing would drop the
+ * image databases at the end: a schema of its own in TEST_DATABASE_URL, migrated and filled.
+ */
+async function migratedSchema(url: string, fill: (db: Db) => Promise<void>): Promise<TestDatabase> {
   const schema = `t_${randomBytes(6).toString('hex')}`;
+  await createSchema(url, schema);
   const db = createDb(url, { schema, maxConnections: 4 });
   const database = {
     db,
-    url,
+    url: withOptions(url, `-c search_path=${schema}`),
     async dispose() {
       await db.destroy();
       await dropSchema(url, schema);
     },
   };
   try {
-    if (script.length > 0) await runScript(url, script.toString('utf8').replaceAll(IMAGE_SCHEMA, schema));
-    else {
-      await createSchema(url, schema);
-      await migrateToLatest(db);
-      await fill(db);
-    }
+    await migrateToLatest(db);
+    await fill(db);
   } catch (error) {
     await database.dispose();
     throw error;
   }
   return database;
-}
-
-/** Stands for the schema's name in a Postgres image. */
-const IMAGE_SCHEMA = 'waybill_test_image_schema';
-
-/** The schema migrating and `fill` make, as SQL that makes it again; empty without pg_dump. */
-async function postgresImage(url: string, fill: (db: Db) => Promise<void>): Promise<Buffer> {
-  const schema = `waybill_image_${randomBytes(6).toString('hex')}`;
-  await createSchema(url, schema);
-  try {
-    const db = createDb(url, { schema, maxConnections: 4 });
-    try {
-      await migrateToLatest(db);
-      await fill(db);
-    } finally {
-      await db.destroy();
-    }
-    let dump: string;
-    try {
-      const args = ['--no-owner', '--no-privileges', '--inserts', '--rows-per-insert=500', `--schema=${schema}`, url];
-      ({ stdout: dump } = await promisify(execFile)('pg_dump', args, { maxBuffer: 1 << 28 }));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0);
-      throw error;
-    }
-    // Lines starting with a backslash are psql's commands, not SQL.
-    const sql = dump
-      .split('\n')
-      .filter((line) => !line.startsWith('\\'))
-      .join('\n');
-    return Buffer.from(sql.replaceAll(schema, IMAGE_SCHEMA), 'utf8');
-  } finally {
-    await dropSchema(url, schema);
-  }
-}
-
-async function runScript(url: string, script: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(script);
-  } finally {
-    await client.end();
-  }
 }
 
 const images = new Map<string, Promise<Buffer>>();

@@ -10,6 +10,17 @@ import { SECRET_KEY } from '../harness.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/**
+ * The arguments for node to run a bin/ script from the production build, e.g.
+ * `builtBin('start')` → `['dist/bin/start.js']`. The processes lanes build dist/ first
+ * (test/support/build-setup.ts). Tests about behaviour start servers and the CLI this way:
+ * under tsx every start compiles the sources again. start.test.ts keeps `npm start` as the
+ * README has users run it.
+ */
+export function builtBin(name: string): string[] {
+  return [join(ROOT, 'dist', 'bin', `${name}.js`)];
+}
+
 export interface ServerProcess {
   child: ChildProcess;
   /** Everything the process printed so far (stdout and stderr). */
