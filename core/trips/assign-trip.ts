@@ -1,16 +1,15 @@
 import type { Db } from '../../db/create-db.js';
-import { isAssetVisible } from '../assets/asset.repository.js';
-import { isCarrierVisible } from '../carriers/carrier.repository.js';
 import { AppError, notFound } from '../errors.js';
 import type { Scope } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import { ZTrip } from './trip.schemas.js';
 import { ZAssignTripInput, ZTripEtagHeader } from './stop-write.schemas.js';
-import { refuseTripStatuses } from './stop-write.js';
+import { invalidState, refuseTripStatuses } from './stop-write.js';
 import { replanTrip } from './trip-etas.js';
 import { writeTrip } from './trip-write.js';
 import { patchTrip } from './trip-write.repository.js';
 import { withHeaders } from '../answer-headers.js';
+import { assignableStatus, type AssignableTable } from './assignable.repository.js';
 
 const ASSIGNABLE = [
   { field: 'DriverId', table: 'drivers', what: 'Driver', column: 'driver_id' },
@@ -22,9 +21,11 @@ const ASSIGNABLE = [
 
 type AssignInput = Partial<Record<(typeof ASSIGNABLE)[number]['field'], string>>;
 
-async function requireVisible(trx: Db, scope: Scope, table: (typeof ASSIGNABLE)[number]['table'], id: string, what: string) {
-  const found = table === 'carriers' ? await isCarrierVisible(trx, scope, id) : await isAssetVisible(trx, scope, table, id);
-  if (!found) throw notFound(what);
+/** The resource's Status; 404 when the caller may not see it. */
+async function requireVisible(trx: Db, scope: Scope, table: AssignableTable, id: string, what: string): Promise<string> {
+  const status = await assignableStatus(trx, scope, table, id);
+  if (status === undefined) throw notFound(what);
+  return status;
 }
 
 export const assignTrip = authedProcedure
@@ -37,7 +38,7 @@ export const assignTrip = authedProcedure
       description:
         'Sets the resources sent (at least one; the others stay). Each must exist and be visible to the caller, else 404. ' +
         'A Planned trip becomes Assigned; Assigned, Dispatched and InTransit trips keep their status (a reassignment). ' +
-        '409 InvalidState on a Delivered or Cancelled trip. On the HosEta plan the Planned ETAs are computed. ' +
+        '409 InvalidState on a Delivered or Cancelled trip, and for a driver, truck, trailer or carrier whose Status is Inactive. On the HosEta plan the Planned ETAs are computed. ' +
         'Returns the trip with Eta; the `ETag` header is the trip\'s.',
       responseHeaders: ZTripEtagHeader,
       errorResponses: [409],
@@ -58,8 +59,13 @@ export const assignTrip = authedProcedure
       emitTripChanged: true,
       apply: async (write) => {
         const { trx, scope, before, plan, now } = write;
-        for (const item of given) await requireVisible(trx, scope, item.table, (input as AssignInput)[item.field]!, item.what);
+        const statuses: string[] = [];
+        for (const item of given) statuses.push(await requireVisible(trx, scope, item.table, (input as AssignInput)[item.field]!, item.what));
         refuseTripStatuses(write, ['Delivered', 'Cancelled'], 'assign resources');
+        // docs/api-rules.md#trips-and-stops: a retired driver, truck, trailer or carrier takes no trip.
+        given.forEach((item, index) => {
+          if (statuses[index] === 'Inactive') throw invalidState(`${item.what} ${(input as AssignInput)[item.field]} is Inactive.`);
+        });
         const current = {
           status: before.meta.status,
           driver_id: before.trip.DriverId,

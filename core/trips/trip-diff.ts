@@ -25,6 +25,13 @@ function collect(before: unknown, after: unknown, path: string, out: FieldChange
     for (const id of new Set([...earlier.keys(), ...later.keys()])) {
       collect(earlier.get(id) ?? null, later.get(id) ?? null, `${path}[${id}]`, out);
     }
+    // Addressing by Id hides a move, so a list whose kept items changed places says so:
+    // `Stops.Order` with the Ids before and after (docs/api-rules.md#trips-and-stops).
+    const kept = (items: Array<Record<string, unknown>>, others: Map<string, unknown>) =>
+      items.map((item) => item.Id as string).filter((id) => others.has(id));
+    if (!isDeepStrictEqual(kept(before, later), kept(after, earlier))) {
+      out.push({ Field: `${path}.Order`, From: before.map((item) => item.Id), To: after.map((item) => item.Id) });
+    }
     return;
   }
   if (isPlainObject(before) && isPlainObject(after)) {

@@ -61,6 +61,7 @@ const stopFields = {
   CompanyId: z.string().nullable(),
   CompanyNumber: z.string().nullable(),
   CompanyName: z.string().nullable(),
+  LocationId: z.string().nullable().meta({ description: 'The location the stop is at, null when it names none.' }),
   References: z.array(ZReference),
   Eta: ZEta.nullable(),
 };

@@ -7,6 +7,8 @@ export interface ProtectedRoute {
   path: string;
   scope: string;
   body?: unknown;
+  /** Request headers every case sends (e.g. `If-Match: *` for a write that requires it). */
+  headers?: Record<string, string>;
   /** Status of the successful call (200 unless the route creates). */
   okStatus?: number;
   /** The same route naming a record of another tenant: must be a 404 like a missing record's. */
@@ -30,7 +32,7 @@ function withoutInstance(body: Record<string, unknown>) {
 export function describeAuthCases(getApp: () => TestApp, route: ProtectedRoute): void {
   const tenant = route.tenant ?? 'tn_prairie';
   const call = (path: string, as: string | null) =>
-    getApp().api(path, { method: route.method, as, body: route.body });
+    getApp().api(path, { method: route.method, as, body: route.body, headers: route.headers });
 
   describe(`${route.method} ${route.path}: authentication and isolation`, () => {
     it('succeeds for a client with the scope', async () => {

@@ -1,0 +1,45 @@
+import type { Db } from '../../db/create-db.js';
+import type { Row } from '../shared/row-set.js';
+import type { StopRow } from './trip.repository.js';
+
+/**
+ * The statements that change which stops a trip has and in what order (stop-list-write.ts).
+ * Every function takes a trip `writeTrip` already locked in scope.
+ */
+
+/** Inserts a new stop with its references; `renumberStops` then gives it its place. */
+export async function insertStop(trx: Db, stop: Row<'stops'>, references: readonly Row<'trip_references'>[]): Promise<void> {
+  await trx.insertInto('stops').values(stop).execute();
+  if (references.length > 0) await trx.insertInto('trip_references').values([...references]).execute();
+}
+
+/** Deletes a stop and its own references. */
+export async function deleteStop(trx: Db, stopId: string): Promise<void> {
+  await trx.deleteFrom('trip_references').where('stop_id', '=', stopId).execute();
+  await trx.deleteFrom('stops').where('id', '=', stopId).execute();
+}
+
+/**
+ * Gives the trip's stops the sequences 1..n in the order of `order`; `stops` are the rows as
+ * they are now. Only stops whose sequence changes are written; true when any was.
+ *
+ * `(trip_id, sequence)` is unique and both databases check it row by row, so the stops that
+ * move go first to the negative of their new sequence (no stop holds a negative one, and the
+ * new sequences are distinct), then all flip to positive in one statement: a new sequence is
+ * never held by a stop that keeps its own.
+ */
+export async function renumberStops(trx: Db, tripId: string, stops: readonly Pick<StopRow, 'id' | 'sequence'>[], order: readonly string[]): Promise<boolean> {
+  const current = new Map(stops.map((stop) => [stop.id, Number(stop.sequence)]));
+  const moves = order.map((id, index) => ({ id, sequence: index + 1 })).filter((move) => current.get(move.id) !== move.sequence);
+  if (moves.length === 0) return false;
+  for (const move of moves) {
+    await trx.updateTable('stops').set({ sequence: -move.sequence }).where('id', '=', move.id).execute();
+  }
+  await trx
+    .updateTable('stops')
+    .set((eb) => ({ sequence: eb.neg(eb.ref('sequence')) }))
+    .where('trip_id', '=', tripId)
+    .where('sequence', '<', 0)
+    .execute();
+  return true;
+}
