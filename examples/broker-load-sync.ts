@@ -23,7 +23,7 @@
  * `trip.changed` of the loads that carry one of the broker's ids.
  *
  * Run against `npm start` (demo data), with a client holding load:create and load:update:
- *   npx tsx examples/broker-load-sync.ts [records.json]
+ *   CLIENT_ID=… CLIENT_SECRET=… npx tsx examples/broker-load-sync.ts [records.json]
  * and, to log the events, a subscription to `load.*` and `trip.*` whose Url is this receiver
  * (see examples/webhook-receiver.ts for the subscription steps):
  *   WEBHOOK_SECRET=whsec_… PORT=4000 npx tsx examples/broker-load-sync.ts [records.json]
@@ -32,7 +32,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApiProblem, callWithRetries, demoApi, type FreightApi, type RetryOptions } from './integration-client.js';
+import { ApiProblem, callWithRetries, demoApi, FreightApi, type RetryOptions } from './integration-client.js';
 import { startWebhookReceiver, type ReceivedEvent, type WebhookReceiver } from './webhook-receiver.js';
 
 /** A load as the broker's own system keeps it. */
@@ -277,7 +277,16 @@ async function main(): Promise<void> {
         onEvent: (event) => console.log(`${event.type} ${event.loadNumber} (${source}:${event.brokerId})`),
       })
     : null;
-  const api = demoApi();
+  // The demo's integration client unless another is named: the sync needs load:create and load:update.
+  const api = process.env.CLIENT_ID
+    ? new FreightApi({
+        apiUrl: process.env.PUBLIC_BASE_URL ?? 'http://127.0.0.1:3000',
+        authUrl: process.env.PUBLIC_AUTH_URL ?? 'http://127.0.0.1:3001',
+        clientId: process.env.CLIENT_ID,
+        clientSecret: process.env.CLIENT_SECRET ?? '',
+        audience: process.env.API_AUDIENCE ?? 'https://api.freight.local',
+      })
+    : demoApi();
   const result = await syncBrokerLoads(api, records, { source });
   for (const [id, loadNumber] of result.loadNumbers) receiver?.knownLoads.set(loadNumber, id);
   console.log(
