@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -8,7 +6,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { AUDIENCE, SECRET_KEY } from '../test/harness.js';
 import { analyze, BIG_TENANT, describeBigTenant, generateBigTenant, type BigTenant } from './big-tenant.js';
 import type { LoadPlan, LoadResult } from './position-load.js';
-import { startProcess, type Started } from './server-process.js';
+import { runLoadGenerator, startProcess, type Started } from './server-process.js';
 
 /**
  * What the benchmarks at a real carrier's size share (bench/list-pages.bench.ts,
@@ -97,21 +95,7 @@ export async function openPostgres(url: string, name: string): Promise<string> {
  */
 export function feedPositions(work: string, apiUrl: string, slots: LoadPlan['slots'], seconds: number, connections: number): Promise<LoadResult> {
   const plan: LoadPlan = { url: apiUrl, prefix: `${API}/assets/`, suffix: '/locations', seconds, connections, slots };
-  const planPath = join(work, `plan-${Date.now()}.json`);
-  writeFileSync(planPath, JSON.stringify(plan));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(here, 'position-load.js'), planPath], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.on('error', reject);
-    child.on('close', () => {
-      try {
-        resolve(JSON.parse(out) as LoadResult);
-      } catch (error) {
-        reject(new Error(`load generator: ${String(error)}: ${out}`));
-      }
-    });
-  });
+  return runLoadGenerator('position-load.js', join(work, `plan-${Date.now()}.json`), plan);
 }
 
 /** The nearest-rank percentile of ascending `sorted` (NaN when empty). */
