@@ -12,9 +12,10 @@
  * - A changed record is a merge `PATCH /loads/{loadNumber}` of the fields that differ, with
  *   `If-Match` the load's ETag. A 412 means the load changed since it was read (a dispatcher,
  *   another run): read it again, compare again, retry.
- * - A record the broker cancelled cancels its load (`POST /loads/{loadNumber}/cancel`). A 409
- *   Conflict/InvalidState (the load is already moving, or a CustomerId change after dispatch)
- *   is an answer for a person, not a failure: it is reported and the sync goes on.
+ * - A record the broker cancelled cancels its load (`POST /loads/{loadNumber}/cancel`).
+ * - A refusal of one record (400, 404, 409 such as Conflict/InvalidState for a load already
+ *   moving, or a 412 that outlasts the retries) is an answer for a person, not a failure: it is
+ *   reported and the sync goes on with the other records.
  * - Stops are sent once, with the new load; later stop changes are the trip's stop routes.
  * - A second run with the same records changes nothing (no write is sent).
  *
@@ -64,7 +65,7 @@ export interface SyncResult {
   updated: string[];
   cancelled: string[];
   unchanged: string[];
-  /** Writes the server refused with a 409: the broker id and the problem's Detail, for a person. */
+  /** Records the server refused (RECORD_PROBLEMS): the broker id and the problem's Detail, for a person. */
   refused: { id: string; detail: string }[];
   /** Broker id → LoadNumber of every load the run found or created. */
   loadNumbers: Map<string, string>;
@@ -80,6 +81,13 @@ export interface SyncOptions extends RetryOptions {
 /** The fields a PATCH keeps in step with the broker's record. */
 const SYNCED = ['CustomerId', 'OrderNumber', 'Equipment'] as const;
 const CANCELLED_BY_BROKER = 'Cancelled by the broker';
+
+/**
+ * Answers about one record, for a person: 400 (the record does not make a valid load), 404 (its
+ * customer or a location is not the carrier's), 409 (InvalidState: too late for the change;
+ * Duplicate: another record holds the id), 412 (the load kept changing under the retries).
+ */
+const RECORD_PROBLEMS = new Set([400, 404, 409, 412]);
 
 const isProblem = (error: unknown, status: number): error is ApiProblem => error instanceof ApiProblem && error.status === status;
 
@@ -192,7 +200,8 @@ export async function syncBrokerLoads(api: FreightApi, records: readonly BrokerL
       }
       (await updateLoad(api, record, found, options) ? result.updated : result.unchanged).push(record.Id);
     } catch (error) {
-      if (!isProblem(error, 409)) throw error;
+      // The record's own problem: the others still sync. Anything else (401, 403, 5xx after the retries) stops the run.
+      if (!(error instanceof ApiProblem && RECORD_PROBLEMS.has(error.status))) throw error;
       result.refused.push({ id: record.Id, detail: error.problem.Detail ?? error.message });
     }
   }

@@ -179,7 +179,7 @@ describe('examples/broker-load-sync.ts', () => {
     expect(heard.every((event) => event.loadNumber === first.loadNumbers.get(event.brokerId))).toBe(true);
   });
 
-  it('reports a cancel the server refuses (the load is already moving) and goes on with the other records', async () => {
+  it('reports the records the server refuses (a cancel of a moving load, an unknown customer) and goes on with the others', async () => {
     const api = new FreightApi({ apiUrl: t.apiUrl, authUrl: t.authUrl, clientId: ALL, clientSecret: secretOf(ALL), audience: AUDIENCE, now: () => t.clock.now().getTime() });
     const options = { source: SOURCE, backoffMs: 1 };
     const created = await syncBrokerLoads(api, [record('M-1'), record('M-2')], options);
@@ -190,9 +190,13 @@ describe('examples/broker-load-sync.ts', () => {
     await t.db.updateTable('trips').set({ status: 'InTransit' }).where('load_id', '=', moving.id).execute();
 
     const before = await snapshotDatabase(t.db, testDatabaseKind());
-    const result = await syncBrokerLoads(api, [record('M-1', { Cancelled: true }), record('M-2'), record('M-9', { Cancelled: true })], options);
-    expect(counts(result)).toEqual({ created: [], updated: [], cancelled: [], unchanged: ['M-2', 'M-9'], refused: ['M-1'] });
-    expect(result.refused[0]!.detail).toMatch(/\S/);
+    const result = await syncBrokerLoads(
+      api,
+      [record('M-1', { Cancelled: true }), record('M-2'), record('M-3', { CustomerId: 'cus_nowhere' }), record('M-9', { Cancelled: true })],
+      options,
+    );
+    expect(counts(result)).toEqual({ created: [], updated: [], cancelled: [], unchanged: ['M-2', 'M-9'], refused: ['M-1', 'M-3'] });
+    expect(result.refused.map((refusal) => refusal.detail)).toEqual([expect.stringMatching(/\S/), expect.stringMatching(/\S/)]);
     expect(await snapshotDatabase(t.db, testDatabaseKind())).toEqual(before);
   });
 });
