@@ -3,7 +3,7 @@ import type { AssetPositionsLatestTable, AssetPositionsTable } from './tables/as
 import type { AssetTelemetryTable } from './tables/asset-telemetry.js';
 import type { DocumentChunksTable, DocumentsTable } from './tables/documents.js';
 import type { DocumentTypeChangesTable } from './tables/document-history.js';
-import type { LoadsTable, StopsTable, TripLineItemsTable, TripsTable } from './tables/loads.js';
+import type { LoadNumbersTable, LoadsTable, StopsTable, TripLineItemsTable, TripsTable } from './tables/loads.js';
 import type { CarriersTable, CustomerNumbersTable, CustomersTable, FactoringCompaniesTable, OwnerOperatorsTable } from './tables/parties.js';
 import type { ReferenceDefinitionsTable, TripReferencesTable } from './tables/references.js';
 import type {
@@ -68,6 +68,7 @@ export interface Database {
   accessorial_types: AccessorialTypesTable;
 
   loads: LoadsTable;
+  load_numbers: LoadNumbersTable;
   external_ids: ExternalIdsTable;
   trips: TripsTable;
   stops: StopsTable;

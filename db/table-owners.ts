@@ -34,6 +34,7 @@ export const TABLE_OWNERS: Record<keyof Database, string> = {
   accessorial_types: 'core/accessorials',
 
   loads: 'core/loads',
+  load_numbers: 'core/loads',
   // Each kind's repository claims and releases its pairs through core/external-ids.
   external_ids: 'core/external-ids',
   trips: 'core/trips',

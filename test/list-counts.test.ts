@@ -170,11 +170,11 @@ describe('the counters stay exact', () => {
     await expectPagesMatch('loads', 'Status=InTransit', 'tn_prairie-all', null, ['InTransit']);
   });
 
-  it('after createLoad (tRPC caller)', async () => {
+  it('after importLoad (tRPC caller)', async () => {
     const principal: Principal = { TenantId: 'tn_prairie', SubsidiaryId: null, ClientId: 'internal', Scopes: ['load:update', 'trip:update'] };
     const caller = createCaller({ db: t.db, clock: t.clock, config: t.config, principal });
     const planned = await countedRows('loads', 'sub_kc', ['Planned']);
-    await caller.loads.createLoad({
+    await caller.loads.importLoad({
       Id: 'lod_lc_new',
       LoadNumber: 'L-LC-NEW',
       SubsidiaryId: 'sub_kc',

@@ -34,14 +34,18 @@ const payloads: Record<EventType, { component?: string; extra?: Json; required?:
   'load.changed': {
     inline: (schemas) => ({
       type: 'object',
-      description: "The load's number and status, and which document changed (`Documents[<id>]`, `Documents[<id>].AttachmentType`).",
-      properties: { LoadNumber: { type: 'string' }, Status: schemas.Load.properties.Status, diff: diffSchema },
+      description:
+        'A change of the load\'s own fields (PATCH /loads/{loadNumber}) carries the whole load as GET reads it, its diff naming ' +
+        'the fields (`OrderNumber`, `ExternalIds.<source>`); a document change carries the load\'s number and status, its ' +
+        'diff naming the document (`Documents[<id>]`, `Documents[<id>].AttachmentType`).',
+      properties: { ...schemas.Load.properties, diff: diffSchema },
       required: ['LoadNumber', 'Status', 'diff'],
       additionalProperties: false,
     }),
   },
   'load.status.changed': { component: 'Load', extra: { diff: diffSchema }, required: ['diff'] },
   'load.created': { component: 'Load' },
+  'trip.created': { component: 'Trip' },
   'document.created': { component: 'Document', extra: { LoadNumber: { type: 'string' } }, required: ['LoadNumber'] },
   'document.updated': { component: 'Document', extra: { LoadNumber: { type: 'string' }, diff: diffSchema }, required: ['LoadNumber', 'diff'] },
   'carrier.document.created': { component: 'Document', extra: { CarrierId: { type: 'string' } }, required: ['CarrierId'] },

@@ -1,32 +1,12 @@
-import { isDeepStrictEqual } from 'node:util';
 import type { Db } from '../../db/create-db.js';
 import type { Clock } from '../clock.js';
-import type { FieldChange } from '../events/field-change.js';
+import { diffFields, type FieldChange } from '../events/field-change.js';
 import { appendEvent } from '../events/outbox.repository.js';
 import type { TCustomer } from './customer.schemas.js';
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/**
- * What changed between two snapshots of one customer, UpdatedAt aside: a member of an object
- * that is there before and after reads `BillingAddress.City`; anything else (lists, an object
- * set or cleared) is one change of the whole field.
- */
+/** What changed between two snapshots of one customer, UpdatedAt aside (core/events/field-change.ts). */
 export function diffCustomers(before: TCustomer, after: TCustomer): FieldChange[] {
-  const changes: FieldChange[] = [];
-  for (const field of Object.keys(after) as Array<keyof TCustomer>) {
-    if (field === 'UpdatedAt') continue;
-    const from: unknown = before[field];
-    const to: unknown = after[field];
-    if (isPlainObject(from) && isPlainObject(to)) {
-      for (const member of new Set([...Object.keys(from), ...Object.keys(to)])) {
-        if (!isDeepStrictEqual(from[member], to[member])) changes.push({ Field: `${field}.${member}`, From: from[member] ?? null, To: to[member] ?? null });
-      }
-    } else if (!isDeepStrictEqual(from, to)) {
-      changes.push({ Field: field, From: from, To: to });
-    }
-  }
-  return changes;
+  return diffFields(before, after, (Object.keys(after) as Array<keyof TCustomer>).filter((field) => field !== 'UpdatedAt'));
 }
 
 /**

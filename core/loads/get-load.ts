@@ -1,7 +1,9 @@
+import { withHeaders } from '../answer-headers.js';
 import { notFound } from '../errors.js';
+import { ZEtagHeader } from '../shared/record-headers.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
-import { getLoadRecord } from './load.repository.js';
+import { getLoadRecord, loadEtag } from './load.repository.js';
 import { ZGetLoadInput, ZLoad } from './load.schemas.js';
 
 export const getLoad = authedProcedure
@@ -11,8 +13,11 @@ export const getLoad = authedProcedure
       path: '/api/p/v{version}/loads/{loadNumber}',
       tags: ['Loads'],
       summary: 'Get a load',
-      description: 'The load with Origin (first pickup), Destination (last delivery) and its trips with stops and Eta.',
+      description:
+        'The load with Origin (first pickup), Destination (last delivery) and its trips with stops and Eta. The ETag ' +
+        'changes with every change to the load, its trips or their stops; send it as If-Match to PATCH the load or add a trip.',
       protect: true,
+      responseHeaders: ZEtagHeader,
     },
     scopes: ['load:read'],
   })
@@ -21,5 +26,5 @@ export const getLoad = authedProcedure
   .query(async ({ ctx, input }) => {
     const record = await getLoadRecord(ctx.db, scopeOf(ctx.principal), input.loadNumber);
     if (!record) throw notFound('Load');
-    return record.load;
+    return withHeaders(record.load, { etag: loadEtag(record.row) });
   });

@@ -7,9 +7,12 @@ import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
 import { inList, lowerBound, onlyStatusFilter, tripLevelConditions, type TripFilterValues } from '../trips/trip-filters.js';
 import { assembleTrips, type TripRecord } from '../trips/trip.repository.js';
-import { cancelLoadTrips } from '../trips/trip-write.repository.js';
 import type { TStop } from '../trips/trip.schemas.js';
-import type { TLoad, TLoadPlace, TLoadTrip } from './load.schemas.js';
+import { holdsExternalId } from '../external-ids/external-id.repository.js';
+import { parseExternalIds } from '../external-ids/external-ids.schemas.js';
+import { etagOf } from '../shared/etag.js';
+import { inDateTimeRange } from '../shared/master-data-filters.js';
+import type { LoadOwnFilterValues, TLoad, TLoadPlace, TLoadTrip } from './load.schemas.js';
 
 export type LoadRow = Selectable<LoadsTable>;
 
@@ -54,12 +57,22 @@ export function toLoad(row: LoadRow, trips: readonly TripRecord[]): TLoad {
     Status: row.status,
     CustomerId: row.customer_id,
     SubsidiaryId: row.subsidiary_id,
+    OrderNumber: row.order_number,
+    Equipment: row.equipment,
+    ExternalIds: parseExternalIds(row.external_ids),
     Origin: toLoadPlace(origin),
     Destination: toLoadPlace(destination),
     Trips: trips.map(toLoadTrip),
+    CreatedAt: row.created_at,
     UpdatedAt: updatedAt,
   };
 }
+
+/**
+ * docs/api-rules.md#loads: the load's ETag. Its version moves with every load write and, by
+ * trigger (migration 2026-11-27T0110), with every write to one of its trips or their stops.
+ */
+export const loadEtag = (row: Pick<LoadRow, 'id' | 'version'>) => etagOf(row.id, row.version);
 
 /** Loads with their trips, in the order of `rows`. */
 async function assembleLoads(db: Db, rows: readonly LoadRow[]): Promise<LoadRecord[]> {
@@ -95,26 +108,33 @@ export async function setLoadStatus(trx: Db, loadId: string, status: string, now
   await trx.updateTable('loads').set({ status, updated_at: now }).where('id', '=', loadId).execute();
 }
 
-/** A load's number and status by id, for a caller that read the id in scope (a tender's load). */
-export async function getLoadStatus(trx: Db, loadId: string): Promise<{ load_number: string; status: string } | undefined> {
-  return trx.selectFrom('loads').select(['load_number', 'status']).where('id', '=', loadId).executeTakeFirst();
+/**
+ * Takes the load's row lock for the transaction (a no-op update) and answers its row; undefined
+ * when the load is not in scope. Concurrent writes of one load queue here, so each reads the
+ * version the one before it wrote (docs/api-rules.md#etag-and-if-match).
+ */
+export async function lockLoad(trx: Db, scope: Scope, loadNumber: string): Promise<LoadRow | undefined> {
+  return trx
+    .updateTable('loads')
+    .set((eb) => ({ version: eb.ref('version') }))
+    .where(inScope('loads', scope))
+    .where('load_number', '=', loadNumber)
+    .returningAll()
+    .executeTakeFirst();
 }
 
-/**
- * Cancels a load and its trips while the load is in one of `statuses`; answers the load's
- * number, or undefined (and writes nothing more) when a concurrent write moved it on first.
- */
-export async function cancelLoadAndTrips(trx: Db, loadId: string, statuses: string[], now: string): Promise<string | undefined> {
-  const load = await trx
+/** Writes a load's own fields (a load `lockLoad` locked) and moves its version: its ETag. */
+export async function updateLoadFields(
+  trx: Db,
+  loadId: string,
+  changes: Partial<Pick<LoadRow, 'status' | 'customer_id' | 'order_number' | 'equipment' | 'external_ids'>>,
+  now: string,
+): Promise<void> {
+  await trx
     .updateTable('loads')
-    .set({ status: 'Cancelled', updated_at: now })
+    .set((eb) => ({ ...changes, version: eb('version', '+', 1), updated_at: now }))
     .where('id', '=', loadId)
-    .where('status', 'in', statuses)
-    .returning(['load_number'])
-    .executeTakeFirst();
-  if (!load) return undefined;
-  await cancelLoadTrips(trx, loadId, statuses, now);
-  return load.load_number;
+    .execute();
 }
 
 /** A load by its number, with its trips; undefined when not in scope. */
@@ -130,9 +150,13 @@ export async function getLoadRecord(db: Db, scope: Scope, loadNumber: string): P
   return record;
 }
 
+export type LoadFilterValues = TripFilterValues & LoadOwnFilterValues;
+
 /** The load search's conditions. Trip filters hold when one trip of the load meets all of them. */
-function loadConditions(scope: Scope, filters: TripFilterValues): Expression<SqlBool>[] {
-  const conditions: Expression<SqlBool>[] = [inScope('loads', scope)];
+function loadConditions(scope: Scope, filters: LoadFilterValues): Expression<SqlBool>[] {
+  const conditions: Expression<SqlBool>[] = [inScope('loads', scope), ...inDateTimeRange('loads.updated_at', filters.UpdatedAtRange)];
+  if (filters.ExternalId) conditions.push(holdsExternalId(scope.tenantId, 'loads', filters.ExternalId, 'loads.id'));
+  if (filters.OrderNumber !== undefined) conditions.push(sql<SqlBool>`${sql.ref('loads.order_number')} = ${filters.OrderNumber}`);
   if (filters.Status) conditions.push(inList('loads.status', filters.Status));
   if (filters.LoadNumber !== undefined) conditions.push(sql<SqlBool>`${sql.ref('loads.load_number')} = ${filters.LoadNumber}`);
   if (filters.CustomerId !== undefined) conditions.push(sql<SqlBool>`${sql.ref('loads.customer_id')} = ${filters.CustomerId}`);
@@ -163,9 +187,10 @@ const LOAD_ORDER = thenById('loads', { column: 'created_at', type: 'text' });
  * One page of the loads matching `filters`, in creation order, with the total: from the
  * database's counters when only the scope and Status filter the list, else counted.
  */
-export async function findLoadRecords(db: Db, scope: Scope, filters: TripFilterValues & TPageRequest): Promise<PageOf<LoadRecord>> {
+export async function findLoadRecords(db: Db, scope: Scope, filters: LoadFilterValues & TPageRequest): Promise<PageOf<LoadRecord>> {
   const query = db.selectFrom('loads').where((eb) => eb.and(loadConditions(scope, filters)));
-  const count = onlyStatusFilter(filters) ? () => countListRows(db, 'loads', scope, filters.Status) : undefined;
+  const onlyStatus = onlyStatusFilter(filters) && !filters.ExternalId && filters.OrderNumber === undefined && !filters.UpdatedAtRange;
+  const count = onlyStatus ? () => countListRows(db, 'loads', scope, filters.Status) : undefined;
   const page = await selectPage(db, query, { table: 'loads', order: LOAD_ORDER, page: filters, count });
   return { ...page, items: await assembleLoads(db, page.items) };
 }

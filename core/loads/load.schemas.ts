@@ -6,6 +6,10 @@ import { bodyEnumList, queryEnumList } from '../shared/enum-lists.js';
 import { sharedFilters, tripLevelFilters } from '../trips/trip-filters.js';
 import { ZCoordinates } from '../shared/place.schemas.js';
 import { ZEta, ZStop } from '../trips/trip.schemas.js';
+import { ZExternalIdFilter, ZExternalIds } from '../external-ids/external-ids.schemas.js';
+import { ZDateTimeRange } from '../shared/master-data-filters.js';
+import { ZDateTimeInput } from '../shared/money-input.js';
+import { ZOrderNumber } from './new-load.schemas.js';
 
 /** docs/api-rules.md#loads: where a load starts (first pickup) or ends (last delivery). */
 export const ZLoadPlace = z
@@ -44,9 +48,13 @@ export const ZLoad = z
     Status: z.string().meta({ description: 'Follows its trips: Planned, Assigned, Dispatched, InTransit, Delivered or Cancelled.' }),
     CustomerId: z.string().nullable(),
     SubsidiaryId: z.string().nullable(),
+    OrderNumber: z.string().nullable().meta({ description: "The customer's order number." }),
+    Equipment: z.string().nullable().meta({ description: 'The equipment the load needs (free text).' }),
+    ExternalIds: ZExternalIds,
     Origin: ZLoadPlace.nullable().meta({ description: 'The first Pickup stop; null when it has no address.' }),
     Destination: ZLoadPlace.nullable().meta({ description: 'The last Delivery stop; null when it has no address.' }),
     Trips: z.array(ZLoadTrip),
+    CreatedAt: z.iso.datetime(),
     UpdatedAt: z.iso.datetime().meta({ description: 'The latest change to the load or any of its trips.' }),
   })
   .meta({ id: 'Load' });
@@ -54,8 +62,34 @@ export type TLoad = z.infer<typeof ZLoad>;
 
 export const ZLoadPage = pageOf(ZLoad).meta({ id: 'LoadPage' });
 
-const loadQueryFilters = { Status: queryEnumList(LOAD_STATUSES).optional(), ...sharedFilters, ...tripLevelFilters };
-const loadBodyFilters = { Status: bodyEnumList(LOAD_STATUSES).optional(), ...sharedFilters, ...tripLevelFilters };
+/** docs/api-rules.md#loads: the filters only loads have. */
+const loadOwnFilters = {
+  ExternalId: ZExternalIdFilter.optional(),
+  OrderNumber: ZOrderNumber.optional().meta({ description: 'Exact OrderNumber.' }),
+};
+
+/** The load filters' values after validation, beside the trip-level ones of core/trips/trip-filters.ts. */
+export interface LoadOwnFilterValues {
+  ExternalId?: { source: string; value: string } | undefined;
+  OrderNumber?: string | undefined;
+  UpdatedAtRange?: { Start?: string | null | undefined; End?: string | null | undefined } | null | undefined;
+}
+
+const loadQueryFilters = {
+  Status: queryEnumList(LOAD_STATUSES).optional(),
+  ...sharedFilters,
+  ...tripLevelFilters,
+  ...loadOwnFilters,
+  UpdatedAtStart: ZDateTimeInput.optional().meta({ description: 'UpdatedAtRange.Start of POST /loads/search: UpdatedAt on or after this instant.' }),
+  UpdatedAtEnd: ZDateTimeInput.optional().meta({ description: 'UpdatedAtRange.End of POST /loads/search: UpdatedAt before this instant; must be after UpdatedAtStart.' }),
+};
+const loadBodyFilters = {
+  Status: bodyEnumList(LOAD_STATUSES).optional(),
+  ...sharedFilters,
+  ...tripLevelFilters,
+  ...loadOwnFilters,
+  UpdatedAtRange: ZDateTimeRange('UpdatedAt'),
+};
 
 export const ZGetLoadInput = input({ loadNumber: ZPathId });
 export const ZFindLoadsInput = input({ ...ZQueryPage, ...loadQueryFilters });

@@ -1,14 +1,20 @@
 import type { Db } from '../../db/create-db.js';
 import { isAssetVisible } from '../assets/asset.repository.js';
 import { isCarrierVisible } from '../carriers/carrier.repository.js';
-import { isLiveCustomerVisible } from '../customers/customer.repository.js';
+import { findCustomerRef } from '../customers/customer.repository.js';
 import { AppError, notFound } from '../errors.js';
 import { findVisibleDefinitionIds } from '../reference-definitions/reference-definition.repository.js';
 import type { Scope } from '../shared/scope.js';
 import { anyIdTaken } from '../shared/taken-ids.js';
 import { isSubsidiaryVisible } from '../subsidiaries/subsidiary.repository.js';
 import { takenLoadNumbers } from './load.repository.js';
+import { duplicateLoadNumber } from './load-number.repository.js';
 import type { TNewLoad } from './new-load.schemas.js';
+
+/** A 404 naming the body field whose record the caller cannot see (one body for missing and out of scope). */
+export function missingRecord(what: string, field: string): AppError {
+  return new AppError('NOT_FOUND', `${what} was not found.`, { extensions: { Field: field } });
+}
 
 /**
  * What a new load may point at and may not collide with. Referenced records must be visible
@@ -17,11 +23,12 @@ import type { TNewLoad } from './new-load.schemas.js';
  */
 export async function checkNewLoad(db: Db, scope: Scope, load: TNewLoad): Promise<void> {
   if (load.SubsidiaryId) {
-    if (!(await isSubsidiaryVisible(db, scope, load.SubsidiaryId))) throw notFound('Subsidiary');
+    if (!(await isSubsidiaryVisible(db, scope, load.SubsidiaryId))) throw missingRecord('Subsidiary', 'SubsidiaryId');
   }
   if (load.CustomerId) {
-    // A deleted customer reads as 404 everywhere, so no new load may name it.
-    if (!(await isLiveCustomerVisible(db, scope, load.CustomerId))) throw notFound('Customer');
+    // A deleted customer reads as 404 everywhere, so no new load may name it; one of no
+    // subsidiary is every client's (docs/api-rules.md#tenants-and-subsidiaries).
+    if (!(await findCustomerRef(db, scope, load.CustomerId))) throw missingRecord('Customer', 'CustomerId');
   }
 
   const definitionIds = new Set<string>();
@@ -67,7 +74,7 @@ async function checkNewIds(db: Db, scope: Scope, load: TNewLoad): Promise<void> 
   // Ids are unique across the whole database (docs/fixtures.md#rules), not only within the tenant.
   const taken = (table: 'loads' | 'trips' | 'stops' | 'trip_references' | 'documents', ids: string[]) => anyIdTaken(db, table, ids);
   if (await taken('loads', [load.Id])) throw conflict('A load with this Id');
-  if ((await takenLoadNumbers(db, scope, [load.LoadNumber])).size > 0) throw conflict('A load with this LoadNumber');
+  if ((await takenLoadNumbers(db, scope, [load.LoadNumber])).size > 0) throw duplicateLoadNumber(load.LoadNumber);
   if (await taken('trips', trips)) throw conflict('A trip with one of these ids');
   if (await taken('stops', stops)) throw conflict('A stop with one of these ids');
   if (await taken('trip_references', references)) throw conflict('A reference with one of these ids');

@@ -10,7 +10,9 @@ export const searchLoads = authedProcedure
       tags: ['Loads'],
       summary: 'Search loads',
       description:
-        'Every filter is optional and they combine with AND. Status, LoadNumber and CustomerId are the load\'s; ' +
+        'Every filter is optional and they combine with AND. Status, LoadNumber, CustomerId, OrderNumber (exact) and ' +
+        'ExternalId (source:id, exact) are the load\'s; UpdatedAtRange (Start inclusive, End exclusive) is on the load\'s ' +
+        'UpdatedAt, the latest change to the load or any of its trips, for incremental syncs; ' +
         'TripNumber, DriverId, TruckId, TrailerId, CarrierId and the Pickup/Delivery ranges hold when one of the ' +
         "load's trips meets all of them. UpdatedSince: the load or one of its trips changed at or after the instant.",
       protect: true,

@@ -1,8 +1,7 @@
 import type { Db } from '../../db/create-db.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
-import { appendEvent } from '../events/outbox.repository.js';
-import { cancelLoadAndTrips, getLoadRecord, getLoadStatus } from '../loads/load.repository.js';
+import { cancelLoadWithTrips } from '../loads/load-cancel.js';
 import { ZEtagHeader } from '../shared/record-headers.js';
 import { authedProcedure } from '../trpc.js';
 import { appendTenderEvent } from './tender-events.js';
@@ -10,30 +9,29 @@ import { invalidState, moveTenderWith } from './tender-moves.js';
 import { moveTender, toTender, type TenderRow } from './tender.repository.js';
 import { ZCancelTenderInput, ZTender } from './tender.schemas.js';
 
-/** A load may be cancelled with its tender only before it is dispatched. */
+/** A load may be cancelled with its tender only before it is dispatched (docs/api-rules.md#tenders). */
 const CANCELLABLE_LOAD_STATUSES = ['Planned', 'Assigned'];
 
 /**
- * Cancels an accepted tender's load and its trips, in the tender's transaction. The load's
- * update is conditional on its status, so a dispatch that commits first makes this a 409 and
- * rolls the whole cancel back.
+ * Cancels an accepted tender's load and its trips, in the tender's transaction, through the
+ * load's own cancel path: a load dispatched first (or concurrently, as its locks decide) makes
+ * this a 409 and rolls the whole cancel back.
  */
 async function cancelLoad(trx: Db, clock: Clock, tender: TenderRow, now: string): Promise<void> {
-  const refused = () => new AppError('CONFLICT', `The tender's load ${tender.load_number} is dispatched and can no longer be cancelled with it.`, { subtype: 'InvalidState' });
-  if (tender.load_id === null) return;
-  const before = await getLoadStatus(trx, tender.load_id);
-  if (!before || !CANCELLABLE_LOAD_STATUSES.includes(before.status)) throw refused();
-  const loadNumber = await cancelLoadAndTrips(trx, tender.load_id, CANCELLABLE_LOAD_STATUSES, now);
-  if (loadNumber === undefined) throw refused();
-  const record = await getLoadRecord(trx, { tenantId: tender.tenant_id, subsidiaryId: null }, loadNumber);
-  if (record) {
-    await appendEvent(trx, clock, {
-      tenantId: tender.tenant_id,
-      subsidiaryId: record.load.SubsidiaryId,
-      type: 'load.status.changed',
-      data: { ...record.load, diff: { changes: [{ Field: 'Status', From: before.status, To: 'Cancelled' }] } },
-    });
-  }
+  if (tender.load_number === null) return;
+  await cancelLoadWithTrips({
+    trx,
+    clock,
+    scope: { tenantId: tender.tenant_id, subsidiaryId: null },
+    loadNumber: tender.load_number,
+    statuses: CANCELLABLE_LOAD_STATUSES,
+    now,
+  }).catch((error: unknown) => {
+    if (error instanceof AppError && error.appCode === 'CONFLICT') {
+      throw new AppError('CONFLICT', `The tender's load ${tender.load_number} is dispatched and can no longer be cancelled with it.`, { subtype: 'InvalidState' });
+    }
+    throw error;
+  });
 }
 
 export const cancelTender = authedProcedure

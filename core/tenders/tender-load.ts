@@ -13,7 +13,7 @@ export const newLoadNumber = () => `TL-${randomUUID().slice(0, 8).toUpperCase()}
 
 /**
  * The load an accepted tender becomes, in the shape every new load is built from
- * (`buildLoadRows`, shared with the fixture loader and `loads.createLoad`): one Planned trip with
+ * (`buildLoadRows`, shared with the fixture loader and the load creates), with the tender's Equipment: one Planned trip with
  * the tender's stops, its references (Origin Integration: they came from the shipper's system)
  * and one LineHaul line item of the Rate. A stop with a LocationId and no Coordinates takes the
  * location's time zone; stop times, ETAs and statuses follow the builders' defaults.
@@ -43,6 +43,7 @@ export async function loadOfTender(db: Db, scope: Scope, tender: TenderRow, load
     LoadNumber: loadNumber,
     SubsidiaryId: tender.subsidiary_id,
     CustomerId: tender.customer_id,
+    Equipment: tender.equipment,
     Trips: [
       {
         Id: `trp_${randomUUID()}`,

@@ -93,6 +93,17 @@ export async function insertTender(trx: Db, row: Insertable<TendersTable>): Prom
   await trx.insertInto('tenders').values(row).execute();
 }
 
+/** The Accepted tender whose load this is, if any (the load was read in scope by the caller). */
+export async function getAcceptedTenderOfLoad(trx: Db, tenantId: string, loadId: string): Promise<TenderRow | undefined> {
+  return trx
+    .selectFrom('tenders')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('load_id', '=', loadId)
+    .where('status', '=', 'Accepted')
+    .executeTakeFirst();
+}
+
 /** Records the load an accepted tender created (the tender was just moved in scope by the caller). */
 export async function linkTenderLoad(trx: Db, tenderId: string, loadId: string): Promise<void> {
   await trx.updateTable('tenders').set({ load_id: loadId }).where('id', '=', tenderId).execute();

@@ -77,6 +77,20 @@ export async function tripStopRows(trx: Db, tripId: string): Promise<StopRow[]> 
   return trx.selectFrom('stops').selectAll().where('trip_id', '=', tripId).orderBy('sequence').execute();
 }
 
+/**
+ * Takes the row locks of a load's trips for the transaction (a no-op update, which moves no
+ * version). A load write that changes its trips takes them before the load's, in the order a
+ * trip write takes them (its trip, then by trigger its load: migration 2026-11-27T0110), so
+ * the two wait for one another instead of deadlocking.
+ */
+export async function lockTripsOfLoad(trx: Db, loadId: string): Promise<void> {
+  await trx
+    .updateTable('trips')
+    .set((eb) => ({ version: eb.ref('version') }))
+    .where('load_id', '=', loadId)
+    .execute();
+}
+
 /** Cancels a cancelled load's trips that are in one of `statuses`, bumping each one's version. */
 export async function cancelLoadTrips(trx: Db, loadId: string, statuses: string[], now: string): Promise<void> {
   await trx

@@ -23,7 +23,8 @@ export const EVENT_TYPES = [
   { Type: 'tender.rejected', Description: 'A tender was rejected; data is the tender with its RejectionReason. Routed like tender.received.' },
   { Type: 'tender.cancelled', Description: 'A tender was cancelled (with its load when it was accepted); data is the tender. Routed like tender.received.' },
   { Type: 'tender.expired', Description: 'A Pending tender passed its RespondBy; sent once, within 60 seconds of it. Routed like tender.received.' },
-  { Type: 'load.created', Description: "A load was created (an accepted tender's); data is the load with its trips and stops. Routed by its subsidiary." },
+  { Type: 'load.created', Description: 'A load was created (POST /loads or an accepted tender); data is the load with its trips and stops. Routed by its subsidiary.' },
+  { Type: 'trip.created', Description: 'A trip was created with a new load (POST /loads) or added to one (POST /loads/{loadNumber}/trips); data is the trip. Routed by its subsidiary.' },
   { Type: 'webhook.test', Description: 'Sent only by POST /webhooks/{id}/test, to that subscription.' },
 ] as const;
 

@@ -32,6 +32,7 @@ import * as masterDataTextSearch from './2026-11-23T0099-master-data-text-search
 import * as listLoadSearchKeys from './2026-11-23T0102-list-load-search-keys.js';
 import * as stopReceivedAt from './2026-11-23T0103-stop-received-at.js';
 import * as externalIds from './2026-11-27T0104-external-ids.js';
+import * as loadWrites from './2026-11-27T0110-load-writes.js';
 
 /**
  * Every migration, by name, in order. Listed statically (not read from the folder) so the
@@ -71,4 +72,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T0102-list-load-search-keys': listLoadSearchKeys,
   '2026-11-23T0103-stop-received-at': stopReceivedAt,
   '2026-11-27T0104-external-ids': externalIds,
+  '2026-11-27T0110-load-writes': loadWrites,
 };

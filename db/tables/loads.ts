@@ -15,8 +15,23 @@ export interface LoadsTable {
   status: string;
   /** `ExternalIds` as JSON text, `{}` when none; each pair also in `external_ids` (core/external-ids). */
   external_ids: Generated<string>;
+  /** Free text (docs/api-rules.md#loads), null when not given. */
+  order_number: string | null;
+  equipment: string | null;
+  /**
+   * The load's ETag. Bumped by every load write, and by a trigger whenever one of its trips'
+   * versions changes (migration 2026-11-27T0110), which also raises `updated_at` to the trip's.
+   */
+  version: Generated<number>;
   created_at: string;
+  /** The latest change to the load or any of its trips. */
   updated_at: string;
+}
+
+/** The last LoadNumber assigned per tenant; its row is the lock of the tenant's numbered creates. */
+export interface LoadNumbersTable {
+  tenant_id: string;
+  last_number: number;
 }
 
 export interface TripsTable {

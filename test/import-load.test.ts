@@ -56,9 +56,9 @@ function newLoad(suffix: string, overrides: Partial<TNewLoad> = {}): TNewLoad {
   };
 }
 
-describe('loads.createLoad (internal, tRPC only)', () => {
+describe('loads.importLoad (internal, tRPC only)', () => {
   it('creates a load with the fixture defaults, readable over REST', async () => {
-    const load = await caller(tenantWide).loads.createLoad(newLoad('a'));
+    const load = await caller(tenantWide).loads.importLoad(newLoad('a'));
     expect(load).toMatchObject({ LoadNumber: 'L-NEW-a', Status: 'Planned', SubsidiaryId: 'sub_kc' });
     const trip = await t.api('/api/p/v1.0/trips/trp_new_a', { as: 'prairie-integration' });
     expect(trip.status).toBe(200);
@@ -69,34 +69,34 @@ describe('loads.createLoad (internal, tRPC only)', () => {
 
   it('works over the tRPC client with a bearer token', async () => {
     const client = remoteClient(t.apiUrl, await t.token('tn_prairie-all'));
-    const load = await client.loads.createLoad.mutate(newLoad('b'));
+    const load = await client.loads.importLoad.mutate(newLoad('b'));
     expect(load.LoadNumber).toBe('L-NEW-b');
   });
 
   it('refuses ids and load numbers that exist, and writes nothing', async () => {
-    await expect(caller(tenantWide).loads.createLoad(newLoad('c', { LoadNumber: 'L-1001' }))).rejects.toMatchObject({ appCode: 'CONFLICT' });
-    await expect(caller(tenantWide).loads.createLoad(newLoad('d', { Id: 'lod_1001' }))).rejects.toMatchObject({ appCode: 'CONFLICT' });
+    await expect(caller(tenantWide).loads.importLoad(newLoad('c', { LoadNumber: 'L-1001' }))).rejects.toMatchObject({ appCode: 'CONFLICT' });
+    await expect(caller(tenantWide).loads.importLoad(newLoad('d', { Id: 'lod_1001' }))).rejects.toMatchObject({ appCode: 'CONFLICT' });
     const leftover = await t.db.selectFrom('trips').select('id').where('id', 'in', ['trp_new_c', 'trp_new_d']).execute();
     expect(leftover).toEqual([]);
   });
 
   it("treats another tenant's or subsidiary's records as not found", async () => {
     const harbor = caller({ ...tenantWide, TenantId: 'tn_harbor' });
-    await expect(harbor.loads.createLoad(newLoad('e', { SubsidiaryId: 'sub_harbor_main' }))).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
+    await expect(harbor.loads.importLoad(newLoad('e', { SubsidiaryId: 'sub_harbor_main' }))).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
     const dallas = caller({ ...tenantWide, SubsidiaryId: 'sub_dal' });
-    await expect(dallas.loads.createLoad(newLoad('f'))).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
-    await expect(dallas.loads.createLoad(newLoad('g', { SubsidiaryId: undefined, CustomerId: undefined }))).rejects.toMatchObject({
+    await expect(dallas.loads.importLoad(newLoad('f'))).rejects.toMatchObject({ appCode: 'NOT_FOUND' });
+    await expect(dallas.loads.importLoad(newLoad('g', { SubsidiaryId: undefined, CustomerId: undefined }))).rejects.toMatchObject({
       appCode: 'NOT_FOUND',
     });
   });
 
   it('needs load:update and trip:update, and validates the shape', async () => {
-    await expect(caller({ ...tenantWide, Scopes: ['load:update'] }).loads.createLoad(newLoad('h'))).rejects.toMatchObject({ appCode: 'FORBIDDEN' });
-    await expect(caller(tenantWide).loads.createLoad({ ...newLoad('i'), Colour: 'red' } as never)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(caller({ ...tenantWide, Scopes: ['load:update'] }).loads.importLoad(newLoad('h'))).rejects.toMatchObject({ appCode: 'FORBIDDEN' });
+    await expect(caller(tenantWide).loads.importLoad({ ...newLoad('i'), Colour: 'red' } as never)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
   });
 
   it('is not exposed over REST', async () => {
     const doc = (await t.api('/openapi.json')).body;
-    expect(JSON.stringify(doc)).not.toContain('createLoad');
+    expect(JSON.stringify(doc)).not.toContain('importLoad');
   });
 });

@@ -1,0 +1,62 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/create-db.js';
+import { AppError } from '../errors.js';
+import type { Scope } from '../shared/scope.js';
+import { takenLoadNumbers } from './load.repository.js';
+
+/**
+ * Load numbers of the creates of the API (docs/api-rules.md#loads). Every create that gives a
+ * load a number takes the tenant's `load_numbers` row first, so a chosen number and an assigned
+ * one never race: the second create of one number waits for the first to commit, then finds
+ * it taken (Postgres row lock; SQLite has one writer).
+ */
+
+export function duplicateLoadNumber(loadNumber: string): AppError {
+  return new AppError('CONFLICT', `LoadNumber "${loadNumber}" is already used by another load of the tenant.`, {
+    subtype: 'Duplicate',
+    extensions: { Field: 'LoadNumber' },
+  });
+}
+
+/** Takes the tenant's load-number lock for the transaction; answers the last number assigned. */
+async function lockLoadNumbers(trx: Db, tenantId: string): Promise<number> {
+  await trx.insertInto('load_numbers').values({ tenant_id: tenantId, last_number: 0 }).onConflict((oc) => oc.column('tenant_id').doNothing()).execute();
+  const row = await trx
+    .updateTable('load_numbers')
+    .set({ last_number: sql<number>`last_number` })
+    .where('tenant_id', '=', tenantId)
+    .returning('last_number')
+    .executeTakeFirstOrThrow();
+  return Number(row.last_number);
+}
+
+/** Candidates checked per query while looking for a free assigned number. */
+const BATCH = 20;
+
+/**
+ * The LoadNumber of a new load, in its transaction: `chosen` when no load of the tenant has it
+ * (409 Conflict/Duplicate naming LoadNumber otherwise), else the next free number after the
+ * last one assigned (1, 2, 3, …; numbers a load already has are skipped), recorded as assigned.
+ */
+export async function reserveLoadNumber(trx: Db, scope: Scope, chosen: string | undefined): Promise<string> {
+  const last = await lockLoadNumbers(trx, scope.tenantId);
+  if (chosen !== undefined) {
+    if ((await takenLoadNumbers(trx, scope, [chosen])).size > 0) throw duplicateLoadNumber(chosen);
+    return chosen;
+  }
+  for (let start = last + 1; ; start += BATCH) {
+    const candidates = Array.from({ length: BATCH }, (_, offset) => String(start + offset));
+    const taken = await takenLoadNumbers(trx, scope, candidates);
+    const free = candidates.find((candidate) => !taken.has(candidate));
+    if (free === undefined) continue;
+    await trx.updateTable('load_numbers').set({ last_number: Number(free) }).where('tenant_id', '=', scope.tenantId).execute();
+    return free;
+  }
+}
+
+/** The 409 of the tenant's unique load-number index, when a create outside this lock (a tender's) won the race; else undefined. */
+export function duplicateLoadNumberFrom(error: unknown, loadNumber: string): AppError | undefined {
+  const { code, constraint, message } = (error ?? {}) as { code?: string; constraint?: string; message?: string };
+  const unique = code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+  return unique && /load_number/.test(`${constraint ?? ''} ${message ?? ''}`) ? duplicateLoadNumber(loadNumber) : undefined;
+}
