@@ -95,8 +95,9 @@ const isProblem = (error: unknown, status: number): error is ApiProblem => error
 export function newLoadOf(record: BrokerLoad, source: string): Record<string, unknown> {
   return {
     CustomerId: record.CustomerId,
-    OrderNumber: record.OrderNumber,
-    Equipment: record.Equipment,
+    // A create leaves out what the load does not have; only a PATCH clears a field with null.
+    ...(record.OrderNumber ? { OrderNumber: record.OrderNumber } : {}),
+    ...(record.Equipment ? { Equipment: record.Equipment } : {}),
     ExternalIds: { [source]: record.Id },
     Trips: [
       {
@@ -153,7 +154,8 @@ async function updateLoad(api: FreightApi, record: BrokerLoad, found: { load: Lo
   let current = found;
   for (let stale = 0; ; stale++) {
     const patch = patchOf(record, current.load);
-    if (Object.keys(patch).length === 0) return stale > 0;
+    // Nothing differs (any more: a re-read may find the change already made by someone else).
+    if (Object.keys(patch).length === 0) return false;
     try {
       await callWithRetries(api, 'PATCH', `/loads/${encodeURIComponent(current.load.LoadNumber)}`, { ...options, body: patch, ifMatch: current.etag });
       return true;

@@ -100,7 +100,8 @@ describe('examples/broker-load-sync.ts', () => {
     expect(verified.body, verified.text).toMatchObject({ Verified: true });
 
     // First run: three new records; the first post's answer is lost and its retry replays it.
-    const records = [record('B-1'), record('B-2'), record('B-3')];
+    // B-3 has neither order number nor equipment yet.
+    const records = [record('B-1'), record('B-2'), record('B-3', { OrderNumber: null, Equipment: null })];
     loseNextAnswer('POST', /\/loads$/);
     const first = await syncBrokerLoads(api, records, options);
     expect(counts(first)).toEqual({ created: ['B-1', 'B-2', 'B-3'], updated: [], cancelled: [], unchanged: [], refused: [] });
@@ -112,6 +113,8 @@ describe('examples/broker-load-sync.ts', () => {
     }
     const b1 = await t.api(`/api/p/v1.0/loads/${first.loadNumbers.get('B-1')}`, { as: ALL });
     expect(b1.body).toMatchObject({ OrderNumber: 'PO-B-1', Equipment: 'Reefer', ExternalIds: { [SOURCE]: 'B-1' } });
+    const b3 = await t.api(`/api/p/v1.0/loads/${first.loadNumbers.get('B-3')}`, { as: ALL });
+    expect(b3.body).toMatchObject({ OrderNumber: null, Equipment: null });
     expect(b1.body.Trips[0].Stops.map((stop: { StopType: string; Address: { City: string } }) => [stop.StopType, stop.Address.City])).toEqual([
       ['Pickup', 'Kansas City'],
       ['Delivery', 'Austin'],
@@ -137,7 +140,7 @@ describe('examples/broker-load-sync.ts', () => {
       });
       expect(changed.status, changed.text).toBe(200);
     });
-    const changedRecords = [record('B-1'), record('B-2', { OrderNumber: 'PO-B-2-rev1' }), record('B-3', { Cancelled: true })];
+    const changedRecords = [record('B-1'), record('B-2', { OrderNumber: 'PO-B-2-rev1' }), record('B-3', { OrderNumber: null, Equipment: null, Cancelled: true })];
     const third = await syncBrokerLoads(api, changedRecords, options);
     expect(counts(third)).toEqual({ created: [], updated: ['B-2'], cancelled: ['B-3'], unchanged: ['B-1'], refused: [] });
     const b2 = await t.api(`/api/p/v1.0/loads/${b2Number}`, { as: ALL });
