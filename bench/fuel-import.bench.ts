@@ -15,17 +15,15 @@
  * SQLite runs on a file; Postgres when BENCH_DATABASE_URL or TEST_DATABASE_URL names a server
  * (the bench creates and drops its own database there). BENCH_FUEL_DB=sqlite|postgres runs one.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createDb } from '../db/create-db.js';
 import { AUDIENCE, SECRET_KEY } from '../test/harness.js';
 import type { FuelLoadPlan } from './fuel-load.js';
 import type { LoadResult } from './position-load.js';
 import { recordResults } from './results.js';
-import { createBenchDatabase, startBare, startServer, stop } from './server-process.js';
+import { createBenchDatabase, runLoadGenerator, startBare, startServer, stop } from './server-process.js';
 
 const TENANTS = Number(process.env.BENCH_FUEL_TENANTS ?? 50);
 const CLIENTS_PER_TENANT = 4;
@@ -33,7 +31,6 @@ const TRUCKS_PER_TENANT = 5;
 const SECONDS = Number(process.env.BENCH_FUEL_SECONDS ?? 20);
 const WARMUP_SECONDS = 3;
 const CONNECTIONS = Number(process.env.BENCH_FUEL_CONNECTIONS ?? 32);
-const here = fileURLToPath(new URL('.', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'waybill-fuel-bench-'));
 
 interface Fleet {
@@ -107,21 +104,7 @@ async function slotsOf(authUrl: string, fleet: Fleet): Promise<FuelLoadPlan['slo
 let runs = 0;
 function load(url: string, slots: FuelLoadPlan['slots'], seconds: number): Promise<LoadResult> {
   const plan: FuelLoadPlan = { url, seconds, connections: CONNECTIONS, run: `run${++runs}-${Date.now()}`, slots };
-  const planPath = join(work, `plan-${runs}.json`);
-  writeFileSync(planPath, JSON.stringify(plan));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(here, 'fuel-load.js'), planPath], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.on('error', reject);
-    child.on('close', () => {
-      try {
-        resolve(JSON.parse(out) as LoadResult);
-      } catch (error) {
-        reject(new Error(`load generator: ${String(error)}: ${out}`));
-      }
-    });
-  });
+  return runLoadGenerator('fuel-load.js', join(work, `plan-${runs}.json`), plan);
 }
 
 function format(name: string, result: LoadResult): string {

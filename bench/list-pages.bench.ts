@@ -34,18 +34,15 @@
  * migrations still run, so a new index is built on the kept rows. BENCH_LISTS_FEED_SECONDS=0
  * skips the ingestion part (which adds positions, and would change a reused database).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { createDb } from '../db/create-db.js';
-import { migrateToLatest } from '../db/migrate.js';
-import { AUDIENCE, SECRET_KEY, fetchToken } from '../test/harness.js';
-import { analyze, BIG_TENANT, describeBigTenant, generateBigTenant, SUBSIDIARIES, type BigTenant } from './big-tenant.js';
-import type { LoadPlan, LoadResult } from './position-load.js';
+import { fetchToken } from '../test/harness.js';
+import { SUBSIDIARIES, type BigTenant } from './big-tenant.js';
+import { API, feedPositions, openPostgres, percentile, prepareBigTenant, repeatWhile, startBigTenantServer, type PagerStats } from './big-tenant-server.js';
+import type { LoadResult } from './position-load.js';
 import { recordResults, type Figures } from './results.js';
+import { createBenchDatabase, dropBenchDatabases, stop } from './server-process.js';
 
 const SCALE = Number(process.env.BENCH_LISTS_SCALE ?? 1);
 const SAMPLES = Number(process.env.BENCH_LISTS_SAMPLES ?? 30);
@@ -58,8 +55,6 @@ const FEED_CONNECTIONS = Number(process.env.BENCH_LISTS_FEED_CONNECTIONS ?? 16);
 const ONLY = process.env.BENCH_LISTS_ONLY;
 const REUSE = process.env.BENCH_LISTS_REUSE;
 const TARGET_MS = 50;
-const API = '/api/p/v1.0';
-const here = fileURLToPath(new URL('.', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'waybill-lists-bench-'));
 
 interface Case {
@@ -157,12 +152,6 @@ async function call(apiUrl: string, token: string, c: Case, paging: Record<strin
   return { status: response.status, ms, body };
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, index)]!;
-}
-
 /**
  * Repeats one request: warm-up calls, then up to SAMPLES timed ones, fewer when the row's budget
  * runs out (at least MIN_SAMPLES, or 3 for a request that alone takes most of the budget). With
@@ -237,81 +226,6 @@ async function benchLists(label: string, apiUrl: string, tenant: BigTenant, toke
   return rows;
 }
 
-interface Started {
-  child: ChildProcess;
-  apiUrl: string;
-  authUrl: string;
-}
-
-/** `npm start`'s entry point on an already filled database (so it loads no seed). */
-function startServer(databaseUrl: string): Promise<Started> {
-  const child = spawn(process.execPath, [join(here, '..', 'bin', 'start.js')], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: '0',
-      AUTH_PORT: '0',
-      SECRET_KEY: SECRET_KEY.toString('utf8'),
-      API_AUDIENCE: AUDIENCE,
-      RATE_LIMITS: 'off',
-      NODE_ENV: '',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    let found = false;
-    // Keep draining both pipes: the server logs every request.
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (found) return;
-      out += chunk.toString();
-      const match = out.match(/API host:\s+(\S+)[\s\S]*Token host:\s+(\S+)/);
-      if (match) {
-        found = true;
-        resolve({ child, apiUrl: match[1]!, authUrl: match[2]! });
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.on('exit', (code) => {
-      if (!found) reject(new Error(`server exited with ${code}:\n${err}\n${out.slice(-2000)}`));
-    });
-  });
-}
-
-function stop(started: Started): Promise<void> {
-  return new Promise((resolve) => {
-    started.child.once('exit', () => resolve());
-    started.child.kill('SIGTERM');
-  });
-}
-
-function feed(apiUrl: string, slots: LoadPlan['slots'], seconds: number): Promise<LoadResult> {
-  const plan: LoadPlan = { url: apiUrl, prefix: `${API}/assets/`, suffix: '/locations', seconds, connections: FEED_CONNECTIONS, slots };
-  const planPath = join(work, `plan-${Date.now()}.json`);
-  writeFileSync(planPath, JSON.stringify(plan));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(here, 'position-load.js'), planPath], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.on('error', reject);
-    child.on('close', () => {
-      try {
-        resolve(JSON.parse(out) as LoadResult);
-      } catch (error) {
-        reject(new Error(`load generator: ${String(error)}: ${out}`));
-      }
-    });
-  });
-}
-
-interface PagerStats {
-  requests: number;
-  p50: number;
-  p99: number;
-  max: number;
-}
-
 export interface IngestResult {
   database: string;
   alone: LoadResult;
@@ -328,31 +242,6 @@ export interface IngestResult {
 }
 
 /**
- * Runs `next` one request at a time until `feeding` settles, at most `perSecond` requests a
- * second when given; answers the requests' latencies.
- */
-async function pageWhile<T>(feeding: Promise<T>, next: () => Promise<number>, perSecond?: number): Promise<[T, PagerStats]> {
-  let done = false;
-  const times: number[] = [];
-  const pager = (async () => {
-    let due = performance.now();
-    while (!done) {
-      if (perSecond) {
-        const wait = due - performance.now();
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-        due = Math.max(due + 1000 / perSecond, performance.now());
-      }
-      times.push(await next());
-    }
-  })();
-  const fed = await feeding;
-  done = true;
-  await pager;
-  times.sort((a, b) => a - b);
-  return [fed, { requests: times.length, p50: percentile(times, 50), p99: percentile(times, 99), max: times.at(-1) ?? NaN }];
-}
-
-/**
  * The position feed alone, then while one client pages GET /trips (PageSize 100) on the same
  * server: first walking the list from the start with NextCursor (a client paging through it),
  * then jumping between the first, middle and last numbered pages.
@@ -364,8 +253,8 @@ async function benchIngestion(label: string, apiUrl: string, tenant: BigTenant, 
   const last = Math.max(0, Math.ceil((first.body?.Total ?? 0) / 100) - 1);
   const pages = [0, Math.floor(last / 2), last];
 
-  await feed(apiUrl, slots, 3);
-  const alone = await feed(apiUrl, slots, FEED_SECONDS);
+  await feedPositions(work, apiUrl, slots, 3, FEED_CONNECTIONS);
+  const alone = await feedPositions(work, apiUrl, slots, FEED_SECONDS, FEED_CONNECTIONS);
   let cursor: string | null = null;
   let page = 0;
   const walk = async () => {
@@ -376,10 +265,10 @@ async function benchIngestion(label: string, apiUrl: string, tenant: BigTenant, 
     return answer.ms;
   };
   // The API allows one token 10 requests a second: that is how fast one client can page.
-  const [walking, walker] = await pageWhile(feed(apiUrl, slots, FEED_SECONDS), walk, 10);
-  const [racing, racer] = await pageWhile(feed(apiUrl, slots, FEED_SECONDS), walk);
+  const [walking, walker] = await repeatWhile(feedPositions(work, apiUrl, slots, FEED_SECONDS, FEED_CONNECTIONS), walk, 10);
+  const [racing, racer] = await repeatWhile(feedPositions(work, apiUrl, slots, FEED_SECONDS, FEED_CONNECTIONS), walk);
   let turn = 0;
-  const [jumping, jumper] = await pageWhile(feed(apiUrl, slots, FEED_SECONDS), async () =>
+  const [jumping, jumper] = await repeatWhile(feedPositions(work, apiUrl, slots, FEED_SECONDS, FEED_CONNECTIONS), async () =>
     (await call(apiUrl, tokens.tenant, trips, { PageSize: 100, Page: pages[turn++ % pages.length] })).ms,
   );
   const result: IngestResult = { database: label, alone, walking, walker, racing, racer, jumping, jumper, met: walking.p99 < TARGET_MS };
@@ -402,76 +291,10 @@ async function benchIngestion(label: string, apiUrl: string, tenant: BigTenant, 
   return result;
 }
 
-async function recreatePostgres(url: string, name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  return target.toString();
-}
-
-/** The kept database of an earlier run (BENCH_LISTS_REUSE), created empty when there is none. */
-async function openPostgres(url: string, name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    const found = await admin.query('select 1 from pg_database where datname = $1', [name]);
-    if (found.rowCount === 0) await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  return target.toString();
-}
-
-async function dropPostgres(url: string, name: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-  } finally {
-    await admin.end();
-  }
-}
-
-/** Whether the database holds a tenant the generator made (a reused one; an interrupted run's is generated again). */
-async function generated(db: ReturnType<typeof createDb>): Promise<boolean> {
-  try {
-    return (await db.selectFrom('tenants').select('id').where('id', '=', BIG_TENANT).executeTakeFirst()) !== undefined;
-  } catch {
-    return false;
-  }
-}
-
 async function benchDatabase(label: string, databaseUrl: string): Promise<{ rows: Row[]; ingest: IngestResult | null; generator: BigTenant }> {
-  const db = createDb(databaseUrl);
-  let tenant: BigTenant;
-  if (REUSE && (await generated(db))) {
-    console.log(`\n[${label}] reusing the big tenant generated earlier (scale ${SCALE}); migrating and analyzing…`);
-    await migrateToLatest(db);
-    await analyze(db);
-    tenant = describeBigTenant(SCALE, {}, 0);
-  } else {
-    console.log(`\n[${label}] generating the big tenant (scale ${SCALE})…`);
-    await migrateToLatest(db);
-    tenant = await generateBigTenant(db, { scale: SCALE, log: (line) => console.log(`[${label}] ${line}`) });
-    console.log(
-      `[${label}] generated in ${tenant.seconds.toFixed(1)} s: ` +
-        Object.entries(tenant.counts)
-          .map(([kind, count]) => `${kind} ${count.toLocaleString('en-US')}`)
-          .join(', '),
-    );
-  }
-  await db.destroy();
+  const tenant = await prepareBigTenant(label, databaseUrl, { scale: SCALE, reuse: Boolean(REUSE) });
 
-  const server = await startServer(databaseUrl);
+  const server = await startBigTenantServer(databaseUrl);
   try {
     const token = (client: { clientId: string; secret: string }) => fetchToken(server.authUrl, client.clientId, client.secret);
     const tokens = {
@@ -516,8 +339,8 @@ async function main(): Promise<void> {
     if (only !== 'sqlite') {
       if (postgresUrl) {
         const name = REUSE ? `waybill_lists_bench_${String(SCALE).replace(/\W/g, '_')}` : 'waybill_lists_bench';
-        results.postgres = await benchDatabase('postgres', REUSE ? await openPostgres(postgresUrl, name) : await recreatePostgres(postgresUrl, name));
-        if (!process.env.BENCH_LISTS_KEEP && !REUSE) await dropPostgres(postgresUrl, name);
+        results.postgres = await benchDatabase('postgres', REUSE ? await openPostgres(postgresUrl, name) : await createBenchDatabase(postgresUrl, name));
+        if (!process.env.BENCH_LISTS_KEEP && !REUSE) await dropBenchDatabases(postgresUrl, [name]);
       } else {
         console.log('\n[postgres] skipped: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a Postgres server');
       }

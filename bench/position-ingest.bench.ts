@@ -25,23 +25,20 @@
  * (bench/share-receiver.ts), so the server shares their progress as it ingests. With
  * BENCH_BASELINE=<git ref>, each database also gets a head-to-head (`compareWithBaseline`).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createDb } from '../db/create-db.js';
 import { AUDIENCE, SECRET_KEY } from '../test/harness.js';
 import { buildFleet, CLIENTS_PER_TENANT, TENANTS, type Fleet } from './position-fleet.js';
 import type { LoadPlan, LoadResult } from './position-load.js';
 import { recordResults } from './results.js';
-import { buildBaseline, createBenchDatabase, dropBenchDatabases, startBare, startServer, stop, type BaselineBuild } from './server-process.js';
+import { buildBaseline, createBenchDatabase, dropBenchDatabases, runLoadGenerator, startBare, startServer, stop, type BaselineBuild } from './server-process.js';
 import { startShareReceiver, type ShareReceiver } from './share-receiver.js';
 
 const SECONDS = Number(process.env.BENCH_POSITION_SECONDS ?? 60);
 const WARMUP_SECONDS = 5;
 const CONNECTIONS = Number(process.env.BENCH_POSITION_CONNECTIONS ?? 64);
-const here = fileURLToPath(new URL('.', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'waybill-position-bench-'));
 
 /** One token per client, from the server's own token host (a handful at a time: scrypt is slow on purpose). */
@@ -82,21 +79,7 @@ function slotsOf(fleet: Fleet, tokens: Map<string, string>): LoadPlan['slots'] {
 
 function load(url: string, slots: LoadPlan['slots'], seconds: number): Promise<LoadResult> {
   const plan: LoadPlan = { url, prefix: '/api/p/v1.0/assets/', suffix: '/locations', seconds, connections: CONNECTIONS, slots };
-  const planPath = join(work, `plan-${Date.now()}.json`);
-  writeFileSync(planPath, JSON.stringify(plan));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(here, 'position-load.js'), planPath], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.on('error', reject);
-    child.on('close', () => {
-      try {
-        resolve(JSON.parse(out) as LoadResult);
-      } catch (error) {
-        reject(new Error(`load generator: ${String(error)}: ${out}`));
-      }
-    });
-  });
+  return runLoadGenerator('position-load.js', join(work, `plan-${Date.now()}.json`), plan);
 }
 
 function format({ name, result }: { name: string; result: LoadResult }): string {

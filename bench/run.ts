@@ -16,6 +16,7 @@ const BENCHMARKS: Array<{ name: string; file: string; nodeArgs?: string[] }> = [
   { name: 'lists', file: 'list-pages.bench.js' },
   { name: 'fuel', file: 'fuel-import.bench.js' },
   { name: 'uploads', file: 'uploads.bench.js' },
+  { name: 'writes', file: 'load-writes.bench.js' },
 ];
 
 const words = process.argv.slice(2).map((word) => word.toLowerCase());

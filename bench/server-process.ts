@@ -1,10 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, realpathSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { AUDIENCE, SECRET_KEY } from '../test/harness.js';
+import type { LoadResult } from './position-load.js';
 
 /**
  * The server processes the HTTP benchmarks measure: `npm start`'s own entry point (migrations,
@@ -84,6 +85,28 @@ export function stop(started: Started): Promise<void> {
   return new Promise((resolve) => {
     started.child.once('exit', () => resolve());
     started.child.kill('SIGTERM');
+  });
+}
+
+/**
+ * Runs a load generator of this folder (`position-load.js`, `fuel-load.js`) in its own process,
+ * so it never shares an event loop with the server it measures: `plan` goes to it as the JSON
+ * file `planPath`; answers the one JSON result line it prints.
+ */
+export function runLoadGenerator(script: string, planPath: string, plan: unknown): Promise<LoadResult> {
+  writeFileSync(planPath, JSON.stringify(plan));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(here, script), planPath], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout!.on('data', (chunk) => (out += chunk));
+    child.on('error', reject);
+    child.on('close', () => {
+      try {
+        resolve(JSON.parse(out) as LoadResult);
+      } catch (error) {
+        reject(new Error(`load generator: ${String(error)}: ${out}`));
+      }
+    });
   });
 }
 

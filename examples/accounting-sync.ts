@@ -15,7 +15,7 @@
  *
  * Run against `npm start` (demo data):  npx tsx examples/accounting-sync.ts
  */
-import { ApiProblem, demoApi, type FreightApi } from './integration-client.js';
+import { callWithRetries, demoApi, type FreightApi, type RetryOptions } from './integration-client.js';
 
 export interface Money {
   Amount: number;
@@ -88,18 +88,8 @@ export interface PostResult {
   attempts: number;
 }
 
-/** Failures after which the payment may or may not be recorded: retrying the identical request is safe. */
-function retryable(error: unknown): boolean {
-  if (error instanceof ApiProblem) return error.status === 429 || error.status >= 500;
-  return error instanceof TypeError || (error instanceof Error && /timeout|ECONNRESET|socket|fetch failed/i.test(error.message));
-}
-
 /** Posts a remittance as a payment, retrying lost answers with the same ExternalId. */
-export async function postPayment(
-  api: FreightApi,
-  remittance: Remittance,
-  options: { attempts?: number; backoffMs?: number } = {},
-): Promise<PostResult> {
+export async function postPayment(api: FreightApi, remittance: Remittance, options: RetryOptions = {}): Promise<PostResult> {
   const body = {
     Amount: remittance.amount,
     PaymentDate: remittance.paymentDate,
@@ -108,16 +98,8 @@ export async function postPayment(
     CheckNumber: remittance.checkNumber ?? null,
     ExternalId: `remit:${remittance.remittanceId}`,
   };
-  const attempts = options.attempts ?? 4;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const answer = await api.call<Invoice>('POST', `/invoices/${encodeURIComponent(remittance.invoiceId)}/payments`, { body });
-      return { invoice: answer.body, replayed: answer.headers.get('idempotent-replayed') === 'true', attempts: attempt };
-    } catch (error) {
-      if (attempt >= attempts || !retryable(error)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, (options.backoffMs ?? 500) * 2 ** (attempt - 1)));
-    }
-  }
+  const answer = await callWithRetries<Invoice>(api, 'POST', `/invoices/${encodeURIComponent(remittance.invoiceId)}/payments`, { body, ...options });
+  return { invoice: answer.body, replayed: answer.headers.get('idempotent-replayed') === 'true', attempts: answer.attempts };
 }
 
 async function main(): Promise<void> {

@@ -27,6 +27,19 @@ export class ApiProblem extends Error {
   }
 }
 
+export interface CallOptions {
+  body?: unknown;
+  ifMatch?: string;
+  /** Sent as `Idempotency-Key` (POST): a retry with the same key answers the first result. */
+  idempotencyKey?: string;
+}
+
+export interface ApiAnswer<T> {
+  body: T;
+  etag: string | null;
+  headers: Headers;
+}
+
 export class FreightApi {
   private token: { value: string; expiresAt: number } | null = null;
   /** How many times a token was requested: the token endpoint allows 30 a minute per client. */
@@ -58,10 +71,11 @@ export class FreightApi {
   }
 
   /** One API call; answers the parsed body, the ETag and the headers, throws ApiProblem on 4xx/5xx. */
-  async call<T>(method: string, path: string, options: { body?: unknown; ifMatch?: string } = {}): Promise<{ body: T; etag: string | null; headers: Headers }> {
+  async call<T>(method: string, path: string, options: CallOptions = {}): Promise<ApiAnswer<T>> {
     const headers: Record<string, string> = { authorization: `Bearer ${await this.accessToken()}`, 'api-version': '1.0' };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     if (options.ifMatch) headers['if-match'] = options.ifMatch;
+    if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
     const response = await fetch(`${this.options.apiUrl}/api/p/v1.0${path}`, {
       method,
       headers,
@@ -71,6 +85,35 @@ export class FreightApi {
     const body = text ? JSON.parse(text) : undefined;
     if (!response.ok) throw new ApiProblem(response.status, body ?? {});
     return { body: body as T, etag: response.headers.get('etag'), headers: response.headers };
+  }
+}
+
+/** Failures after which a write may or may not have happened: retrying the identical request is safe. */
+export function retryable(error: unknown): boolean {
+  if (error instanceof ApiProblem) return error.status === 429 || error.status >= 500;
+  return error instanceof TypeError || (error instanceof Error && /timeout|ECONNRESET|socket|fetch failed/i.test(error.message));
+}
+
+export interface RetryOptions {
+  attempts?: number;
+  backoffMs?: number;
+}
+
+/**
+ * A call retried after a lost answer (a timeout, a dropped connection, a 429 or 5xx), each
+ * attempt the identical request: with an `idempotencyKey` (or an ExternalId the route treats
+ * as one) the API performs the write once and answers a retry with the first result and
+ * `Idempotent-Replayed: true`. A 4xx other than 429 is an answer, thrown at once.
+ */
+export async function callWithRetries<T>(api: FreightApi, method: string, path: string, options: CallOptions & RetryOptions = {}): Promise<ApiAnswer<T> & { attempts: number }> {
+  const attempts = options.attempts ?? 4;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return { ...(await api.call<T>(method, path, options)), attempts: attempt };
+    } catch (error) {
+      if (attempt >= attempts || !retryable(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, (options.backoffMs ?? 500) * 2 ** (attempt - 1)));
+    }
   }
 }
 
