@@ -22,7 +22,7 @@ export const createCheckCall = authedProcedure
         "A status report from the road. StopId is the trip's next Open stop (null when every stop is Arrived or " +
         'Completed). An Eta becomes that stop\'s Manual ETA, as `PUT .../stops/{stopId}/eta` would set it: an ETA-only ' +
         "change, so the trip's ETag changes but no trip.changed is emitted; with no Open stop an Eta is 409 " +
-        'Conflict/InvalidState. No If-Match: a check call changes no field of the trip. Coordinates and Address together ' +
+        'Conflict/InvalidState. No If-Match: a check call is a report, not an edit of the trip. Coordinates and Address together ' +
         'are 400. A Cancelled or Delivered trip is 409 Conflict/InvalidState; RecordedAt more than 5 minutes ahead of ' +
         "the server clock is 422 Unprocessable/FutureRecordedAt. The answer's ETag is the check call's (check calls " +
         'never change). Emits `trip.check_call.created` (data: the check call with LoadNumber), routed by the trip\'s ' +

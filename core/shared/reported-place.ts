@@ -1,15 +1,8 @@
+import type { CheckCallsTable } from '../../db/tables/check-calls.js';
 import type { TAddress } from './place.schemas.js';
 
-/** The columns a place reported from the road is stored in (check calls, the inbound history's rows). */
-export interface PlaceColumns {
-  latitude: string | null;
-  longitude: string | null;
-  street: string | null;
-  city: string | null;
-  state: string | null;
-  zip_code: string | null;
-  country: string | null;
-}
+/** The columns a place reported from the road is stored in (check calls, positions, the inbound history's rows). */
+export type PlaceColumns = Pick<CheckCallsTable, 'latitude' | 'longitude' | 'street' | 'city' | 'state' | 'zip_code' | 'country'>;
 
 /** Coordinates only when both halves are there; Address null when every part is. */
 export function reportedPlace(row: PlaceColumns): { Coordinates: { Latitude: string; Longitude: string } | null; Address: TAddress | null } {

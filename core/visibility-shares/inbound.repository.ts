@@ -1,11 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/create-db.js';
-import { reportedPlace } from '../shared/reported-place.js';
+import { reportedPlace, type PlaceColumns } from '../shared/reported-place.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
 import type { TInboundEvent } from './share.schemas.js';
 
-interface InboundRow {
+interface InboundRow extends PlaceColumns {
   id: string;
   event_type: TInboundEvent['EventType'];
   received_at: string | null;
@@ -14,13 +14,6 @@ interface InboundRow {
   asset_type: TInboundEvent['AssetType'];
   trip_id: string;
   stop_id: string | null;
-  latitude: string | null;
-  longitude: string | null;
-  street: string | null;
-  city: string | null;
-  state: string | null;
-  zip_code: string | null;
-  country: string | null;
   source: string;
 }
 
