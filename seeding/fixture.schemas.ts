@@ -355,15 +355,15 @@ export const ZFixtureTenant = z.strictObject({
   Locations: z.array(ZFixtureLocation).nullish(),
   DispatchPreferences: z.array(ZFixtureDispatchPreference).nullish(),
   // The API's create bodies (docs/api-rules.md#drivers-trucks-and-trailers) with the record's Id.
-  Drivers: z.array(ZCreateDriverInput.omit({ version: true }).extend({ Id: ZRecordId })),
+  Drivers: z.array(withTimestamps({ ...ZCreateDriverInput.omit({ version: true }).shape, Id: ZRecordId })),
   OwnerOperators: z.array(z.strictObject({ Id: ZRecordId, Name: ZRecordText, SubsidiaryId: ZRecordId.nullish() })).nullish(),
   FactoringCompanies: z
     .array(
       z.strictObject({ Id: ZRecordId, Name: ZRecordText, McNumber: z.string().nullish(), DotNumber: z.string().nullish() }),
     )
     .nullish(),
-  Trucks: z.array(ZCreateTruckInput.omit({ version: true }).extend({ Id: ZRecordId })),
-  Trailers: z.array(ZCreateTrailerInput.omit({ version: true }).extend({ Id: ZRecordId })),
+  Trucks: z.array(withTimestamps({ ...ZCreateTruckInput.omit({ version: true }).shape, Id: ZRecordId })),
+  Trailers: z.array(withTimestamps({ ...ZCreateTrailerInput.omit({ version: true }).shape, Id: ZRecordId })),
   ReferenceDefinitions: z.array(
     z.strictObject({
       Id: ZRecordId,

@@ -4,6 +4,7 @@ import { createCaller } from '../core/router.js';
 import { startTestApp, testFixture, type ApiResponse, type TestApp } from './harness.js';
 import { describeAuthCases } from './support/auth-cases.js';
 import { snapshotDatabase } from './support/hostile-cases.js';
+import { bareTenant, loadInto, problemsOf } from './support/master-data-fixture.js';
 
 /**
  * Creating and patching drivers, trucks and trailers (docs/api-rules.md#drivers-trucks-and-trailers,
@@ -574,5 +575,72 @@ describe('internal apps', () => {
     });
     expect(await withIfMatch.assets.updateTruck({ id: truck.Id, Model: 'T680' })).toMatchObject({ Make: 'Kenworth', Model: 'T680' });
     await expect(caller.assets.createDriver({ FirstName: 'No', LastName: 'Scope', Type: 'COMPANY' })).rejects.toMatchObject({ appCode: 'FORBIDDEN' });
+  });
+});
+
+describe('fixtures', () => {
+  it('load the new fields, ExternalIds (their pairs claimed), Status and timestamps of drivers, trucks and trailers', async () => {
+    await loadInto(t, {
+      Tenants: [
+        bareTenant('tn_fx_ok', {
+          Drivers: [
+            {
+              Id: 'drv_fx',
+              FirstName: 'Fay',
+              LastName: 'Fixture',
+              Type: 'COMPANY',
+              HireDate: '2023-06-01',
+              Email: 'fay@example.com',
+              ExternalIds: { payroll: 'E-7' },
+              Status: 'Inactive',
+              CreatedAt: '2026-01-05T08:00:00Z',
+            },
+          ],
+          Trucks: [{ Id: 'trk_fx', TruckNumber: '900', Vin: '1FUJGLDR5CLBP8834', Year: 2019, ExternalIds: { samsara: '281' } }],
+          Trailers: [{ Id: 'trl_fx', TrailerNumber: '900', Type: 'Flatbed' }],
+        }),
+      ],
+    });
+    const driver = await t.db.selectFrom('drivers').selectAll().where('id', '=', 'drv_fx').executeTakeFirstOrThrow();
+    expect(driver).toMatchObject({ hire_date: '2023-06-01', email: 'fay@example.com', status: 'Inactive', external_ids: '{"payroll":"E-7"}', created_at: '2026-01-05T08:00:00.000Z' });
+    const truck = await t.db.selectFrom('trucks').selectAll().where('id', '=', 'trk_fx').executeTakeFirstOrThrow();
+    expect(truck).toMatchObject({ vin: '1FUJGLDR5CLBP8834', status: 'Active', external_ids: '{"samsara":"281"}' });
+    expect(Number(truck.year)).toBe(2019);
+    const pairs = await t.db.selectFrom('external_ids').select(['kind', 'source', 'value', 'record_id']).where('tenant_id', '=', 'tn_fx_ok').orderBy('kind').execute();
+    expect(pairs).toEqual([
+      { kind: 'drivers', source: 'payroll', value: 'E-7', record_id: 'drv_fx' },
+      { kind: 'trucks', source: 'samsara', value: '281', record_id: 'trk_fx' },
+    ]);
+  });
+
+  it('refuse a repeated TruckNumber or TrailerNumber, a repeated ExternalIds pair of one kind, and what the API refuses', async () => {
+    const problems = await problemsOf(t, {
+      Tenants: [
+        bareTenant('tn_fx_bad', {
+          Drivers: [
+            { Id: 'drv_fx1', FirstName: 'A', LastName: 'B', Type: 'COMPANY', ExternalIds: { hr: '1' } },
+            { Id: 'drv_fx2', FirstName: 'C', LastName: 'D', Type: 'COMPANY', ExternalIds: { hr: '1' }, HireDate: '2023-02-30' },
+          ],
+          Trucks: [
+            { Id: 'trk_fx1', TruckNumber: '7', ExternalIds: { hr: '1' } },
+            { Id: 'trk_fx2', TruckNumber: '7', Vin: 'SHORT' },
+          ],
+          Trailers: [
+            { Id: 'trl_fx1', TrailerNumber: '8', Type: 'Boxcar' },
+            { Id: 'trl_fx2', TrailerNumber: '8' },
+          ],
+        }),
+      ],
+    });
+    const at = (path: string) => problems.filter((line) => line.startsWith(`Tenants[0].${path}`));
+    expect(at('Drivers[1].ExternalIds.hr')).toHaveLength(1);
+    expect(at('Drivers[1].HireDate')).toHaveLength(1);
+    expect(at('Trucks[1].TruckNumber')).toHaveLength(1);
+    expect(at('Trucks[1].Vin')).toHaveLength(1);
+    expect(at('Trailers[1].TrailerNumber')).toHaveLength(1);
+    expect(at('Trailers[0].Type')).toHaveLength(1);
+    // The same pair on a truck is another kind's: no problem.
+    expect(at('Trucks[0].ExternalIds')).toEqual([]);
+    expect(await t.db.selectFrom('tenants').select('id').where('id', '=', 'tn_fx_bad').execute()).toEqual([]);
   });
 });
