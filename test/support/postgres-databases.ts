@@ -68,7 +68,7 @@ export async function dropDatabase(url: string, name: string): Promise<void> {
 /** Drops every database of the run: the copies first, then the images they were made from. */
 export async function dropRunDatabases(url: string, run: string): Promise<void> {
   const { rows } = await query<{ name: string }>(url, `SELECT datname AS name FROM pg_database WHERE datname LIKE $1 ORDER BY length(datname) DESC`, [
-    `${identifier(run)}\\_%`,
+    `${identifier(run).replaceAll('_', '\\_')}\\_%`,
   ]);
   for (const { name } of rows) await dropDatabase(url, name);
 }
