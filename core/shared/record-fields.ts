@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTimeProblem, epochMillisOf, parseDateTimeParts } from './datetime.js';
+import { DATE_TIME_PATTERNS, dateTimeProblem, epochMillisOf, parseDateTimeParts } from './datetime.js';
 import { minorUnitsProblem } from './money.js';
 
 /**
@@ -21,7 +21,10 @@ export function withProblem<T extends z.ZodType>(schema: T, problem: (value: z.o
 }
 
 /** ISO 8601 with Z or an offset; stored in UTC (core/shared/datetime.ts). */
-export const ZRecordDateTime = withProblem(z.string(), (value) => dateTimeProblem(value));
+export const ZRecordDateTime = withProblem(z.string(), (value) => dateTimeProblem(value)).meta({
+  pattern: DATE_TIME_PATTERNS.offsetRequired,
+  example: '2026-11-21T14:00:00Z',
+});
 
 /** Epoch milliseconds of a date-time `ZRecordDateTime` already accepted. */
 export function instantOf(value: string): number {
@@ -31,7 +34,7 @@ export function instantOf(value: string): number {
 
 /** Money `{ Amount, Currency }`: at most 2 decimals (never rounded), Currency ISO 4217 numeric, 840 when null. */
 export const ZRecordMoney = z.strictObject({
-  Amount: withProblem(z.number(), minorUnitsProblem),
+  Amount: withProblem(z.number(), minorUnitsProblem).meta({ multipleOf: 0.01, description: 'At most 2 decimals (never rounded).' }),
   Currency: z.number().int().min(1).max(999).nullish(),
 });
 
@@ -48,11 +51,16 @@ export const ZTimeZone = withProblem(z.string(), (value) => {
 });
 
 const COORDINATE = /^-?\d{1,3}(\.\d+)?$/;
-function coordinate(limit: number) {
+/** The same rule as one pattern (grammar and range), so an API input built from these fields documents it whole. */
+const IN_RANGE = {
+  90: '^-?(?:90(?:\\.0+)?|[1-8]?\\d(?:\\.\\d+)?)$',
+  180: '^-?(?:180(?:\\.0+)?|(?:1[0-7]\\d|[1-9]?\\d)(?:\\.\\d+)?)$',
+};
+function coordinate(limit: 90 | 180) {
   return withProblem(z.string(), (value) => {
     if (!COORDINATE.test(value)) return `must be a decimal number as text, such as "39.0997"`;
     return Math.abs(Number(value)) > limit ? `must lie between -${limit} and ${limit}` : null;
-  });
+  }).meta({ pattern: IN_RANGE[limit], example: limit === 90 ? '39.0997' : '-94.5786' });
 }
 
 export const ZCoordinates = z.strictObject({ Latitude: coordinate(90), Longitude: coordinate(180) });
