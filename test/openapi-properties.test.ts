@@ -129,9 +129,9 @@ const KNOWN_DEFECTS: KnownDefect[] = [
   {
     ops: /^POST \/api\/p\/v\{version\}\/loads(\/\{loadNumber\}\/trips)?$/,
     kind: 'valid-refused',
-    detail: /^400 (Trips\[\]\.)?Stops\[\]\.(StopType|ScheduleType|\$type|TimeZone)$/,
+    detail: /^400 (Trips\[\]\.)?Stops\[\]\.(StopType|ScheduleType|\$type|TimeZone|StopWindow\.End)$/,
     defect:
-      "a trip's first stop must be a Pickup and its last a Delivery, a stop's $type, StopType and ScheduleType must agree, and TimeZone must be an IANA zone (docs/api-rules.md#loads, #trips-and-stops): " +
+      "a trip's first stop must be a Pickup and its last a Delivery, a stop's $type, StopType and ScheduleType must agree, its StopWindow.End must not be before Begin, and TimeZone must be an IANA zone (docs/api-rules.md#loads, #trips-and-stops): " +
       "JSON Schema cannot pin an array's last item, state the pairing across fields, or list the zones the runtime knows, so each is stated in the description",
     probe: { op: `POST ${P}loads`, path: '/api/p/v1.0/loads', body: { CustomerId: 'cus_heartland', Trips: [{ Stops: [0, 1].map(() => ({ $type: 'appointment', StopType: 'Pickup', ScheduleType: 'APPT', AppointmentDate: '2026-11-24T14:00:00Z' })) }] } },
   },

@@ -39,7 +39,7 @@ export const ZRecordMoney = z.strictObject({
 });
 
 /** A rate per hour, exact like money. */
-export const ZRecordRate = withProblem(z.number().min(0), minorUnitsProblem);
+export const ZRecordRate = withProblem(z.number().min(0), minorUnitsProblem).meta({ multipleOf: 0.01 });
 
 export const ZTimeZone = withProblem(z.string(), (value) => {
   try {
