@@ -25,6 +25,10 @@ const CALLS: ExplainedCall[] = [
   // The loads of a driver's (truck's) trips, from the trips' side: index-only on both tables (migration 0102).
   { name: 'POST /loads/search DriverId', call: (c, page) => c.loads.searchLoads({ ...page, DriverId: 'drv_big_0002' }) },
   { name: 'POST /loads/search TruckId', call: (c, page) => c.loads.searchLoads({ ...page, TruckId: 'trk_big_0002' }) },
+  // The load filters of issue 27: each served by its own index with the list's scope and order (migration 0110).
+  { name: 'GET /loads ExternalId', call: (c, page) => c.loads.findLoads({ ...page, ExternalId: 'tms:BIG-1' }) },
+  { name: 'GET /loads OrderNumber', call: (c, page) => c.loads.findLoads({ ...page, OrderNumber: 'PO-BIG-1' }) },
+  { name: 'POST /loads/search UpdatedAtRange', call: (c, page) => c.loads.searchLoads({ ...page, UpdatedAtRange: { Start: '2026-11-22T00:00:00Z' } }) },
   { name: 'POST /trips/search TruckId', call: (c, page) => c.trips.searchTrips({ ...page, TruckId: 'trk_big_0002' }) },
   // The generator's busy truck, a truck and the subscription with the long log (bench/big-tenant.ts).
   { name: 'GET /assets/{busy truck}/locations', call: (c, page) => c.visibility.findAssetLocations({ ...page, assetId: 'trk_big_0000' }) },

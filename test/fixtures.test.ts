@@ -352,6 +352,38 @@ for (const dialect of dialects()) {
       expect(Object.values(await rowCounts(db)).every((n) => n === 0)).toBe(true);
     });
 
+    it("reports load rules: ExternalIds pairs unique per tenant, a stop's LocationId of the tenant", async () => {
+      const db = await freshDb(dialect);
+      const fixture = demo();
+      const [prairie] = fixture.Tenants;
+      prairie.Loads[0].ExternalIds = { tms: 'T-1' };
+      prairie.Loads[1].ExternalIds = { other: 'x', tms: 'T-1' };
+      prairie.Loads[0].Trips[0].Stops[0].LocationId = 'loc_harbor_pier';
+
+      const error = await refusal(load(db, fixture));
+      expect(error.problems).toEqual([
+        'Tenants[0].Loads[0].Trips[0].Stops[0].LocationId: "loc_harbor_pier" is not a location of tenant "tn_prairie"',
+        'Tenants[0].Loads[1].ExternalIds.tms: "tms:T-1" is used twice in this tenant (first at Tenants[0].Loads[0].ExternalIds.tms)',
+      ]);
+      expect(Object.values(await rowCounts(db)).every((n) => n === 0)).toBe(true);
+    });
+
+    it("loads a load's OrderNumber, Equipment and ExternalIds, and a stop's LocationId", async () => {
+      const db = await freshDb(dialect);
+      const fixture = demo();
+      const [prairie] = fixture.Tenants;
+      Object.assign(prairie.Loads[0], { OrderNumber: 'PO-9', Equipment: 'Reefer', ExternalIds: { tms: 'T-9' } });
+      prairie.Loads[0].Trips[0].Stops[0].LocationId = 'loc_kc_terminal';
+      await load(db, fixture);
+      const row = await db.selectFrom('loads').select(['order_number', 'equipment', 'external_ids', 'version']).where('id', '=', prairie.Loads[0].Id).executeTakeFirstOrThrow();
+      expect(row).toEqual({ order_number: 'PO-9', equipment: 'Reefer', external_ids: '{"tms":"T-9"}', version: 1 });
+      expect(await db.selectFrom('external_ids').select(['kind', 'source', 'value', 'record_id']).execute()).toEqual([
+        { kind: 'loads', source: 'tms', value: 'T-9', record_id: prairie.Loads[0].Id },
+      ]);
+      const stop = await db.selectFrom('stops').select('location_id').where('id', '=', prairie.Loads[0].Trips[0].Stops[0].Id).executeTakeFirstOrThrow();
+      expect(stop.location_id).toBe('loc_kc_terminal');
+    });
+
     it('reports record rules: stop kinds, asset ids, payees, money, references, scopes', async () => {
       const db = await freshDb(dialect);
       const fixture = demo();

@@ -289,7 +289,7 @@ describe('POST /loads/{loadNumber}/trips', () => {
     it('a trip whose stops break the rule (400 naming Stops)', async () => {
       const { loadNumber, etag } = await freshLoad();
       const response = await expectRefused(() => addTrip(loadNumber, newTrip({ Stops: [delivery(), pickup()] }), etag), 400);
-      expect(Object.keys(response.body.Errors)).toEqual(['Stops']);
+      expect(Object.keys(response.body.Errors)).toEqual(['Stops[0].StopType', 'Stops[1].StopType']);
     });
 
     it('a record the caller cannot see (404 naming the field), an Inactive one (409)', async () => {

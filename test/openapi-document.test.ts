@@ -132,6 +132,7 @@ describe('the document: problems', () => {
   const OPTIONAL_BODIES = [
     'POST /api/p/v{version}/dispatchpreferences/search',
   'POST /api/p/v{version}/invoices/{id}/void',
+    'POST /api/p/v{version}/loads/{loadNumber}/cancel',
     'POST /api/p/v{version}/tenders/{id}/cancel',
     'POST /api/p/v{version}/trips/{tripId}/assign',
     'POST /api/p/v{version}/visibility/assets/{assetType}/{assetId}/telemetry',

@@ -156,6 +156,22 @@ const KNOWN_DEFECTS: KnownDefect[] = [
     probe: { op: `GET ${P}webhooks/{webhookId}/delivery-logs`, path: '/api/p/v1.0/webhooks/wh_kc_ops/delivery-logs?From=2026-11-20T00:00:00Z&To=2026-11-19T00:00:00Z' },
   },
   {
+    ops: /^GET \/api\/p\/v\{version\}\/loads$/,
+    kind: 'valid-refused',
+    detail: /^400 UpdatedAtEnd$/,
+    defect: 'an UpdatedAtEnd not after UpdatedAtStart is a 400 (docs/api-rules.md#loads, the query form of UpdatedAtRange): a cross-field rule JSON Schema cannot state',
+    probe: { op: `GET ${P}loads`, path: '/api/p/v1.0/loads?UpdatedAtStart=2026-10-02T00:00:00Z&UpdatedAtEnd=2026-10-01T00:00:00Z' },
+  },
+  {
+    ops: /^POST \/api\/p\/v\{version\}\/loads(\/\{loadNumber\}\/trips)?$/,
+    kind: 'valid-refused',
+    detail: /^400 (Trips\[\]\.)?Stops\[\]\.(StopType|ScheduleType|\$type|TimeZone|StopWindow\.End)$/,
+    defect:
+      "a trip's first stop must be a Pickup and its last a Delivery, a stop's $type, StopType and ScheduleType must agree, its StopWindow.End must not be before Begin, and TimeZone must be an IANA zone (docs/api-rules.md#loads, #trips-and-stops): " +
+      "JSON Schema cannot pin an array's last item, state the pairing across fields, or list the zones the runtime knows, so each is stated in the description",
+    probe: { op: `POST ${P}loads`, path: '/api/p/v1.0/loads', body: { CustomerId: 'cus_heartland', Trips: [{ Stops: [0, 1].map(() => ({ $type: 'appointment', StopType: 'Pickup', ScheduleType: 'APPT', AppointmentDate: '2026-11-24T14:00:00Z' })) }] } },
+  },
+  {
     ops: /dispatchpreferences\/search$/,
     kind: 'valid-refused',
     detail: /^400 UpdatedAtEnd$/,

@@ -31,7 +31,7 @@ export const addTrip = authedProcedure
       summary: 'Add a trip to a load',
       description:
         'Adds a NewTrip (a relay or a split) after the load\'s trips, with the rules of POST /loads: two or more stops, ' +
-        'the first a Pickup and the last a Delivery (400 naming Stops); what it names must be visible (404 naming the ' +
+        'the first a Pickup and the last a Delivery (400 naming the stop\'s StopType); what it names must be visible (404 naming the ' +
         'field); an Inactive driver, truck, trailer or carrier is a 409 Conflict/InvalidState; TripNumber defaults to ' +
         '<LoadNumber>-<n>. If-Match with the load\'s ETag (GET /loads/{loadNumber}) is required (428 without, 412 when ' +
         'stale). A Delivered or Cancelled load is a 409 Conflict/InvalidState. The load\'s status follows its trips ' +

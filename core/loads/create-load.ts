@@ -25,7 +25,7 @@ export const createLoad = authedProcedure
       summary: 'Create a load',
       description:
         'Creates a load with its trips (at least one), each with two or more stops (the first a Pickup, the last a ' +
-        'Delivery, else a 400 naming Stops). The server assigns every id. Without LoadNumber the next free number of ' +
+        'Delivery, else a 400 naming the stop\'s StopType). The server assigns every id. Without LoadNumber the next free number of ' +
         'the tenant is assigned (1, 2, 3, …); a LoadNumber another load of the tenant has is a 409 Conflict/Duplicate ' +
         'naming LoadNumber, an ExternalIds pair another load holds a 409 Conflict/Duplicate naming the pair. ' +
         "SubsidiaryId defaults to the customer's (a subsidiary-bound client's own; it may name only its own). A " +

@@ -25,10 +25,9 @@ const ZTripStops = z
   .min(2)
   .max(MAX_STOPS)
   .superRefine((stops, ctx) => {
-    if (stops.length < 2) return;
-    if (stops[0]!.StopType !== 'Pickup' || stops.at(-1)!.StopType !== 'Delivery') {
-      ctx.addIssue({ code: 'custom', message: 'The first stop must be a Pickup and the last a Delivery.' });
-    }
+    if (stops[0] && stops[0].StopType !== 'Pickup') ctx.addIssue({ code: 'custom', path: [0, 'StopType'], message: 'The first stop must be a Pickup.' });
+    const last = stops.length - 1;
+    if (last > 0 && stops[last]!.StopType !== 'Delivery') ctx.addIssue({ code: 'custom', path: [last, 'StopType'], message: 'The last stop must be a Delivery.' });
   })
   .meta({ description: `2 to ${MAX_STOPS} stops in route order: the first a Pickup, the last a Delivery.` });
 

@@ -21,7 +21,10 @@ export function withProblem<T extends z.ZodType>(schema: T, problem: (value: z.o
 }
 
 /** ISO 8601 with Z or an offset; stored in UTC (core/shared/datetime.ts). */
-export const ZRecordDateTime = withProblem(z.string(), (value) => dateTimeProblem(value)).meta({ pattern: DATE_TIME_PATTERNS.offsetRequired });
+export const ZRecordDateTime = withProblem(z.string(), (value) => dateTimeProblem(value)).meta({
+  pattern: DATE_TIME_PATTERNS.offsetRequired,
+  example: '2026-11-21T14:00:00Z',
+});
 
 /** Epoch milliseconds of a date-time `ZRecordDateTime` already accepted. */
 export function instantOf(value: string): number {
@@ -31,12 +34,12 @@ export function instantOf(value: string): number {
 
 /** Money `{ Amount, Currency }`: at most 2 decimals (never rounded), Currency ISO 4217 numeric, 840 when null. */
 export const ZRecordMoney = z.strictObject({
-  Amount: withProblem(z.number(), minorUnitsProblem),
+  Amount: withProblem(z.number(), minorUnitsProblem).meta({ multipleOf: 0.01, description: 'At most 2 decimals (never rounded).' }),
   Currency: z.number().int().min(1).max(999).nullish(),
 });
 
 /** A rate per hour, exact like money. */
-export const ZRecordRate = withProblem(z.number().min(0), minorUnitsProblem);
+export const ZRecordRate = withProblem(z.number().min(0), minorUnitsProblem).meta({ multipleOf: 0.01 });
 
 /** Why `value` is not a time zone the server knows, or null. */
 export function timeZoneProblem(value: string): string | null {
@@ -60,7 +63,7 @@ function coordinate(limit: 90 | 180) {
   return withProblem(z.string(), (value) => {
     if (!COORDINATE.test(value)) return `must be a decimal number as text, such as "39.0997"`;
     return Math.abs(Number(value)) > limit ? `must lie between -${limit} and ${limit}` : null;
-  }).meta({ pattern: COORDINATE_PATTERNS[limit] });
+  }).meta({ pattern: COORDINATE_PATTERNS[limit], example: limit === 90 ? '39.0997' : '-94.5786' });
 }
 
 export const ZCoordinates = z.strictObject({ Latitude: coordinate(90), Longitude: coordinate(180) });
