@@ -131,7 +131,7 @@ describe('the document: problems', () => {
   /** The POSTs whose body fields are all optional: an empty body is `{}`. */
   const OPTIONAL_BODIES = [
     'POST /api/p/v{version}/dispatchpreferences/search',
-  'POST /api/p/v{version}/invoices/{id}/void',
+    'POST /api/p/v{version}/invoices/{id}/void',
     'POST /api/p/v{version}/loads/{loadNumber}/cancel',
     'POST /api/p/v{version}/tenders/{id}/cancel',
     'POST /api/p/v{version}/trips/{tripId}/assign',
