@@ -42,7 +42,7 @@ const square: Array<[string, string]> = [
 ];
 
 let serial = 0;
-const minimal = () => ({ Name: `Test Location ${++serial}`, Type: 'Shipper/Consignee', PhysicalAddress: address });
+const minimal = () => ({ Name: `Test Location ${++serial}`, Type: 'Shipper/Consignee' as const, PhysicalAddress: address });
 const fresh = async (extra: Record<string, unknown> = {}) => {
   const response = await create({ ...minimal(), ...extra });
   expect(response.status, response.text).toBe(201);

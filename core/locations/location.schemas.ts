@@ -74,7 +74,7 @@ export const ZSearchLocationsInput = input({
 export type TLocationFilter = z.output<typeof ZSearchLocationsInput> & { CompanyNumber?: string | undefined };
 
 /** The IANA zones the server knows, in their canonical spelling, and UTC: the document lists them, so a client sends only names it takes. */
-const TIME_ZONES = [...Intl.supportedValuesOf('timeZone'), 'UTC'] as [string, ...string[]];
+const TIME_ZONES: [string, ...string[]] = ['UTC', ...Intl.supportedValuesOf('timeZone')];
 const ZTimeZoneInput = z
   .enum(TIME_ZONES, { error: 'must be an IANA time zone in its canonical spelling, such as America/Chicago' })
   .meta({ id: 'TimeZoneName', description: 'An IANA time zone, canonical spelling.', example: 'America/Chicago' });
