@@ -5,6 +5,7 @@ import { startTestApp, type ApiResponse, type TestApp } from './harness.js';
 import { describeAuthCases } from './support/auth-cases.js';
 import { testDatabaseKind } from './support/database.js';
 import { snapshotDatabase } from './support/hostile-cases.js';
+import { bareTenant, loadInto, problemsOf } from './support/master-data-fixture.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -374,5 +375,39 @@ describe('location procedures over tRPC', () => {
     await expect(caller(['location:create']).locations.updateLocation({ id: created.Id, Name: 'x' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
     // Internal callers have no If-Match header: 428 like REST without one.
     await expect(caller(['location:update']).locations.updateLocation({ id: created.Id, Name: 'x' })).rejects.toMatchObject({ code: 'PRECONDITION_REQUIRED' });
+  });
+});
+
+describe('fixture Locations: fence fields', () => {
+  it('loads Geofence, DepartRadiusMeters and DetentionFreeMinutes as the API reads them', async () => {
+    await loadInto(t, {
+      Tenants: [
+        bareTenant('tn_fx_loc', {
+          Locations: [
+            { Id: 'loc_fx_1', Name: 'Fx', Type: 'Terminal', PhysicalAddress: address, Geofence: { Polygon: square }, DepartRadiusMeters: 100, DetentionFreeMinutes: 30 },
+          ],
+        }),
+      ],
+    });
+    const row = await t.db.selectFrom('locations').selectAll().where('id', '=', 'loc_fx_1').executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ geofence_polygon: JSON.stringify(square), geofence_radius_meters: null, depart_radius_meters: 100, detention_free_minutes: 30, version: 1 });
+  });
+
+  it('refuses fence fields that break the API rules, at their paths', async () => {
+    const problems = await problemsOf(t, {
+      Tenants: [
+        bareTenant('tn_fx_badloc', {
+          Locations: [
+            { Id: 'loc_fx_b1', Name: 'Circle', Type: 'Terminal', PhysicalAddress: address, Geofence: { RadiusMeters: 300 } },
+            { Id: 'loc_fx_b2', Name: 'Bow tie', Type: 'Terminal', PhysicalAddress: address, Geofence: { Polygon: [square[0], square[1], square[3], square[2]] } },
+            { Id: 'loc_fx_b3', Name: 'Free', Type: 'Terminal', PhysicalAddress: address, DetentionFreeMinutes: -5 },
+          ],
+        }),
+      ],
+    });
+    const text = problems.join('\n');
+    expect(text).toContain('Tenants[0].Locations[0].Geofence');
+    expect(text).toContain('Tenants[0].Locations[1].Geofence.Polygon: must not intersect itself');
+    expect(text).toContain('Tenants[0].Locations[2].DetentionFreeMinutes');
   });
 });
