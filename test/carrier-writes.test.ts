@@ -5,6 +5,7 @@ import { startTestApp, type ApiResponse, type TestApp } from './harness.js';
 import { describeAuthCases } from './support/auth-cases.js';
 import { testDatabaseKind } from './support/database.js';
 import { snapshotDatabase } from './support/hostile-cases.js';
+import { bareTenant, loadInto, problemsOf } from './support/master-data-fixture.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -341,5 +342,31 @@ describe('carrier procedures over tRPC', () => {
     expect(created).toMatchObject({ Name: 'Internal Carrier', McNumber: 'MC-INT-1', Status: 'Pending', ExternalIds: {} });
     expect((await get(created.Id)).body).toEqual(created);
     await expect(caller(['carrier:read']).carriers.createCarrier({ Name: 'No scope' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+});
+
+describe('fixture Carriers: numbers and ExternalIds', () => {
+  it('loads ExternalIds, readable and filterable as the API writes them', async () => {
+    await loadInto(t, { Tenants: [bareTenant('tn_fx_ext', { Carriers: [{ Id: 'car_fx_ext', Name: 'Fx Ext', ExternalIds: { mcleod: 'FX-1' } }] })] });
+    const row = await t.db.selectFrom('external_ids').selectAll().where('record_id', '=', 'car_fx_ext').execute();
+    expect(row).toEqual([{ tenant_id: 'tn_fx_ext', kind: 'carriers', source: 'mcleod', value: 'FX-1', record_id: 'car_fx_ext' }]);
+    const carrier = await t.db.selectFrom('carriers').select(['external_ids', 'status', 'version']).where('id', '=', 'car_fx_ext').executeTakeFirstOrThrow();
+    expect(carrier).toEqual({ external_ids: '{"mcleod":"FX-1"}', status: 'Active', version: 1 });
+  });
+
+  it('refuses numbers and ExternalIds pairs used twice in a tenant, and bad ExternalIds', async () => {
+    const problems = await problemsOf(t, {
+      Tenants: [
+        bareTenant('tn_fx_dup', {
+          Carriers: [
+            { Id: 'car_fx_d1', Name: 'One', McNumber: 'MC-1', DotNumber: 'D-1', ExternalIds: { a: 'x' } },
+            { Id: 'car_fx_d2', Name: 'Two', McNumber: 'MC-1', DotNumber: 'D-1', ExternalIds: { a: 'x', 'b c': 'y' } },
+          ],
+        }),
+      ],
+    });
+    expect(problems.join('\n')).toContain('Tenants[0].Carriers[1].McNumber: "MC-1" is used twice in this tenant');
+    expect(problems.join('\n')).toContain('Tenants[0].Carriers[1].DotNumber: "D-1" is used twice in this tenant');
+    expect(problems.join('\n')).toContain('Tenants[0].Carriers[1].ExternalIds');
   });
 });

@@ -5,6 +5,7 @@ import { startTestApp, type ApiResponse, type TestApp } from './harness.js';
 import { describeAuthCases } from './support/auth-cases.js';
 import { testDatabaseKind } from './support/database.js';
 import { snapshotDatabase } from './support/hostile-cases.js';
+import { bareTenant, loadInto, problemsOf } from './support/master-data-fixture.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -42,7 +43,7 @@ const square: Array<[string, string]> = [
 ];
 
 let serial = 0;
-const minimal = () => ({ Name: `Test Location ${++serial}`, Type: 'Shipper/Consignee', PhysicalAddress: address });
+const minimal = () => ({ Name: `Test Location ${++serial}`, Type: 'Shipper/Consignee' as const, PhysicalAddress: address });
 const fresh = async (extra: Record<string, unknown> = {}) => {
   const response = await create({ ...minimal(), ...extra });
   expect(response.status, response.text).toBe(201);
@@ -106,7 +107,7 @@ describe('POST /locations', () => {
     expect(read.headers.get('etag')).toBe(`"${id}.1"`);
   });
 
-  it('stores every writable field; TimeZone comes from the coordinates when not given, in canonical spelling when given', async () => {
+  it('stores every writable field; TimeZone comes from the coordinates when not given', async () => {
     const body = {
       ...minimal(),
       CompanyNumber: 'WIC-1',
@@ -124,7 +125,7 @@ describe('POST /locations', () => {
     expect(response.status, response.text).toBe(201);
     expect(response.body).toMatchObject({ ...body, TimeZone: 'America/Chicago' });
     expect((await get(response.body.Id)).body).toEqual(response.body);
-    const zoned = await create({ ...minimal(), Coordinates: wichita, TimeZone: 'US/Eastern', Geofence: { RadiusMeters: 300 }, DepartRadiusMeters: 300 });
+    const zoned = await create({ ...minimal(), Coordinates: wichita, TimeZone: 'America/New_York', Geofence: { RadiusMeters: 300 }, DepartRadiusMeters: 300 });
     expect(zoned.status, zoned.text).toBe(201);
     expect(zoned.body).toMatchObject({ TimeZone: 'America/New_York', Geofence: { RadiusMeters: 300 }, DepartRadiusMeters: 300 });
     // CompanyNumber and ExternalId are the integration's: they need not be unique.
@@ -141,6 +142,7 @@ describe('POST /locations', () => {
       [{ ...minimal(), Coordinates: { Latitude: '91', Longitude: '0' } }, 'Coordinates.Latitude'],
       [{ ...minimal(), Coordinates: { Latitude: 39.1, Longitude: '0' } }, 'Coordinates.Latitude'],
       [{ ...minimal(), TimeZone: 'Mars/Olympus' }, 'TimeZone'],
+      [{ ...minimal(), TimeZone: 'US/Eastern' }, 'TimeZone'],
       [{ ...minimal(), DepartRadiusMeters: -1 }, 'DepartRadiusMeters'],
       [{ ...minimal(), DepartRadiusMeters: 10_001 }, 'DepartRadiusMeters'],
       [{ ...minimal(), DepartRadiusMeters: 1.5 }, 'DepartRadiusMeters'],
@@ -373,5 +375,39 @@ describe('location procedures over tRPC', () => {
     await expect(caller(['location:create']).locations.updateLocation({ id: created.Id, Name: 'x' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
     // Internal callers have no If-Match header: 428 like REST without one.
     await expect(caller(['location:update']).locations.updateLocation({ id: created.Id, Name: 'x' })).rejects.toMatchObject({ code: 'PRECONDITION_REQUIRED' });
+  });
+});
+
+describe('fixture Locations: fence fields', () => {
+  it('loads Geofence, DepartRadiusMeters and DetentionFreeMinutes as the API reads them', async () => {
+    await loadInto(t, {
+      Tenants: [
+        bareTenant('tn_fx_loc', {
+          Locations: [
+            { Id: 'loc_fx_1', Name: 'Fx', Type: 'Terminal', PhysicalAddress: address, Geofence: { Polygon: square }, DepartRadiusMeters: 100, DetentionFreeMinutes: 30 },
+          ],
+        }),
+      ],
+    });
+    const row = await t.db.selectFrom('locations').selectAll().where('id', '=', 'loc_fx_1').executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ geofence_polygon: JSON.stringify(square), geofence_radius_meters: null, depart_radius_meters: 100, detention_free_minutes: 30, version: 1 });
+  });
+
+  it('refuses fence fields that break the API rules, at their paths', async () => {
+    const problems = await problemsOf(t, {
+      Tenants: [
+        bareTenant('tn_fx_badloc', {
+          Locations: [
+            { Id: 'loc_fx_b1', Name: 'Circle', Type: 'Terminal', PhysicalAddress: address, Geofence: { RadiusMeters: 300 } },
+            { Id: 'loc_fx_b2', Name: 'Bow tie', Type: 'Terminal', PhysicalAddress: address, Geofence: { Polygon: [square[0], square[1], square[3], square[2]] } },
+            { Id: 'loc_fx_b3', Name: 'Free', Type: 'Terminal', PhysicalAddress: address, DetentionFreeMinutes: -5 },
+          ],
+        }),
+      ],
+    });
+    const text = problems.join('\n');
+    expect(text).toContain('Tenants[0].Locations[0].Geofence');
+    expect(text).toContain('Tenants[0].Locations[1].Geofence.Polygon: must not intersect itself');
+    expect(text).toContain('Tenants[0].Locations[2].DetentionFreeMinutes');
   });
 });

@@ -267,6 +267,24 @@ const KNOWN_DEFECTS: KnownDefect[] = [
       body: { CustomerId: 'cus_lonestar', LoadNumbers: ['L-1990'], InvoicedDate: '2026-11-10T00:00:00Z', DueDate: '2026-11-09T00:00:00Z' },
     },
   },
+  {
+    ops: /^POST \/api\/p\/v\{version\}\/locations$/,
+    kind: 'valid-refused',
+    detail: /^400 DepartRadiusMeters$/,
+    defect: "a DepartRadiusMeters below the circle's RadiusMeters is a 400 (docs/api-rules.md#locations): a comparison of two fields JSON Schema cannot state, given in the description",
+    probe: {
+      op: `POST ${P}locations`,
+      path: '/api/p/v1.0/locations',
+      body: { Name: 'Probe', Type: 'Terminal', PhysicalAddress: { Street: '1 A St', City: 'Wichita', State: 'KS', ZipCode: '67202' }, Coordinates: { Latitude: '37.6872', Longitude: '-97.3301' }, Geofence: { RadiusMeters: 500 }, DepartRadiusMeters: 100 },
+    },
+  },
+  {
+    ops: /^PATCH \/api\/p\/v\{version\}\/locations\/\{id\}$/,
+    kind: 'valid-refused',
+    detail: /^400 (Geofence|Coordinates|DepartRadiusMeters)$/,
+    defect: "the fence rules hold on the location as a patch leaves it (a circle needs the stored Coordinates; a depart radius at least the stored circle's): rules on stored data the document cannot state",
+    probe: { op: `PATCH ${P}locations/{id}`, path: '/api/p/v1.0/locations/loc_okc_yard', body: { Geofence: { RadiusMeters: 300 } }, headers: { 'If-Match': '*' } },
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------

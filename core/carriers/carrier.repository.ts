@@ -5,7 +5,7 @@ import type { Database } from '../../db/database.js';
 import { toStoredDateTimeOrNull } from '../shared/datetime.js';
 import { AppError } from '../errors.js';
 import { holdsExternalId } from '../external-ids/external-id.repository.js';
-import { parseExternalIds } from '../external-ids/external-ids.schemas.js';
+import { parseExternalIds, storeExternalIds, type TExternalIds } from '../external-ids/external-ids.schemas.js';
 import { etagOf } from '../shared/etag.js';
 import { toMoney } from '../shared/money.js';
 import { unitsOf } from '../shared/money-object-input.js';
@@ -110,6 +110,41 @@ export async function findCarriers(db: Db, scope: Scope, filter: TCarrierFilter)
   const query = db.selectFrom('carriers').where((eb) => eb.and(conditions));
   const page = await selectPage(db, query, { table: 'carriers', order: CARRIER_ORDER, page: filter });
   return { ...page, items: await assembleCarriers(db, page.items) };
+}
+
+/** A new carrier as a create or a fixture gives it (docs/api-rules.md#carriers); the caller decides its Status. */
+export interface NewCarrier {
+  Name: string;
+  McNumber?: string | null | undefined;
+  DotNumber?: string | null | undefined;
+  Status: string;
+  Address?: { Street: string; City: string; State: string; ZipCode: string; Country?: string | null | undefined } | null | undefined;
+  Email?: readonly string[] | null | undefined;
+  Phone?: readonly string[] | null | undefined;
+  ExternalIds?: TExternalIds | null | undefined;
+}
+
+/** The row of a new carrier (version 1). */
+export function newCarrierRow(tenantId: string, id: string, carrier: NewCarrier, times: Pick<CarrierRow, 'created_at' | 'updated_at'>): CarrierRow {
+  const address = carrier.Address ?? null;
+  return {
+    id,
+    tenant_id: tenantId,
+    name: carrier.Name,
+    mc_number: carrier.McNumber ?? null,
+    dot_number: carrier.DotNumber ?? null,
+    status: carrier.Status,
+    address_street: address?.Street ?? null,
+    address_city: address?.City ?? null,
+    address_state: address?.State ?? null,
+    address_zip_code: address?.ZipCode ?? null,
+    address_country: address?.Country ?? null,
+    emails: JSON.stringify(carrier.Email ?? []),
+    phones: JSON.stringify(carrier.Phone ?? []),
+    external_ids: storeExternalIds(carrier.ExternalIds ?? {}),
+    version: 1,
+    ...times,
+  };
 }
 
 /** The rows of a carrier's policies, in the order given. */

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { withHeaders } from '../answer-headers.js';
 import { claimExternalIds } from '../external-ids/external-id.repository.js';
-import { pairsOf, storeExternalIds } from '../external-ids/external-ids.schemas.js';
+import { pairsOf } from '../external-ids/external-ids.schemas.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
-import { mergePostalAddress } from '../shared/master-data-input.js';
 import { ZCreatedHeaders } from '../shared/record-headers.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
@@ -14,8 +13,8 @@ import {
   insertCarrier,
   insuranceRows,
   refuseDuplicateNumbers,
+  newCarrierRow,
   toCarrier,
-  type CarrierRow,
 } from './carrier.repository.js';
 import { ZCarrier, ZCreateCarrierInput } from './carrier.schemas.js';
 
@@ -43,28 +42,9 @@ export const createCarrier = authedProcedure
   .mutation(async ({ ctx, input }) => {
     const scope = scopeOf(ctx.principal);
     const now = formatStoredDateTime(ctx.clock.now());
-    const address = input.Address ? mergePostalAddress(null, input.Address) : null;
     const externalIds = input.ExternalIds ?? {};
     const numbers = { McNumber: input.McNumber ?? null, DotNumber: input.DotNumber ?? null };
-    const row: CarrierRow = {
-      id: `car_${randomUUID()}`,
-      tenant_id: scope.tenantId,
-      name: input.Name,
-      mc_number: numbers.McNumber,
-      dot_number: numbers.DotNumber,
-      status: input.Status ?? 'Pending',
-      address_street: address?.Street ?? null,
-      address_city: address?.City ?? null,
-      address_state: address?.State ?? null,
-      address_zip_code: address?.ZipCode ?? null,
-      address_country: address?.Country ?? null,
-      emails: JSON.stringify(input.Email ?? []),
-      phones: JSON.stringify(input.Phone ?? []),
-      external_ids: storeExternalIds(externalIds),
-      version: 1,
-      created_at: now,
-      updated_at: now,
-    };
+    const row = newCarrierRow(scope.tenantId, `car_${randomUUID()}`, { ...input, Status: input.Status ?? 'Pending' }, { created_at: now, updated_at: now });
     const insurance = insuranceRows(scope.tenantId, row.id, input.InsuranceInfo ?? []);
     const carrier = toCarrier(row, insurance);
 

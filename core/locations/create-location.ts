@@ -3,15 +3,13 @@ import { withHeaders } from '../answer-headers.js';
 import { validationError } from '../errors.js';
 import { appendEvent } from '../events/outbox.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
-import { mergePostalAddress } from '../shared/master-data-input.js';
 import { ZCreatedHeaders } from '../shared/record-headers.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import { toGeofence } from './geofence.schemas.js';
 import { fenceProblem } from './location-fence-rules.js';
-import { geofenceColumns, insertLocation, locationEtag, toLocation, type LocationRow } from './location.repository.js';
+import { insertLocation, locationEtag, newLocationRow, toLocation } from './location.repository.js';
 import { ZCreateLocationInput, ZLocation } from './location.schemas.js';
-import { locationTimeZone } from './location-time-zone.js';
 
 export const createLocation = authedProcedure
   .meta({
@@ -43,32 +41,7 @@ export const createLocation = authedProcedure
     if (problem) throw validationError(problem.fields[0]!, problem.message);
 
     const now = formatStoredDateTime(ctx.clock.now());
-    const address = mergePostalAddress(null, input.PhysicalAddress);
-    const row: LocationRow = {
-      id: `loc_${randomUUID()}`,
-      tenant_id: scope.tenantId,
-      name: input.Name,
-      company_number: input.CompanyNumber ?? null,
-      type: input.Type,
-      status: input.Status ?? 'Active',
-      address_street: address.Street,
-      address_city: address.City,
-      address_state: address.State,
-      address_zip_code: address.ZipCode,
-      address_country: address.Country,
-      latitude: coordinates?.Latitude ?? null,
-      longitude: coordinates?.Longitude ?? null,
-      time_zone: locationTimeZone(input.TimeZone, coordinates),
-      emails: JSON.stringify(input.Email ?? []),
-      phones: JSON.stringify(input.Phone ?? []),
-      external_id: input.ExternalId ?? null,
-      version: 1,
-      ...geofenceColumns(geofence),
-      depart_radius_meters: departRadius,
-      detention_free_minutes: input.DetentionFreeMinutes ?? null,
-      created_at: now,
-      updated_at: now,
-    };
+    const row = newLocationRow(scope.tenantId, `loc_${randomUUID()}`, { ...input, Coordinates: coordinates, Geofence: geofence }, { created_at: now, updated_at: now });
     const location = toLocation(row);
     await ctx.db.transaction().execute(async (trx) => {
       await insertLocation(trx, row);

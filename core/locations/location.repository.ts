@@ -8,6 +8,7 @@ import type { PageOf } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
 import { containsText, inDateTimeRange, stringList } from '../shared/master-data-filters.js';
 import type { TGeofence } from './geofence.schemas.js';
+import { locationTimeZone } from './location-time-zone.js';
 import type { TLocation, TLocationFilter } from './location.schemas.js';
 
 export type LocationRow = Selectable<LocationsTable>;
@@ -27,6 +28,53 @@ export function geofenceColumns(fence: TGeofence | null): Pick<LocationRow, 'geo
   return {
     geofence_radius_meters: fence && 'RadiusMeters' in fence ? fence.RadiusMeters : null,
     geofence_polygon: fence && 'Polygon' in fence ? JSON.stringify(fence.Polygon) : null,
+  };
+}
+
+/** A new location as a create or a fixture gives it; what it leaves out gets the API's defaults (docs/api-rules.md#locations). */
+export interface NewLocation {
+  Name: string;
+  CompanyNumber?: string | null | undefined;
+  Type: string;
+  Status?: string | null | undefined;
+  PhysicalAddress: { Street: string; City: string; State: string; ZipCode: string; Country?: string | null | undefined };
+  Coordinates?: { Latitude: string; Longitude: string } | null | undefined;
+  TimeZone?: string | null | undefined;
+  Email?: readonly string[] | null | undefined;
+  Phone?: readonly string[] | null | undefined;
+  ExternalId?: string | null | undefined;
+  Geofence?: TGeofence | null | undefined;
+  DepartRadiusMeters?: number | null | undefined;
+  DetentionFreeMinutes?: number | null | undefined;
+}
+
+/** The row of a new location (version 1). */
+export function newLocationRow(tenantId: string, id: string, location: NewLocation, times: Pick<LocationRow, 'created_at' | 'updated_at'>): LocationRow {
+  const address = location.PhysicalAddress;
+  const coordinates = location.Coordinates ?? null;
+  return {
+    id,
+    tenant_id: tenantId,
+    name: location.Name,
+    company_number: location.CompanyNumber ?? null,
+    type: location.Type,
+    status: location.Status ?? 'Active',
+    address_street: address.Street,
+    address_city: address.City,
+    address_state: address.State,
+    address_zip_code: address.ZipCode,
+    address_country: address.Country ?? null,
+    latitude: coordinates?.Latitude ?? null,
+    longitude: coordinates?.Longitude ?? null,
+    time_zone: locationTimeZone(location.TimeZone, coordinates),
+    emails: JSON.stringify(location.Email ?? []),
+    phones: JSON.stringify(location.Phone ?? []),
+    external_id: location.ExternalId ?? null,
+    version: 1,
+    ...geofenceColumns(location.Geofence ?? null),
+    depart_radius_meters: location.DepartRadiusMeters ?? null,
+    detention_free_minutes: location.DetentionFreeMinutes ?? null,
+    ...times,
   };
 }
 

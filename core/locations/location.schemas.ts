@@ -5,7 +5,6 @@ import { ZQueryPage, ZSearchPage, pageOf } from '../shared/search-page.js';
 import { ZCoordinates, ZCoordinatesInput } from '../shared/place.schemas.js';
 import { ZContactList, ZPostalAddressInput, ZPostalAddressPatch } from '../shared/master-data-input.js';
 import { ZText } from '../shared/money-input.js';
-import { timeZoneProblem, withProblem } from '../shared/record-fields.js';
 import { ZDepartRadiusMeters, ZDetentionFreeMinutes, ZGeofence, ZGeofenceInput } from './geofence.schemas.js';
 import { ZContainsText, ZDateTimeRange, ZIdList } from '../shared/master-data-filters.js';
 
@@ -74,7 +73,11 @@ export const ZSearchLocationsInput = input({
 /** What GET /locations and POST /locations/search filter by, after validation. */
 export type TLocationFilter = z.output<typeof ZSearchLocationsInput> & { CompanyNumber?: string | undefined };
 
-const ZTimeZoneInput = withProblem(z.string().min(1).max(64), timeZoneProblem).meta({ example: 'America/Chicago' });
+/** The IANA zones the server knows, in their canonical spelling, and UTC: the document lists them, so a client sends only names it takes. */
+const TIME_ZONES: [string, ...string[]] = ['UTC', ...Intl.supportedValuesOf('timeZone')];
+const ZTimeZoneInput = z
+  .enum(TIME_ZONES, { error: 'must be an IANA time zone in its canonical spelling, such as America/Chicago' })
+  .meta({ id: 'TimeZoneName', description: 'An IANA time zone, canonical spelling.', example: 'America/Chicago' });
 const ZLocationExternalId = z.string().min(1).max(128).meta({ description: "The integration's own id, at most 128 characters." });
 
 /** The fields a create and a patch share, each as a create sends it. */
@@ -83,7 +86,7 @@ const writable = {
   CompanyNumber: ZText(100).nullish(),
   Type: z.enum(LOCATION_TYPES),
   Coordinates: ZCoordinatesInput.nullish(),
-  TimeZone: ZTimeZoneInput.nullish().meta({ description: 'IANA zone, stored in its canonical spelling. Left out or null: the zone of the Coordinates.' }),
+  TimeZone: ZTimeZoneInput.nullish().meta({ description: 'IANA zone. Left out or null: the zone of the Coordinates.' }),
   Email: ZContactList.optional(),
   Phone: ZContactList.optional(),
   ExternalId: ZLocationExternalId.nullish(),
@@ -92,11 +95,16 @@ const writable = {
   DetentionFreeMinutes: ZDetentionFreeMinutes.nullish(),
 };
 
+/** A Geofence that is a circle (JSON Schema), for the body rules below. */
+const CIRCLE = { required: ['Geofence'], properties: { Geofence: { type: 'object', required: ['RadiusMeters'] } } };
+
 export const ZCreateLocationInput = input({
   ...writable,
   Status: z.enum(LOCATION_STATUSES).optional().meta({ description: 'Active when left out.' }),
   PhysicalAddress: ZPostalAddressInput,
-});
+})
+  // docs/api-rules.md#locations: a circle is drawn around the Coordinates (fenceProblem checks it).
+  .register(bodyRules, { allOf: [{ if: CIRCLE, then: { required: ['Coordinates'], properties: { Coordinates: { type: 'object' } } } }] });
 export type TCreateLocationInput = z.output<typeof ZCreateLocationInput>;
 
 export const LOCATION_PATCH_FIELDS = [
@@ -132,5 +140,9 @@ export const ZUpdateLocationInput = input({
       ctx.addIssue({ code: 'custom', path: [], message: `Send at least one of ${LOCATION_PATCH_FIELDS.join(', ')}.` });
     }
   })
-  .register(bodyRules, atLeastOneOf(LOCATION_PATCH_FIELDS));
+  .register(bodyRules, {
+    ...atLeastOneOf(LOCATION_PATCH_FIELDS),
+    // A patch that sets a circle cannot clear the Coordinates it is drawn around.
+    allOf: [{ if: CIRCLE, then: { not: { required: ['Coordinates'], properties: { Coordinates: { type: 'null' } } } } }],
+  });
 export type TUpdateLocationInput = z.output<typeof ZUpdateLocationInput>;
