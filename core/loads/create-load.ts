@@ -50,7 +50,7 @@ export const createLoad = authedProcedure
     const created = await ctx.db
       .transaction()
       .execute(async (trx) => {
-        // docs/api-rules.md#errors: what the load names (404) before what it collides with (409).
+        // docs/api-rules.md#order-of-checks: what the load names (404) before what it collides with (409).
         if (input.SubsidiaryId !== undefined && !(await isSubsidiaryVisible(trx, scope, input.SubsidiaryId))) {
           throw missingRecord('Subsidiary', 'SubsidiaryId');
         }

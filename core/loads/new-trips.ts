@@ -13,7 +13,7 @@ import { tripResourceStatus, type TripResourceTable } from './trip-resources.rep
 export const newLoadId = () => `lod_${randomUUID()}`;
 export const newTripId = () => `trp_${randomUUID()}`;
 
-const RESOURCES = [
+const TRIP_RESOURCES = [
   { field: 'DriverId', table: 'drivers', what: 'Driver' },
   { field: 'TruckId', table: 'trucks', what: 'Truck' },
   { field: 'TrailerId', table: 'trailers', what: 'Trailer' },
@@ -50,7 +50,7 @@ export async function newTripsFromInput(db: Db, scope: Scope, inputs: readonly T
   const trips: UnnumberedTrip[] = [];
   const inactive: InactiveResource[] = [];
   for (const [index, trip] of inputs.entries()) {
-    for (const resource of RESOURCES) {
+    for (const resource of TRIP_RESOURCES) {
       const id = trip[resource.field];
       if (id === undefined) continue;
       const status = await tripResourceStatus(db, scope, resource.table, id);
