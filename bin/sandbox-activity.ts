@@ -37,6 +37,10 @@ export interface SandboxOptions {
  *   The last two are trip writes, so the dispatcher delivers `trip.changed` events to
  *   `wh_kc_sandbox` (successes, and the receiver's deliberate refusals with their retries) and
  *   to `wh_dal_tms` (an unreachable URL: failures).
+ * - On that same first start, the back office's own writes: a Public and an Internal note on
+ *   each in-transit load (the Public one shows on its tracking page), and an
+ *   invoice of the first delivered load not yet billed (`POST /invoices`' procedure: line items
+ *   from the trip and the customer's accessorials, due date from the payment terms).
  */
 export async function startSandbox(options: SandboxOptions): Promise<void> {
   const { logger } = options;
@@ -70,8 +74,8 @@ async function startReceiver(call: Caller): Promise<string | null> {
   return receiver.url;
 }
 
-async function recordActivity(call: Caller, clock: Clock): Promise<{ positions: number; arrivals: number; seals: number }> {
-  const done = { positions: 0, arrivals: 0, seals: 0 };
+async function recordActivity(call: Caller, clock: Clock): Promise<{ positions: number; arrivals: number; seals: number; notes: number; invoice: string | null }> {
+  const done = { positions: 0, arrivals: 0, seals: 0, notes: 0, invoice: null as string | null };
   const demoNow = Date.parse(DEMO_NOW);
   // Readings ahead of the server's clock would be refused (422): a machine dated before the
   // demo's story gets none.
@@ -103,7 +107,43 @@ async function recordActivity(call: Caller, clock: Clock): Promise<{ positions: 
     await call().trips.createTripReference({ tripId: trip.Id, ReferenceId: 'refdef_seal', Name: 'Seal Number', Value: value });
     done.seals++;
   }
+  done.notes = await writeNotes(call, inTransit);
+  done.invoice = await invoiceOneDeliveredLoad(call);
   return done;
+}
+
+const NOTES = [
+  { Access: 'Public', Text: 'Running on schedule; the driver confirmed the delivery appointment.' },
+  { Access: 'Internal', Text: 'Customer asked for a call 30 minutes out. Detention risk at the receiver: dock 4 is slow.' },
+] as const;
+
+async function writeNotes(call: Caller, inTransit: TTrip[]): Promise<number> {
+  let written = 0;
+  const loadNumbers = new Set(inTransit.map((trip) => trip.LoadNumber));
+  for (const loadNumber of loadNumbers) {
+    for (const note of NOTES) {
+      await call().loadNotes.createLoadNote({ loadNumber, ...note });
+      written++;
+    }
+  }
+  return written;
+}
+
+/** The first delivered load (oldest first) no invoice holds yet, invoiced alone; null when every one is. */
+async function invoiceOneDeliveredLoad(call: Caller): Promise<string | null> {
+  const delivered = await call().loads.searchLoads({ Status: ['Delivered'], Page: 0, PageSize: 100 });
+  for (const load of delivered.Items) {
+    if (!load.CustomerId) continue;
+    try {
+      const invoice = await call().invoices.createInvoice({ CustomerId: load.CustomerId, LoadNumbers: [load.LoadNumber] });
+      return invoice.Number;
+    } catch (error) {
+      // Already on an invoice (InUse), or priced in two currencies: try the next one.
+      if (error instanceof AppError && (error.appCode === 'CONFLICT' || error.appCode === 'UNPROCESSABLE')) continue;
+      throw error;
+    }
+  }
+  return null;
 }
 
 async function tripsWithStatus(call: Caller, status: 'InTransit' | 'Dispatched'): Promise<TTrip[]> {

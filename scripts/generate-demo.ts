@@ -303,6 +303,9 @@ function generateLoads(subsidiary: Subsidiary, crews: Crew[], nextCrew: () => Cr
       SubsidiaryId: subsidiary,
       CustomerId: buyer.Id,
       Status: plan.status,
+      // Every third load came from a customer's ordering system: its order number, and the
+      // order's id there as an ExternalId (GET /loads?ExternalId=shipperedi:<id> finds it).
+      ...(index % 3 === 0 ? { OrderNumber: `SO-${48000 + Number(number)}`, ExternalIds: { shipperedi: `ORD-${number}` } } : {}),
       Documents: documents,
       Trips: [
         {
@@ -340,8 +343,10 @@ function crewsFor(subsidiary: Subsidiary, count: number, first: number): Crew[] 
         LastName: LAST_NAMES[n % LAST_NAMES.length]!,
         Type: n % 5 === 4 ? 'CONTRACTOR' : 'COMPANY',
         SubsidiaryId: subsidiary,
+        // The ELD vendor's ids, so its feed can name drivers and trucks its own way.
+        ExternalIds: { eld: `D-${7100 + n}` },
       },
-      truck: { Id: `trk_${103 + n}`, TruckNumber: String(103 + n), SubsidiaryId: subsidiary },
+      truck: { Id: `trk_${103 + n}`, TruckNumber: String(103 + n), SubsidiaryId: subsidiary, ExternalIds: { eld: `V-${5200 + n}` } },
       trailer: { Id: `trl_${5304 + n}`, TrailerNumber: String(5304 + n), CompanyOwnedAsset: n % 4 !== 3, SubsidiaryId: subsidiary },
     };
   });

@@ -363,7 +363,7 @@ for (const dialect of dialects()) {
       const error = await refusal(load(db, fixture));
       expect(error.problems).toEqual([
         'Tenants[0].Loads[0].Trips[0].Stops[0].LocationId: "loc_harbor_pier" is not a location of tenant "tn_prairie"',
-        'Tenants[0].Loads[1].ExternalIds.tms: "tms:T-1" is used twice in this tenant (first at Tenants[0].Loads[0].ExternalIds.tms)',
+        'Tenants[0].Loads[1].ExternalIds.tms: the pair tms:T-1 is used twice in this tenant (first at Tenants[0].Loads[0].ExternalIds.tms)',
       ]);
       expect(Object.values(await rowCounts(db)).every((n) => n === 0)).toBe(true);
     });
@@ -377,7 +377,7 @@ for (const dialect of dialects()) {
       await load(db, fixture);
       const row = await db.selectFrom('loads').select(['order_number', 'equipment', 'external_ids', 'version']).where('id', '=', prairie.Loads[0].Id).executeTakeFirstOrThrow();
       expect(row).toEqual({ order_number: 'PO-9', equipment: 'Reefer', external_ids: '{"tms":"T-9"}', version: 1 });
-      expect(await db.selectFrom('external_ids').select(['kind', 'source', 'value', 'record_id']).execute()).toEqual([
+      expect(await db.selectFrom('external_ids').select(['kind', 'source', 'value', 'record_id']).where('record_id', '=', prairie.Loads[0].Id).execute()).toEqual([
         { kind: 'loads', source: 'tms', value: 'T-9', record_id: prairie.Loads[0].Id },
       ]);
       const stop = await db.selectFrom('stops').select('location_id').where('id', '=', prairie.Loads[0].Trips[0].Stops[0].Id).executeTakeFirstOrThrow();

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMigrator, migrateToLatest } from '../db/migrate.js';
+import * as loadSearchKeys from '../db/migrations/2026-11-23T0102-list-load-search-keys.js';
 import { startTestApp, type TestApp } from './harness.js';
 import { testDatabaseKind } from './support/database.js';
 
@@ -31,10 +32,10 @@ describe('migration 0102 (load search keys)', () => {
     const after = await Promise.all(filters.map(search));
     for (const page of after) expect(page.Total).toBeGreaterThan(0);
 
-    const down = await (await createMigrator(t.db)).migrateTo(BEFORE);
-    expect(down.error).toBeUndefined();
+    // 0102 alone, down and up: the code of today reads the columns later migrations added.
+    await loadSearchKeys.down(t.db);
     expect(await Promise.all(filters.map(search))).toEqual(after);
-    expect((await migrateToLatest(t.db))[0]).toBe('2026-11-23T0102-list-load-search-keys');
+    await loadSearchKeys.up(t.db);
     expect(await Promise.all(filters.map(search))).toEqual(after);
   });
 

@@ -106,7 +106,7 @@ const CODE_HELP: Record<string, Pick<ErrorPage, 'explanation' | 'whatToDo'>> = {
     whatToDo: 'Wait a moment and retry the identical request: it answers the first one once it has finished.',
   },
   'Conflict/InUse': {
-    explanation: 'Other records still depend on this one (for example open loads of a customer, or a driver paired with another truck).',
+    explanation: 'Other records still depend on this one (for example open loads of a customer, a driver on a trip still running, or a load already on an invoice).',
     whatToDo: 'Finish or move the dependent records first, then retry.',
   },
   'Conflict/InvalidState': {
@@ -140,6 +140,10 @@ const CODE_HELP: Record<string, Pick<ErrorPage, 'explanation' | 'whatToDo'>> = {
   'Unprocessable/FutureRecordedAt': {
     explanation: "The reading's RecordedAt is ahead of the server's clock by more than the allowed skew.",
     whatToDo: "Check the device clock, then send the reading with its real time.",
+  },
+  'Unprocessable/MixedCurrencies': {
+    explanation: "The loads' line items and accessorials are priced in more than one currency; an invoice has one. `LoadNumber` names the load that differs.",
+    whatToDo: 'Invoice the loads of each currency separately.',
   },
   'Unprocessable/ProtectedDocumentType': {
     explanation: 'Invoice-family document types are managed by billing and cannot be set, changed or deleted through the API.',

@@ -55,7 +55,6 @@ export const SCOPES = [
   'dispatch:update',
   'webhook:read',
   'webhook:manage',
-  'event:read',
 ] as const;
 
 export type TScopeName = (typeof SCOPES)[number];

@@ -83,7 +83,7 @@ export const ZWebhookPage = pageOf(ZWebhook).meta({ id: 'WebhookPage' });
 const fields = {
   Name: z.string().trim().min(1).max(200).meta({ pattern: '\\S', description: 'Trimmed; not blank.' }),
   Url: ZWebhookUrl,
-  EventTypes: z.array(ZEventTypeName).min(1).max(50).meta({ description: 'Event types or <prefix>.* patterns.' }),
+  EventTypes: z.array(ZEventTypeName).min(1).max(100).meta({ description: 'Event types or <prefix>.* patterns, 1 to 100.' }),
   Enabled: z.boolean().optional().meta({ description: 'true when absent on create; unchanged when absent on update.' }),
 };
 

@@ -281,7 +281,13 @@ export interface paths {
          */
         get: operations["carriers-findCarriers"];
         put?: never;
-        post?: never;
+        /**
+         * Create a carrier
+         * @description Name is required; Status defaults to Pending. A McNumber or DotNumber another carrier of the tenant holds is a 409 Conflict/Duplicate whose Detail and Field name the field; an ExternalIds pair another carrier holds is a 409 Conflict/Duplicate naming the pair. Carriers belong to the tenant. Emits carrier.created to every subscription of the tenant.
+         *
+         *     Requires scope: carrier:create.
+         */
+        post: operations["carriers-createCarrier"];
         delete?: never;
         options?: never;
         head?: never;
@@ -297,7 +303,7 @@ export interface paths {
         };
         /**
          * Get a carrier
-         * @description With its insurance policies. Carriers belong to the tenant: every client of the tenant sees them.
+         * @description With its insurance policies and its ETag, for If-Match on PATCH. Carriers belong to the tenant: every client of the tenant sees them.
          *
          *     Requires scope: carrier:read.
          */
@@ -307,7 +313,13 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a carrier
+         * @description A JSON merge patch (RFC 7396): a field left out is unchanged, null clears a nullable field (McNumber, DotNumber, Address, and Country inside Address); null on any other field is a 400. Send at least one field. Address merges into the current one; InsuranceInfo replaces every policy; ExternalIds merges key by key (null removes a source; at most 10 after the merge). If-Match with the ETag of the GET is required (428 without, 412 when stale). A McNumber or DotNumber another carrier holds is a 409 Conflict/Duplicate naming the field, an ExternalIds pair another carrier holds one naming the pair. Status Inactive retires the carrier: 409 Conflict/InUse while it is on a trip that is neither Delivered nor Cancelled. A patch that changes nothing keeps the ETag and emits nothing; otherwise carrier.changed carries data.diff.changes, sent to every subscription of the tenant.
+         *
+         *     Requires scope: carrier:update.
+         */
+        patch: operations["carriers-updateCarrier"];
         trace?: never;
     };
     "/api/p/v1.0/carriers/{carrierId}/documents": {
@@ -785,11 +797,19 @@ export interface paths {
         };
         /**
          * List drivers
-         * @description Requires scope: driver:read.
+         * @description Status: Active or Inactive (repeat or separate with commas); ExternalId: source:id, the record holding that pair.
+         *
+         *     Requires scope: driver:read.
          */
         get: operations["assets-findDrivers"];
         put?: never;
-        post?: never;
+        /**
+         * Create a driver
+         * @description FirstName, LastName and Type are required; HireDate is a plain date (yyyy-MM-dd). OwnerOperatorId must name an owner-operator the caller can see (404 otherwise). Status defaults to Active; ExternalIds to {} (a (source, id) pair another driver of the tenant holds is a 409 Conflict/Duplicate naming the pair). A subsidiary-bound client creates in its own subsidiary; naming another, or an unknown one, is a 404. Answers 201 with the record as its GET reads it, its Location and ETag. Emits driver.created, routed by the subsidiary (every subscription when it has none).
+         *
+         *     Requires scope: driver:create.
+         */
+        post: operations["assets-createDriver"];
         delete?: never;
         options?: never;
         head?: never;
@@ -813,7 +833,13 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a driver
+         * @description A JSON merge patch (RFC 7396): a field left out is unchanged, null clears a nullable field and is a 400 on a required one; send at least one field. ExternalIds merges key by key (null removes a source; more than 10 entries after the merge is a 400). FirstName, LastName and Type are required; HireDate is a plain date (yyyy-MM-dd). OwnerOperatorId must name an owner-operator the caller can see (404 otherwise). A pair another driver holds is a 409 Conflict/Duplicate naming the pair. If-Match with the ETag of the GET is required (428 without, 412 when stale). Status Inactive retires the driver; while a trip that is neither Delivered nor Cancelled names it, that is a 409 Conflict/InUse. A patch that changes nothing keeps the ETag and emits nothing; otherwise driver.changed carries data.diff.changes.
+         *
+         *     Requires scope: driver:update.
+         */
+        patch: operations["assets-updateDriver"];
         trace?: never;
     };
     "/api/p/v1.0/drivers/events/search": {
@@ -849,7 +875,7 @@ export interface paths {
         put?: never;
         /**
          * Search drivers
-         * @description Type: a list of COMPANY, OWNER_OPERATOR, CONTRACTOR, EXTERNAL; omitted means every type.
+         * @description Type: a list of COMPANY, OWNER_OPERATOR, CONTRACTOR, EXTERNAL; omitted means every type. Statuses: a list of Active, Inactive; ExternalId: source:id, the record holding that pair.
          *
          *     Requires scope: driver:read.
          */
@@ -941,7 +967,13 @@ export interface paths {
          */
         get: operations["invoices-findInvoices"];
         put?: never;
-        post?: never;
+        /**
+         * Invoice a customer's delivered loads
+         * @description Answers 201 with the Open invoice, its ETag and Location. Each of LoadNumbers must be a load the caller can see (else 404 naming it), of this customer and Delivered (else 409 Conflict/InvalidState), and on no invoice that is not Void (else 409 Conflict/InUse; of two concurrent invoices for one load exactly one is created); the problem names the load in Detail and LoadNumber. LineItems are, load by load in the order given, the line items of the load's trips that were not Cancelled (Quantity 1, Rate = Amount) and then the customer's accessorials on its trips (detention included), each with its LoadNumber; Total is their sum. All lines must share one currency, which becomes the invoice currency (USD without lines): a mix is 422 Unprocessable/MixedCurrencies naming the load. Number is `INV-<n>` when left out (n one more than the tenant's highest); a taken Number is 409 Conflict/Duplicate (Field Number). InvoicedDate defaults to today (00:00 UTC), DueDate to InvoicedDate plus the customer's PaymentTermsDays (30 when unset); a DueDate before InvoicedDate is 400. SubsidiaryId is the customer's; for a customer of no subsidiary, the loads' subsidiary when they share one (a subsidiary-bound client's own), else null. Emits invoice.created.
+         *
+         *     Requires scope: invoice:create.
+         */
+        post: operations["invoices-createInvoice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -992,6 +1024,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/p/v1.0/invoices/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void an invoice
+         * @description An Open invoice without payments becomes Void and its loads can be invoiced again; any other invoice (PartiallyPaid, Paid, already Void) is 409 Conflict/InvalidState. The body may be empty or hold a Reason (1 to 200 characters), kept with the invoice and sent as data.Reason of invoice.voided. If-Match is optional: when sent it must match the ETag of the last read (412 otherwise), so a client can void only the version it saw. Answers 200 with the Void invoice and its new ETag. Emits invoice.voided.
+         *
+         *     Requires scope: invoice:update.
+         */
+        post: operations["invoices-voidInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/p/v1.0/invoices/search": {
         parameters: {
             query?: never;
@@ -1023,13 +1077,19 @@ export interface paths {
         };
         /**
          * List loads
-         * @description Loads in creation order with Origin, Destination and their trips. The filters are those of POST /loads/search, as query parameters; Status may be repeated or comma-separated.
+         * @description Loads in creation order with Origin, Destination and their trips. The filters are those of POST /loads/search, as query parameters; Status may be repeated or comma-separated; UpdatedAtStart and UpdatedAtEnd are the search's UpdatedAtRange (Start inclusive, End exclusive; an UpdatedAtEnd not after UpdatedAtStart is a 400).
          *
          *     Requires scope: load:read.
          */
         get: operations["loads-findLoads"];
         put?: never;
-        post?: never;
+        /**
+         * Create a load
+         * @description Creates a load with its trips (at least one), each with two or more stops (the first a Pickup, the last a Delivery, else a 400 naming the stop's StopType). The server assigns every id. Without LoadNumber the next free number of the tenant is assigned (1, 2, 3, …); a LoadNumber another load of the tenant has is a 409 Conflict/Duplicate naming LoadNumber, an ExternalIds pair another load holds a 409 Conflict/Duplicate naming the pair. SubsidiaryId defaults to the customer's (a subsidiary-bound client's own; it may name only its own). A customer, subsidiary, driver, truck, trailer, carrier, location or reference definition the caller cannot see is a 404 whose Field names the body field; an Inactive driver, truck, trailer or carrier a 409 Conflict/InvalidState naming it. A stop's LocationId fills in the address, coordinates, time zone and company the stop leaves out. Trips are Assigned when they have a driver or a carrier, else Planned; TripNumber defaults to <LoadNumber>-<n>. Answers 201 with the load as GET /loads/{loadNumber} reads it, its Location and ETag; emits load.created and a trip.created per trip. Takes an Idempotency-Key.
+         *
+         *     Requires scope: load:create.
+         */
+        post: operations["loads-createLoad"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1045,13 +1105,41 @@ export interface paths {
         };
         /**
          * Get a load
-         * @description The load with Origin (first pickup), Destination (last delivery) and its trips with stops and Eta.
+         * @description The load with Origin (first pickup), Destination (last delivery) and its trips with stops and Eta. The ETag changes with every change to the load, its trips or their stops; send it as If-Match to PATCH the load or add a trip.
          *
          *     Requires scope: load:read.
          */
         get: operations["loads-getLoad"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a load
+         * @description A JSON merge patch (RFC 7396) of OrderNumber, Equipment (null clears either), ExternalIds (merged key by key: an id sets its source, null removes it; at most 10 entries after the merge, else a 400) and CustomerId (only while the load is Planned or Assigned, else 409 Conflict/InvalidState; a customer the caller cannot see is a 404 naming CustomerId). Send at least one field. If-Match with the ETag of the GET is required (428 without, 412 when stale). An ExternalIds pair another load holds is a 409 Conflict/Duplicate naming the pair. A patch that changes nothing keeps the ETag and emits nothing; otherwise load.changed carries data.diff.changes (ExternalIds by source, e.g. ExternalIds.mcleod).
+         *
+         *     Requires scope: load:update.
+         */
+        patch: operations["loads-updateLoad"];
+        trace?: never;
+    };
+    "/api/p/v1.0/loads/{loadNumber}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a load
+         * @description A Planned, Assigned or Dispatched load and its trips become Cancelled; an InTransit, Delivered or Cancelled load is a 409 Conflict/InvalidState. The body is optional: an empty body, {} or { Reason } (1 to 200 characters, carried by tender.cancelled). If-Match is optional: when sent it must be the ETag of the GET (412 when stale). A load an accepted tender created cancels the tender too. Emits trip.status.changed for each trip, load.status.changed, and tender.cancelled for its tender. Answers 200 with the load and its new ETag.
+         *
+         *     Requires scope: load:update.
+         */
+        post: operations["loads-cancelLoad"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1136,6 +1224,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/p/v1.0/loads/{loadNumber}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a load's notes
+         * @description Internal and Public notes, newest CreatedAt first (Id breaking ties).
+         *
+         *     Requires scope: load:read.
+         */
+        get: operations["loadNotes-findLoadNotes"];
+        put?: never;
+        /**
+         * Add a note to a load
+         * @description Text is 1 to 2,000 characters (trimmed; white space alone is a 400). Access `Public` shows the note on the load's customer tracking page (`GET /track/{token}`, HTML and JSON); `Internal` never leaves the API. CreatedBy is the calling client's id. Notes cannot be changed or deleted: their ETag never changes. Emits `load.note.created` (data: the note with LoadNumber), routed by the load's subsidiary.
+         *
+         *     Requires scope: load:update.
+         */
+        post: operations["loadNotes-createLoadNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/p/v1.0/loads/{loadNumber}/notes/{noteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one note of a load
+         * @description The note the create's Location names. A note of another load is 404.
+         *
+         *     Requires scope: load:read.
+         */
+        get: operations["loadNotes-getLoadNote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/p/v1.0/loads/{loadNumber}/tracking-link": {
         parameters: {
             query?: never;
@@ -1164,6 +1302,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/p/v1.0/loads/{loadNumber}/trips": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a trip to a load
+         * @description Adds a NewTrip (a relay or a split) after the load's trips, with the rules of POST /loads: two or more stops, the first a Pickup and the last a Delivery (400 naming the stop's StopType); what it names must be visible (404 naming the field); an Inactive driver, truck, trailer or carrier is a 409 Conflict/InvalidState; TripNumber defaults to <LoadNumber>-<n>. If-Match with the load's ETag (GET /loads/{loadNumber}) is required (428 without, 412 when stale). A Delivered or Cancelled load is a 409 Conflict/InvalidState. The load's status follows its trips (load.status.changed when it moves) and its ETag changes. Answers 201 with the trip as GET /trips/{tripId} reads it, its Location and the trip's ETag; emits trip.created.
+         *
+         *     Requires scope: trip:update.
+         */
+        post: operations["loads-addTrip"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/p/v1.0/loads/search": {
         parameters: {
             query?: never;
@@ -1175,7 +1335,7 @@ export interface paths {
         put?: never;
         /**
          * Search loads
-         * @description Every filter is optional and they combine with AND. Status, LoadNumber and CustomerId are the load's; TripNumber, DriverId, TruckId, TrailerId, CarrierId and the Pickup/Delivery ranges hold when one of the load's trips meets all of them. UpdatedSince: the load or one of its trips changed at or after the instant.
+         * @description Every filter is optional and they combine with AND. Status, LoadNumber, CustomerId, OrderNumber (exact) and ExternalId (source:id, exact) are the load's; UpdatedAtRange (Start inclusive, End exclusive) is on the load's UpdatedAt, the latest change to the load or any of its trips, for incremental syncs; TripNumber, DriverId, TruckId, TrailerId, CarrierId and the Pickup/Delivery ranges hold when one of the load's trips meets all of them. UpdatedSince: the load or one of its trips changed at or after the instant.
          *
          *     Requires scope: load:read.
          */
@@ -1201,7 +1361,13 @@ export interface paths {
          */
         get: operations["locations-findLocations"];
         put?: never;
-        post?: never;
+        /**
+         * Create a location
+         * @description Name, Type and PhysicalAddress are required; Status defaults to Active. TimeZone left out is the zone of the Coordinates (null with neither). A Geofence circle (RadiusMeters) is drawn around the Coordinates, so it needs them, and a DepartRadiusMeters beside a circle must be at least its RadiusMeters (400 naming the field). A Polygon must not intersect itself. CompanyNumber and ExternalId are not unique. Locations belong to the tenant. Emits location.created to every subscription of the tenant.
+         *
+         *     Requires scope: location:create.
+         */
+        post: operations["locations-createLocation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1217,7 +1383,9 @@ export interface paths {
         };
         /**
          * Get a location
-         * @description Requires scope: location:read.
+         * @description With its ETag, for If-Match on PATCH. Locations belong to the tenant: every client of the tenant sees them.
+         *
+         *     Requires scope: location:read.
          */
         get: operations["locations-getLocation"];
         put?: never;
@@ -1225,7 +1393,13 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a location
+         * @description A JSON merge patch (RFC 7396): a field left out is unchanged, null clears a nullable field (CompanyNumber, Coordinates, TimeZone, ExternalId, Geofence, DepartRadiusMeters, DetentionFreeMinutes, and Country inside PhysicalAddress); null on any other field is a 400. Send at least one field. PhysicalAddress merges into the current one; Geofence is replaced whole. TimeZone null, or new Coordinates without TimeZone, take the zone of the Coordinates. Status Disabled retires the location. The location as the patch leaves it must keep the fence rules of POST /locations (400 naming the field the patch sent). If-Match with the ETag of the GET is required (428 without, 412 when stale). A patch that changes nothing keeps the ETag and emits nothing; otherwise location.changed carries data.diff.changes, sent to every subscription of the tenant.
+         *
+         *     Requires scope: location:update.
+         */
+        patch: operations["locations-updateLocation"];
         trace?: never;
     };
     "/api/p/v1.0/locations/search": {
@@ -1599,13 +1773,19 @@ export interface paths {
         };
         /**
          * List trailers
-         * @description Query CompanyOwnedAsset=true, false or null (the unset flag, not false); omit it for every trailer.
+         * @description Query CompanyOwnedAsset=true, false or null (the unset flag, not false); omit it for every trailer. Status: Active or Inactive (repeat or separate with commas); ExternalId: source:id, the record holding that pair.
          *
          *     Requires scope: trailer:read.
          */
         get: operations["assets-findTrailers"];
         put?: never;
-        post?: never;
+        /**
+         * Create a trailer
+         * @description TrailerNumber is required and unique per tenant (409 Conflict/Duplicate naming TrailerNumber). Status defaults to Active; ExternalIds to {} (a (source, id) pair another trailer of the tenant holds is a 409 Conflict/Duplicate naming the pair). A subsidiary-bound client creates in its own subsidiary; naming another, or an unknown one, is a 404. Answers 201 with the record as its GET reads it, its Location and ETag. Emits trailer.created, routed by the subsidiary (every subscription when it has none).
+         *
+         *     Requires scope: trailer:create.
+         */
+        post: operations["assets-createTrailer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1629,7 +1809,13 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a trailer
+         * @description A JSON merge patch (RFC 7396): a field left out is unchanged, null clears a nullable field and is a 400 on a required one; send at least one field. ExternalIds merges key by key (null removes a source; more than 10 entries after the merge is a 400). TrailerNumber is required and unique per tenant (409 Conflict/Duplicate naming TrailerNumber). A pair another trailer holds is a 409 Conflict/Duplicate naming the pair. If-Match with the ETag of the GET is required (428 without, 412 when stale). Status Inactive retires the trailer; while a trip that is neither Delivered nor Cancelled names it, that is a 409 Conflict/InUse. A patch that changes nothing keeps the ETag and emits nothing; otherwise trailer.changed carries data.diff.changes.
+         *
+         *     Requires scope: trailer:update.
+         */
+        patch: operations["assets-updateTrailer"];
         trace?: never;
     };
     "/api/p/v1.0/trailers/events/search": {
@@ -1665,7 +1851,7 @@ export interface paths {
         put?: never;
         /**
          * Search trailers
-         * @description CompanyOwnedAsset true, false or null (the unset flag, its own value); omit it for every trailer.
+         * @description CompanyOwnedAsset true, false or null (the unset flag, its own value); omit it for every trailer. Statuses: a list of Active, Inactive; ExternalId: source:id, the record holding that pair.
          *
          *     Requires scope: trailer:read.
          */
@@ -1731,11 +1917,61 @@ export interface paths {
         put?: never;
         /**
          * Assign a driver, truck, trailer or carrier to a trip
-         * @description Sets the resources sent (at least one; the others stay). Each must exist and be visible to the caller, else 404. A Planned trip becomes Assigned; Assigned, Dispatched and InTransit trips keep their status (a reassignment). 409 InvalidState on a Delivered or Cancelled trip. On the HosEta plan the Planned ETAs are computed. Returns the trip with Eta; the `ETag` header is the trip's.
+         * @description Sets the resources sent (at least one; the others stay). Each must exist and be visible to the caller, else 404. A Planned trip becomes Assigned; Assigned, Dispatched and InTransit trips keep their status (a reassignment). 409 InvalidState on a Delivered or Cancelled trip, and for a driver, truck, trailer or carrier whose Status is Inactive. On the HosEta plan the Planned ETAs are computed. Returns the trip with Eta; the `ETag` header is the trip's.
          *
          *     Requires scope: trip:update.
          */
         post: operations["trips-assignTrip"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/p/v1.0/trips/{tripId}/check-calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a trip's check calls
+         * @description Newest RecordedAt first (Id breaking ties).
+         *
+         *     Requires scope: trip:read.
+         */
+        get: operations["checkCalls-findCheckCalls"];
+        put?: never;
+        /**
+         * Record a check call on a trip
+         * @description A status report from the road. StopId is the trip's next Open stop (null when every stop is Arrived or Completed). An Eta becomes that stop's Manual ETA, as `PUT .../stops/{stopId}/eta` would set it: an ETA-only change, so the trip's ETag changes but no trip.changed is emitted; with no Open stop an Eta is 409 Conflict/InvalidState. No If-Match: a check call is a report, not an edit of the trip. Coordinates and Address together are 400. A Cancelled or Delivered trip is 409 Conflict/InvalidState; RecordedAt more than 5 minutes ahead of the server clock is 422 Unprocessable/FutureRecordedAt. The answer's ETag is the check call's (check calls never change). Emits `trip.check_call.created` (data: the check call with LoadNumber), routed by the trip's subsidiary. Check calls appear in the load's inbound visibility history with EventType CheckCall.
+         *
+         *     Requires scope: trip:update.
+         */
+        post: operations["checkCalls-createCheckCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/p/v1.0/trips/{tripId}/check-calls/{checkCallId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one check call of a trip
+         * @description The check call the create's Location names. A check call of another trip is 404.
+         *
+         *     Requires scope: trip:read.
+         */
+        get: operations["checkCalls-getCheckCall"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1901,7 +2137,13 @@ export interface paths {
          */
         get: operations["trips-findTripStops"];
         put?: never;
-        post?: never;
+        /**
+         * Add a stop to a trip
+         * @description Inserts the stop at Index (0-based; default: before the last stop); Index above the number of stops is 400. A LocationId (404 when not a location of the tenant) fills the address, coordinates, time zone and company the stop leaves out; a reference ReferenceId must be a definition of the tenant (404). If-Match with the trip ETag is required (428 when missing, 412 when stale). 409 InvalidState on a Cancelled or Delivered trip, before an Arrived or Completed stop, or when the first stop would not be a Pickup or the last not a Delivery. On the HosEta plan the Planned ETAs are re-planned. Emits trip.changed. Answers 200 with the trip and its stops; the `ETag` header is the trip's.
+         *
+         *     Requires scope: trip:update.
+         */
+        post: operations["trips-addTripStop"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1924,10 +2166,22 @@ export interface paths {
         get: operations["trips-getStop"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Remove a stop from a trip
+         * @description Removes an Open stop with its references. 404 for a stop that is not the trip's. If-Match with the trip ETag is required (428 when missing, 412 when stale). 409 InvalidState on a Cancelled or Delivered trip, for a stop that is not Open, for an Open stop before an Arrived or Completed one (which would move), or when the trip would be left with fewer than two stops, or a first stop that is not a Pickup or a last that is not a Delivery. Emits trip.changed; on the HosEta plan the Planned ETAs are re-planned. Answers 200 with the trip and its stops; the `ETag` header is the trip's.
+         *
+         *     Requires scope: trip:update.
+         */
+        delete: operations["trips-deleteTripStop"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change the place of a stop
+         * @description A JSON merge patch (RFC 7396) of Address, Coordinates, LocationId, LoadingType, CompanyId and TimeZone; send at least one. A LocationId (404 when not a location of the tenant) sets the stop's address, coordinates, time zone and company to the location's, except those the patch sends; null only unlinks the location. The time zone is otherwise kept unless TimeZone is sent. 404 for a stop that is not the trip's. If-Match with the trip ETag is required (428 when missing, 412 when stale). 409 InvalidState on a Cancelled or Delivered trip or for a stop that is not Open. A patch that changes nothing keeps the ETag and emits nothing; otherwise trip.changed, and on the HosEta plan the Planned ETAs are re-planned. Answers the trip with its stops; the `ETag` header is the trip's.
+         *
+         *     Requires scope: trip:update.
+         */
+        patch: operations["trips-updateTripStop"];
         trace?: never;
     };
     "/api/p/v1.0/trips/{tripId}/stops/{stopId}/appointment": {
@@ -2024,6 +2278,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/p/v1.0/trips/{tripId}/stops/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reorder the stops of a trip
+         * @description StopIds names every stop of the trip once, in the new route order; ids missing, extra, repeated or of another trip are 400 naming StopIds. If-Match with the trip ETag is required (428 when missing, 412 when stale). 409 InvalidState on a Cancelled or Delivered trip, when an Arrived or Completed stop would change places, or when the first stop would not be a Pickup or the last not a Delivery. The same order changes nothing: the ETag stays and nothing is emitted. Otherwise trip.changed, whose diff has `Stops.Order` (the Ids before and after), and on the HosEta plan the Planned ETAs are re-planned. Answers 200 with the trip and its stops; the `ETag` header is the trip's.
+         *
+         *     Requires scope: trip:update.
+         */
+        put: operations["trips-reorderTripStops"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/p/v1.0/trips/{tripId}/unassign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take the driver, truck, trailer and carrier off a trip
+         * @description Clears DriverId, TruckId, TrailerId and CarrierId of a Planned or Assigned trip; an Assigned trip becomes Planned. If-Match with the trip ETag is required (428 when missing, 412 when stale). A Dispatched, InTransit, Delivered or Cancelled trip is 409 InvalidState. A trip with nothing assigned is unchanged (same ETag, no event); otherwise trip.changed and, for an Assigned trip, trip.status.changed. Planned ETAs stay as they are. Answers 200 with the trip; the `ETag` header is the trip's.
+         *
+         *     Requires scope: trip:update.
+         */
+        post: operations["trips-unassignTrip"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/p/v1.0/trips/search": {
         parameters: {
             query?: never;
@@ -2055,11 +2353,19 @@ export interface paths {
         };
         /**
          * List trucks
-         * @description Requires scope: truck:read.
+         * @description Status: Active or Inactive (repeat or separate with commas); ExternalId: source:id, the record holding that pair.
+         *
+         *     Requires scope: truck:read.
          */
         get: operations["assets-findTrucks"];
         put?: never;
-        post?: never;
+        /**
+         * Create a truck
+         * @description TruckNumber is required and unique per tenant (409 Conflict/Duplicate naming TruckNumber). OwnerOperatorId must name an owner-operator the caller can see (404 otherwise). Status defaults to Active; ExternalIds to {} (a (source, id) pair another truck of the tenant holds is a 409 Conflict/Duplicate naming the pair). A subsidiary-bound client creates in its own subsidiary; naming another, or an unknown one, is a 404. Answers 201 with the record as its GET reads it, its Location and ETag. Emits truck.created, routed by the subsidiary (every subscription when it has none).
+         *
+         *     Requires scope: truck:create.
+         */
+        post: operations["assets-createTruck"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2083,7 +2389,13 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a truck
+         * @description A JSON merge patch (RFC 7396): a field left out is unchanged, null clears a nullable field and is a 400 on a required one; send at least one field. ExternalIds merges key by key (null removes a source; more than 10 entries after the merge is a 400). TruckNumber is required and unique per tenant (409 Conflict/Duplicate naming TruckNumber). OwnerOperatorId must name an owner-operator the caller can see (404 otherwise). A pair another truck holds is a 409 Conflict/Duplicate naming the pair. If-Match with the ETag of the GET is required (428 without, 412 when stale). Status Inactive retires the truck; while a trip that is neither Delivered nor Cancelled names it, that is a 409 Conflict/InUse. A patch that changes nothing keeps the ETag and emits nothing; otherwise truck.changed carries data.diff.changes.
+         *
+         *     Requires scope: truck:update.
+         */
+        patch: operations["assets-updateTruck"];
         trace?: never;
     };
     "/api/p/v1.0/trucks/events/search": {
@@ -2119,7 +2431,9 @@ export interface paths {
         put?: never;
         /**
          * Search trucks
-         * @description Requires scope: truck:read.
+         * @description Statuses: a list of Active, Inactive; ExternalId: source:id, the record holding that pair.
+         *
+         *     Requires scope: truck:read.
          */
         post: operations["assets-searchTrucks"];
         delete?: never;
@@ -2274,8 +2588,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * What a load received: positions and stop arrivals and departures
-         * @description The positions attached to the load's trips (EventType Location) and the arrivals and departures stored on its stops, newest RecordedAt first (Id breaking ties). RecordedAt is the position's RecordedAt or the stop's ArrivedAt / DepartedAt, and ReceivedAt when the server recorded it (for seeded data, when it was loaded); AssetId and AssetType are null for stop events, whose Source is `StopUpdate`.
+         * What a load received: positions, stop arrivals and departures, check calls
+         * @description The positions attached to the load's trips (EventType Location), the arrivals and departures stored on its stops, and the check calls on its trips (EventType CheckCall, Id `checkcall:<checkCallId>`, StopId the trip's next Open stop when it was recorded), newest RecordedAt first (Id breaking ties). RecordedAt is the position's or check call's RecordedAt or the stop's ArrivedAt / DepartedAt, and ReceivedAt when the server recorded it (for seeded data, when it was loaded); AssetId and AssetType are null for stop events, whose Source is `StopUpdate`, and for check calls, whose Source is `CheckCall`.
          *
          *     Requires scope: visibility:read.
          */
@@ -2658,6 +2972,50 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "carrier.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * carrier.changed
+         * @description A carrier changed; data is the carrier with data.diff.changes. Sent to every subscription of the tenant.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_carrier_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "carrier.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * carrier.created
+         * @description A carrier was created; data is the carrier. Sent to every subscription of the tenant.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_carrier_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "carrier.document.created": {
         parameters: {
             query?: never;
@@ -2856,6 +3214,72 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "driver.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * driver.changed
+         * @description A driver changed (retired included); data is the driver with data.diff.changes. Routed like driver.created (to both subsidiaries after a move).
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_driver_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "driver.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * driver.created
+         * @description A driver was created; data is the driver. Routed by its subsidiary, to every subscription when it has none.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_driver_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.created
+         * @description An invoice was created (POST /invoices); data is the invoice. Routed like invoice.payment.recorded.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_invoice_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "invoice.paid": {
         parameters: {
             query?: never;
@@ -2900,6 +3324,28 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "invoice.voided": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.voided
+         * @description An invoice was voided; data is the invoice, with data.Reason when the void gave one. Routed like invoice.payment.recorded.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_invoice_voided"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "load.changed": {
         parameters: {
             query?: never;
@@ -2933,11 +3379,33 @@ export interface webhooks {
         put?: never;
         /**
          * load.created
-         * @description A load was created (an accepted tender's); data is the load with its trips and stops. Routed by its subsidiary.
+         * @description A load was created (POST /loads or an accepted tender); data is the load with its trips and stops. Routed by its subsidiary.
          *
          *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
          */
         post: operations["event_load_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "load.note.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * load.note.created
+         * @description A note was added to a load; data is the note with LoadNumber. Routed by the load's subsidiary.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_load_note_created"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2960,6 +3428,50 @@ export interface webhooks {
          *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
          */
         post: operations["event_load_status_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "location.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * location.changed
+         * @description A location changed; data is the location with data.diff.changes. Sent to every subscription of the tenant.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_location_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "location.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * location.created
+         * @description A location was created; data is the location. Sent to every subscription of the tenant.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_location_created"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3076,6 +3588,50 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "trailer.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * trailer.changed
+         * @description A trailer changed (retired included); data is the trailer with data.diff.changes. Routed like trailer.created (to both subsidiaries after a move).
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_trailer_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "trailer.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * trailer.created
+         * @description A trailer was created; data is the trailer. Routed by its subsidiary, to every subscription when it has none.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_trailer_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "trip.changed": {
         parameters: {
             query?: never;
@@ -3098,6 +3654,50 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "trip.check_call.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * trip.check_call.created
+         * @description A check call was recorded on a trip; data is the check call with LoadNumber. Routed by the trip's subsidiary.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_trip_check_call_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "trip.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * trip.created
+         * @description A trip was created with a new load (POST /loads) or added to one (POST /loads/{loadNumber}/trips); data is the trip. Routed by its subsidiary.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_trip_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "trip.status.changed": {
         parameters: {
             query?: never;
@@ -3114,6 +3714,50 @@ export interface webhooks {
          *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
          */
         post: operations["event_trip_status_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "truck.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * truck.changed
+         * @description A truck changed (retired included); data is the truck with data.diff.changes. Routed like truck.created (to both subsidiaries after a move).
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_truck_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "truck.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * truck.created
+         * @description A truck was created; data is the truck. Routed by its subsidiary, to every subscription when it has none.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_truck_created"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3232,6 +3876,8 @@ export interface components {
             Id: string;
             /** @description Live, Drop, Hook, Drop&Hook, … */
             LoadingType: string | null;
+            /** @description The location the stop is at, null when it names none. */
+            LocationId: string | null;
             References: components["schemas"]["Reference"][];
             /** @enum {string} */
             ScheduleType: "APPT" | "FCFS";
@@ -3278,6 +3924,11 @@ export interface components {
             /** @description Items in the whole filtered list, on every page. */
             Total: number;
         };
+        /**
+         * @description Inactive: retired (kept, never assigned to a trip again).
+         * @enum {string}
+         */
+        AssetStatus: "Active" | "Inactive";
         AssetTelemetry: {
             AssetId: string;
             /** @enum {string} */
@@ -3312,10 +3963,117 @@ export interface components {
              * @example 2026-11-18T00:00:00.000Z
              */
             CreatedAt: string;
+            /** @description Unique per tenant when set. */
             DotNumber: string | null;
             Email: string[];
+            /**
+             * @description Ids of this record in other systems, by source: up to 10 entries; each (source, id) pair is unique per tenant and kind.
+             * @example {
+             *       "mcleod": "ORD-10442",
+             *       "broker": "BRK-77"
+             *     }
+             */
+            ExternalIds: {
+                [key: string]: string;
+            };
             Id: string;
             InsuranceInfo: components["schemas"]["CarrierInsurance"][];
+            /** @description Unique per tenant when set. */
+            McNumber: string | null;
+            Name: string;
+            Phone: string[];
+            /** @enum {string} */
+            Status: "Pending" | "Active" | "Inactive";
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            UpdatedAt: string;
+        };
+        /** @description The body of a `carrier.changed` delivery. */
+        CarrierChangedEvent: {
+            data: components["schemas"]["CarrierChangedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "carrier.changed";
+        };
+        CarrierChangedEventData: {
+            Address: components["schemas"]["PostalAddress"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            CreatedAt: string;
+            diff: components["schemas"]["EventDiff"];
+            /** @description Unique per tenant when set. */
+            DotNumber: string | null;
+            Email: string[];
+            /**
+             * @description Ids of this record in other systems, by source: up to 10 entries; each (source, id) pair is unique per tenant and kind.
+             * @example {
+             *       "mcleod": "ORD-10442",
+             *       "broker": "BRK-77"
+             *     }
+             */
+            ExternalIds: {
+                [key: string]: string;
+            };
+            Id: string;
+            InsuranceInfo: components["schemas"]["CarrierInsurance"][];
+            /** @description Unique per tenant when set. */
+            McNumber: string | null;
+            Name: string;
+            Phone: string[];
+            /** @enum {string} */
+            Status: "Pending" | "Active" | "Inactive";
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            UpdatedAt: string;
+        };
+        /** @description The body of a `carrier.created` delivery. */
+        CarrierCreatedEvent: {
+            data: components["schemas"]["CarrierCreatedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "carrier.created";
+        };
+        CarrierCreatedEventData: {
+            Address: components["schemas"]["PostalAddress"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            CreatedAt: string;
+            /** @description Unique per tenant when set. */
+            DotNumber: string | null;
+            Email: string[];
+            /**
+             * @description Ids of this record in other systems, by source: up to 10 entries; each (source, id) pair is unique per tenant and kind.
+             * @example {
+             *       "mcleod": "ORD-10442",
+             *       "broker": "BRK-77"
+             *     }
+             */
+            ExternalIds: {
+                [key: string]: string;
+            };
+            Id: string;
+            InsuranceInfo: components["schemas"]["CarrierInsurance"][];
+            /** @description Unique per tenant when set. */
             McNumber: string | null;
             Name: string;
             Phone: string[];
@@ -3538,6 +4296,41 @@ export interface components {
             PickedUpAt: string | null;
             TripId: string;
             TripNumber: string;
+        };
+        CheckCall: {
+            Address: components["schemas"]["AssetLocationAddress"] | null;
+            Coordinates: {
+                Latitude: string;
+                Longitude: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When the server recorded the call.
+             */
+            CreatedAt: string;
+            /** @description The id of the API client that recorded the call. */
+            CreatedBy: string;
+            /** @description The ETA reported for StopId, in UTC (it became that stop's Manual ETA). */
+            Eta: string | null;
+            /** @example chk_0f6c3f2e-1b2a-4c5d-8e9f-a0b1c2d3e4f5 */
+            Id: string;
+            Note: string | null;
+            /** Format: date-time */
+            RecordedAt: string;
+            /** @enum {string} */
+            Status: "OnSchedule" | "Delayed" | "Breakdown" | "Weather" | "Traffic" | "Other";
+            /** @description The trip's next Open stop when the call was recorded; null when it had none. */
+            StopId: string | null;
+            TripId: string;
+        };
+        CheckCallPage: {
+            Items: components["schemas"]["CheckCall"][];
+            /** @description Send it as Cursor, with the same filters, for the items after this page (keyset paging: items that stay in the list are neither skipped nor repeated when others are added or removed meanwhile). null when this page is the last. */
+            NextCursor: string | null;
+            Page: number;
+            PageSize: number;
+            /** @description Items in the whole filtered list, on every page. */
+            Total: number;
         };
         /** @description Decimal degrees as strings. */
         Coordinates: {
@@ -3802,6 +4595,8 @@ export interface components {
             Id: string;
             /** @description Live, Drop, Hook, Drop&Hook, … */
             LoadingType: string | null;
+            /** @description The location the stop is at, null when it names none. */
+            LocationId: string | null;
             References: components["schemas"]["Reference"][];
             /** @enum {string} */
             ScheduleType: "APPT" | "FCFS";
@@ -3998,12 +4793,135 @@ export interface components {
             UploadedBy: string | null;
         };
         Driver: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            CreatedAt: string;
+            Email: string | null;
+            /**
+             * @description Ids of this record in other systems, by source: up to 10 entries; each (source, id) pair is unique per tenant and kind.
+             * @example {
+             *       "mcleod": "ORD-10442",
+             *       "broker": "BRK-77"
+             *     }
+             */
+            ExternalIds: {
+                [key: string]: string;
+            };
             FirstName: string;
+            HireDate: string | null;
             Id: string;
             LastName: string;
+            LicenseNumber: string | null;
+            LicenseState: string | null;
             OwnerOperatorId: string | null;
+            Phone: string | null;
+            Status: components["schemas"]["AssetStatus"];
             SubsidiaryId: string | null;
             Type: components["schemas"]["DriverType"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            UpdatedAt: string;
+        };
+        /** @description The body of a `driver.changed` delivery. */
+        DriverChangedEvent: {
+            data: components["schemas"]["DriverChangedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "driver.changed";
+        };
+        DriverChangedEventData: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            CreatedAt: string;
+            diff: components["schemas"]["EventDiff"];
+            Email: string | null;
+            /**
+             * @description Ids of this record in other systems, by source: up to 10 entries; each (source, id) pair is unique per tenant and kind.
+             * @example {
+             *       "mcleod": "ORD-10442",
+             *       "broker": "BRK-77"
+             *     }
+             */
+            ExternalIds: {
+                [key: string]: string;
+            };
+            FirstName: string;
+            HireDate: string | null;
+            Id: string;
+            LastName: string;
+            LicenseNumber: string | null;
+            LicenseState: string | null;
+            OwnerOperatorId: string | null;
+            Phone: string | null;
+            Status: components["schemas"]["AssetStatus"];
+            SubsidiaryId: string | null;
+            Type: components["schemas"]["DriverType"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            UpdatedAt: string;
+        };
+        /** @description The body of a `driver.created` delivery. */
+        DriverCreatedEvent: {
+            data: components["schemas"]["DriverCreatedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "driver.created";
+        };
+        DriverCreatedEventData: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            CreatedAt: string;
+            Email: string | null;
+            /**
+             * @description Ids of this record in other systems, by source: up to 10 entries; each (source, id) pair is unique per tenant and kind.
+             * @example {
+             *       "mcleod": "ORD-10442",
+             *       "broker": "BRK-77"
+             *     }
+             */
+            ExternalIds: {
+                [key: string]: string;
+            };
+            FirstName: string;
+            HireDate: string | null;
+            Id: string;
+            LastName: string;
+            LicenseNumber: string | null;
+            LicenseState: string | null;
+            OwnerOperatorId: string | null;
+            Phone: string | null;
+            Status: components["schemas"]["AssetStatus"];
+            SubsidiaryId: string | null;
+            Type: components["schemas"]["DriverType"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            UpdatedAt: string;
         };
         DriverEventPage: {
             Items: components["schemas"]["DriverEventResponse"][];
@@ -4155,7 +5073,82 @@ export interface components {
             /** @description Items in the whole filtered list, on every page. */
             Total: number;
         };
+        /** @description A circle of RadiusMeters around the location's Coordinates, or a Polygon. */
+        Geofence: {
+            /** @example 300 */
+            RadiusMeters: number;
+        } | {
+            /** @description [Latitude, Longitude] points, as written. */
+            Polygon: [
+                string,
+                string
+            ][];
+        };
         Invoice: {
+            AmountPaid: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            CreatedAt: string;
+            CustomerId: string;
+            CustomerName: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            DueDate: string;
+            Id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            InvoicedDate: string;
+            LineItems: components["schemas"]["InvoiceLineItem"][];
+            LoadNumbers: string[];
+            /**
+             * @description Unique per tenant.
+             * @example INV-10021
+             */
+            Number: string;
+            /** @description The PaymentDate of the payment that completed it; null until Paid. */
+            PaidDate: string | null;
+            /** @description In the order they were recorded. */
+            Payments: components["schemas"]["InvoicePayment"][];
+            /** @description Exactly Total minus AmountPaid. */
+            RemainingBalance: components["schemas"]["Money"];
+            /**
+             * @description Open until a payment is recorded, then PartiallyPaid, then Paid when AmountPaid reaches Total. Void invoices take no payment.
+             * @enum {string}
+             */
+            Status: "Open" | "PartiallyPaid" | "Paid" | "Void";
+            /** @description null: only the tenant's clients that are bound to no subsidiary see it. */
+            SubsidiaryId: string | null;
+            Total: components["schemas"]["Money"];
+            /** @enum {string} */
+            Type: "Standard" | "Supplemental";
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            UpdatedAt: string;
+        };
+        /** @description The body of a `invoice.created` delivery. */
+        InvoiceCreatedEvent: {
+            data: components["schemas"]["InvoiceCreatedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "invoice.created";
+        };
+        InvoiceCreatedEventData: {
             AmountPaid: components["schemas"]["Money"];
             /**
              * Format: date-time
@@ -4376,17 +5369,99 @@ export interface components {
              */
             UpdatedAt: string;
         };
+        /** @description The body of a `invoice.voided` delivery. */
+        InvoiceVoidedEvent: {
+            data: components["schemas"]["InvoiceVoidedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "invoice.voided";
+        };
+        InvoiceVoidedEventData: {
+            AmountPaid: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            CreatedAt: string;
+            CustomerId: string;
+            CustomerName: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            DueDate: string;
+            Id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            InvoicedDate: string;
+            LineItems: components["schemas"]["InvoiceLineItem"][];
+            LoadNumbers: string[];
+            /**
+             * @description Unique per tenant.
+             * @example INV-10021
+             */
+            Number: string;
+            /** @description The PaymentDate of the payment that completed it; null until Paid. */
+            PaidDate: string | null;
+            /** @description In the order they were recorded. */
+            Payments: components["schemas"]["InvoicePayment"][];
+            /** @description The Reason the void gave; absent when none. */
+            Reason?: string;
+            /** @description Exactly Total minus AmountPaid. */
+            RemainingBalance: components["schemas"]["Money"];
+            /**
+             * @description Open until a payment is recorded, then PartiallyPaid, then Paid when AmountPaid reaches Total. Void invoices take no payment.
+             * @enum {string}
+             */
+            Status: "Open" | "PartiallyPaid" | "Paid" | "Void";
+            /** @description null: only the tenant's clients that are bound to no subsidiary see it. */
+            SubsidiaryId: string | null;
+            Total: components["schemas"]["Money"];
+            /** @enum {string} */
+            Type: "Standard" | "Supplemental";
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            UpdatedAt: string;
+        };
         InvoicingInformation: {
             EmailAddresses: string[];
             InvoicingName: string;
             PaymentTermsDays: number | null;
         };
         Load: {
+            /** Format: date-time */
+            CreatedAt: string;
             CustomerId: string | null;
             /** @description The last Delivery stop; null when it has no address. */
             Destination: components["schemas"]["LoadPlace"] | null;
+            /** @description The equipment the load needs (free text). */
+            Equipment: string | null;
+            /**
+             * @description Ids of this record in other systems, by source: up to 10 entries; each (source, id) pair is unique per tenant and kind.
+             * @example {
+             *       "mcleod": "ORD-10442",
+             *       "broker": "BRK-77"
+             *     }
+             */
+            ExternalIds: {
+                [key: string]: string;
+            };
             Id: string;
             LoadNumber: string;
+            /** @description The customer's order number. */
+            OrderNumber: string | null;
             /** @description The first Pickup stop; null when it has no address. */
             Origin: components["schemas"]["LoadPlace"] | null;
             /** @description Follows its trips: Planned, Assigned, Dispatched, InTransit, Delivered or Cancelled. */
@@ -4410,12 +5485,41 @@ export interface components {
             /** @constant */
             type: "load.changed";
         };
-        /** @description The load's number and status, and which document changed (`Documents[<id>]`, `Documents[<id>].AttachmentType`). */
+        /** @description A change of the load's own fields (PATCH /loads/{loadNumber}) carries the whole load as GET reads it, its diff naming the fields (`OrderNumber`, `ExternalIds.<source>`); a document change carries the load's number and status, its diff naming the document (`Documents[<id>]`, `Documents[<id>].AttachmentType`). */
         LoadChangedEventData: {
+            /** Format: date-time */
+            CreatedAt?: string;
+            CustomerId?: string | null;
+            /** @description The last Delivery stop; null when it has no address. */
+            Destination?: components["schemas"]["LoadPlace"] | null;
             diff: components["schemas"]["EventDiff"];
+            /** @description The equipment the load needs (free text). */
+            Equipment?: string | null;
+            /**
+             * @description Ids of this record in other systems, by source: up to 10 entries; each (source, id) pair is unique per tenant and kind.
+             * @example {
+             *       "mcleod": "ORD-10442",
+             *       "broker": "BRK-77"
+             *     }
+             */
+            ExternalIds?: {
+                [key: string]: string;
+            };
+            Id?: string;
             LoadNumber: string;
+            /** @description The customer's order number. */
+            OrderNumber?: string | null;
+            /** @description The first Pickup stop; null when it has no address. */
+            Origin?: components["schemas"]["LoadPlace"] | null;
             /** @description Follows its trips: Planned, Assigned, Dispatched, InTransit, Delivered or Cancelled. */
             Status: string;
+            SubsidiaryId?: string | null;
+            Trips?: components["schemas"]["LoadTrip"][];
+            /**
+             * Format: date-time
+             * @description The latest change to the load or any of its trips.
+             */
+            UpdatedAt?: string;
         };
         /** @description The body of a `load.created` delivery. */
         LoadCreatedEvent: {
@@ -4429,11 +5533,27 @@ export interface components {
             type: "load.created";
         };
         LoadCreatedEventData: {
+            /** Format: date-time */
+            CreatedAt: string;
             CustomerId: string | null;
             /** @description The last Delivery stop; null when it has no address. */
             Destination: components["schemas"]["LoadPlace"] | null;
+            /** @description The equipment the load needs (free text). */
+            Equipment: string | null;
+            /**
+             * @description Ids of this record in other systems, by source: up to 10 entries; each (source, id) pair is unique per tenant and kind.
+             * @example {
+             *       "mcleod": "ORD-10442",
+             *       "broker": "BRK-77"
+             *     }
+             */
+            ExternalIds: {
+                [key: string]: string;
+            };
             Id: string;
             LoadNumber: string;
+            /** @description The customer's order number. */
+            OrderNumber: string | null;
             /** @description The first Pickup stop; null when it has no address. */
             Origin: components["schemas"]["LoadPlace"] | null;
             /** @description Follows its trips: Planned, Assigned, Dispatched, InTransit, Delivered or Cancelled. */
@@ -4445,6 +5565,55 @@ export interface components {
              * @description The latest change to the load or any of its trips.
              */
             UpdatedAt: string;
+        };
+        LoadNote: {
+            /**
+             * @description Public notes also appear on the customer tracking page; Internal ones never leave the API.
+             * @enum {string}
+             */
+            Access: "Internal" | "Public";
+            /** Format: date-time */
+            CreatedAt: string;
+            /** @description The id of the API client that wrote the note. */
+            CreatedBy: string;
+            /** @example note_5d1c0a52-8a5e-4f0e-9d8e-0f1b2c3d4e5f */
+            Id: string;
+            Text: string;
+        };
+        /** @description The body of a `load.note.created` delivery. */
+        LoadNoteCreatedEvent: {
+            data: components["schemas"]["LoadNoteCreatedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "load.note.created";
+        };
+        LoadNoteCreatedEventData: {
+            /**
+             * @description Public notes also appear on the customer tracking page; Internal ones never leave the API.
+             * @enum {string}
+             */
+            Access: "Internal" | "Public";
+            /** Format: date-time */
+            CreatedAt: string;
+            /** @description The id of the API client that wrote the note. */
+            CreatedBy: string;
+            /** @example note_5d1c0a52-8a5e-4f0e-9d8e-0f1b2c3d4e5f */
+            Id: string;
+            LoadNumber: string;
+            Text: string;
+        };
+        LoadNotePage: {
+            Items: components["schemas"]["LoadNote"][];
+            /** @description Send it as Cursor, with the same filters, for the items after this page (keyset paging: items that stay in the list are neither skipped nor repeated when others are added or removed meanwhile). null when this page is the last. */
+            NextCursor: string | null;
+            Page: number;
+            PageSize: number;
+            /** @description Items in the whole filtered list, on every page. */
+            Total: number;
         };
         LoadPage: {
             Items: components["schemas"]["Load"][];
@@ -4479,12 +5648,28 @@ export interface components {
             type: "load.status.changed";
         };
         LoadStatusChangedEventData: {
+            /** Format: date-time */
+            CreatedAt: string;
             CustomerId: string | null;
             /** @description The last Delivery stop; null when it has no address. */
             Destination: components["schemas"]["LoadPlace"] | null;
             diff: components["schemas"]["EventDiff"];
+            /** @description The equipment the load needs (free text). */
+            Equipment: string | null;
+            /**
+             * @description Ids of this record in other systems, by source: up to 10 entries; each (source, id) pair is unique per tenant and kind.
+             * @example {
+             *       "mcleod": "ORD-10442",
+             *       "broker": "BRK-77"
+             *     }
+             */
+            ExternalIds: {
+                [key: string]: string;
+            };
             Id: string;
             LoadNumber: string;
+            /** @description The customer's order number. */
+            OrderNumber: string | null;
             /** @description The first Pickup stop; null when it has no address. */
             Origin: components["schemas"]["LoadPlace"] | null;
             /** @description Follows its trips: Planned, Assigned, Dispatched, InTransit, Delivered or Cancelled. */
@@ -4521,8 +5706,105 @@ export interface components {
              * @example 2026-11-18T00:00:00.000Z
              */
             CreatedAt: string;
+            DepartRadiusMeters: number | null;
+            DetentionFreeMinutes: number | null;
             Email: string[];
             ExternalId: string | null;
+            /** @description null: none of its own (a stop then uses a 300 m circle around its coordinates). */
+            Geofence: components["schemas"]["Geofence"] | null;
+            Id: string;
+            Name: string;
+            Phone: string[];
+            PhysicalAddress: components["schemas"]["PostalAddress"];
+            /** @enum {string} */
+            Status: "Active" | "Inactive" | "Disabled";
+            /**
+             * @description IANA time zone: as recorded, else from the coordinates; null with neither.
+             * @example America/Chicago
+             */
+            TimeZone: string | null;
+            /** @enum {string} */
+            Type: "Terminal" | "Shipper/Consignee" | "Cold Warehouse" | "Dry Warehouse";
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            UpdatedAt: string;
+        };
+        /** @description The body of a `location.changed` delivery. */
+        LocationChangedEvent: {
+            data: components["schemas"]["LocationChangedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "location.changed";
+        };
+        LocationChangedEventData: {
+            CompanyNumber: string | null;
+            Coordinates: components["schemas"]["Coordinates"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            CreatedAt: string;
+            DepartRadiusMeters: number | null;
+            DetentionFreeMinutes: number | null;
+            diff: components["schemas"]["EventDiff"];
+            Email: string[];
+            ExternalId: string | null;
+            /** @description null: none of its own (a stop then uses a 300 m circle around its coordinates). */
+            Geofence: components["schemas"]["Geofence"] | null;
+            Id: string;
+            Name: string;
+            Phone: string[];
+            PhysicalAddress: components["schemas"]["PostalAddress"];
+            /** @enum {string} */
+            Status: "Active" | "Inactive" | "Disabled";
+            /**
+             * @description IANA time zone: as recorded, else from the coordinates; null with neither.
+             * @example America/Chicago
+             */
+            TimeZone: string | null;
+            /** @enum {string} */
+            Type: "Terminal" | "Shipper/Consignee" | "Cold Warehouse" | "Dry Warehouse";
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            UpdatedAt: string;
+        };
+        /** @description The body of a `location.created` delivery. */
+        LocationCreatedEvent: {
+            data: components["schemas"]["LocationCreatedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "location.created";
+        };
+        LocationCreatedEventData: {
+            CompanyNumber: string | null;
+            Coordinates: components["schemas"]["Coordinates"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            CreatedAt: string;
+            DepartRadiusMeters: number | null;
+            DetentionFreeMinutes: number | null;
+            Email: string[];
+            ExternalId: string | null;
+            /** @description null: none of its own (a stop then uses a 300 m circle around its coordinates). */
+            Geofence: components["schemas"]["Geofence"] | null;
             Id: string;
             Name: string;
             Phone: string[];
@@ -4626,6 +5908,74 @@ export interface components {
              * @example 840
              */
             Currency: number | null;
+        };
+        NewTrip: {
+            CarrierId?: string;
+            DriverId?: string;
+            LineItems?: {
+                Amount: {
+                    /** @description At most 2 decimals (never rounded). */
+                    Amount: number;
+                    Currency?: number | null;
+                };
+                Description: string;
+                RatePolicies?: {
+                    HourlyPayRate?: number | null;
+                    HourlyRestBreaksRate?: number | null;
+                } | null;
+                Type: string;
+            }[];
+            References?: {
+                Name: string;
+                ReferenceId?: string | null;
+                Value: string;
+            }[];
+            /** @description 2 to 100 stops in route order: the first a Pickup, the last a Delivery. */
+            Stops: {
+                /** @enum {string} */
+                $type: "appointment" | "delivery_window" | "waypoint";
+                Address?: {
+                    City: string;
+                    Country?: string | null;
+                    State: string;
+                    Street: string;
+                    ZipCode: string;
+                } | null;
+                AppointmentConfirmed?: boolean | null;
+                AppointmentDate?: string | null;
+                AppointmentRequested?: boolean | null;
+                CompanyId?: string | null;
+                CompanyName?: string | null;
+                CompanyNumber?: string | null;
+                Coordinates?: {
+                    /** @example 39.0997 */
+                    Latitude: string;
+                    /** @example -94.5786 */
+                    Longitude: string;
+                } | null;
+                LoadingType?: string | null;
+                LocationId?: string | null;
+                References?: {
+                    Name: string;
+                    ReferenceId?: string | null;
+                    Value: string;
+                }[] | null;
+                /** @enum {string} */
+                ScheduleType: "APPT" | "FCFS";
+                /** @enum {string} */
+                StopType: "Pickup" | "Delivery" | "Waypoint";
+                StopWindow?: {
+                    /** @example 2026-11-21T14:00:00Z */
+                    Begin: string;
+                    /** @example 2026-11-21T14:00:00Z */
+                    End: string;
+                } | null;
+                TimeZone?: string | null;
+            }[];
+            TrailerId?: string;
+            /** @description Defaults to <LoadNumber>-<n>, n the trip's position in the load. */
+            TripNumber?: string;
+            TruckId?: string;
         };
         PostalAddress: {
             City: string;
@@ -5052,6 +6402,12 @@ export interface components {
             /** @description Set when ScheduleType is FCFS. */
             StopWindow: components["schemas"]["StopWindow"] | null;
         };
+        /**
+         * @description An IANA time zone, canonical spelling.
+         * @example America/Chicago
+         * @enum {string}
+         */
+        TimeZoneName: "UTC" | "Africa/Abidjan" | "Africa/Accra" | "Africa/Addis_Ababa" | "Africa/Algiers" | "Africa/Asmera" | "Africa/Bamako" | "Africa/Bangui" | "Africa/Banjul" | "Africa/Bissau" | "Africa/Blantyre" | "Africa/Brazzaville" | "Africa/Bujumbura" | "Africa/Cairo" | "Africa/Casablanca" | "Africa/Ceuta" | "Africa/Conakry" | "Africa/Dakar" | "Africa/Dar_es_Salaam" | "Africa/Djibouti" | "Africa/Douala" | "Africa/El_Aaiun" | "Africa/Freetown" | "Africa/Gaborone" | "Africa/Harare" | "Africa/Johannesburg" | "Africa/Juba" | "Africa/Kampala" | "Africa/Khartoum" | "Africa/Kigali" | "Africa/Kinshasa" | "Africa/Lagos" | "Africa/Libreville" | "Africa/Lome" | "Africa/Luanda" | "Africa/Lubumbashi" | "Africa/Lusaka" | "Africa/Malabo" | "Africa/Maputo" | "Africa/Maseru" | "Africa/Mbabane" | "Africa/Mogadishu" | "Africa/Monrovia" | "Africa/Nairobi" | "Africa/Ndjamena" | "Africa/Niamey" | "Africa/Nouakchott" | "Africa/Ouagadougou" | "Africa/Porto-Novo" | "Africa/Sao_Tome" | "Africa/Tripoli" | "Africa/Tunis" | "Africa/Windhoek" | "America/Adak" | "America/Anchorage" | "America/Anguilla" | "America/Antigua" | "America/Araguaina" | "America/Argentina/La_Rioja" | "America/Argentina/Rio_Gallegos" | "America/Argentina/Salta" | "America/Argentina/San_Juan" | "America/Argentina/San_Luis" | "America/Argentina/Tucuman" | "America/Argentina/Ushuaia" | "America/Aruba" | "America/Asuncion" | "America/Bahia" | "America/Bahia_Banderas" | "America/Barbados" | "America/Belem" | "America/Belize" | "America/Blanc-Sablon" | "America/Boa_Vista" | "America/Bogota" | "America/Boise" | "America/Buenos_Aires" | "America/Cambridge_Bay" | "America/Campo_Grande" | "America/Cancun" | "America/Caracas" | "America/Catamarca" | "America/Cayenne" | "America/Cayman" | "America/Chicago" | "America/Chihuahua" | "America/Ciudad_Juarez" | "America/Coral_Harbour" | "America/Cordoba" | "America/Costa_Rica" | "America/Coyhaique" | "America/Creston" | "America/Cuiaba" | "America/Curacao" | "America/Danmarkshavn" | "America/Dawson" | "America/Dawson_Creek" | "America/Denver" | "America/Detroit" | "America/Dominica" | "America/Edmonton" | "America/Eirunepe" | "America/El_Salvador" | "America/Fort_Nelson" | "America/Fortaleza" | "America/Glace_Bay" | "America/Godthab" | "America/Goose_Bay" | "America/Grand_Turk" | "America/Grenada" | "America/Guadeloupe" | "America/Guatemala" | "America/Guayaquil" | "America/Guyana" | "America/Halifax" | "America/Havana" | "America/Hermosillo" | "America/Indiana/Knox" | "America/Indiana/Marengo" | "America/Indiana/Petersburg" | "America/Indiana/Tell_City" | "America/Indiana/Vevay" | "America/Indiana/Vincennes" | "America/Indiana/Winamac" | "America/Indianapolis" | "America/Inuvik" | "America/Iqaluit" | "America/Jamaica" | "America/Jujuy" | "America/Juneau" | "America/Kentucky/Monticello" | "America/Kralendijk" | "America/La_Paz" | "America/Lima" | "America/Los_Angeles" | "America/Louisville" | "America/Lower_Princes" | "America/Maceio" | "America/Managua" | "America/Manaus" | "America/Marigot" | "America/Martinique" | "America/Matamoros" | "America/Mazatlan" | "America/Mendoza" | "America/Menominee" | "America/Merida" | "America/Metlakatla" | "America/Mexico_City" | "America/Miquelon" | "America/Moncton" | "America/Monterrey" | "America/Montevideo" | "America/Montserrat" | "America/Nassau" | "America/New_York" | "America/Nome" | "America/Noronha" | "America/North_Dakota/Beulah" | "America/North_Dakota/Center" | "America/North_Dakota/New_Salem" | "America/Ojinaga" | "America/Panama" | "America/Paramaribo" | "America/Phoenix" | "America/Port-au-Prince" | "America/Port_of_Spain" | "America/Porto_Velho" | "America/Puerto_Rico" | "America/Punta_Arenas" | "America/Rankin_Inlet" | "America/Recife" | "America/Regina" | "America/Resolute" | "America/Rio_Branco" | "America/Santarem" | "America/Santiago" | "America/Santo_Domingo" | "America/Sao_Paulo" | "America/Scoresbysund" | "America/Sitka" | "America/St_Barthelemy" | "America/St_Johns" | "America/St_Kitts" | "America/St_Lucia" | "America/St_Thomas" | "America/St_Vincent" | "America/Swift_Current" | "America/Tegucigalpa" | "America/Thule" | "America/Tijuana" | "America/Toronto" | "America/Tortola" | "America/Vancouver" | "America/Whitehorse" | "America/Winnipeg" | "America/Yakutat" | "Antarctica/Casey" | "Antarctica/Davis" | "Antarctica/DumontDUrville" | "Antarctica/Macquarie" | "Antarctica/Mawson" | "Antarctica/McMurdo" | "Antarctica/Palmer" | "Antarctica/Rothera" | "Antarctica/Syowa" | "Antarctica/Troll" | "Antarctica/Vostok" | "Arctic/Longyearbyen" | "Asia/Aden" | "Asia/Almaty" | "Asia/Amman" | "Asia/Anadyr" | "Asia/Aqtau" | "Asia/Aqtobe" | "Asia/Ashgabat" | "Asia/Atyrau" | "Asia/Baghdad" | "Asia/Bahrain" | "Asia/Baku" | "Asia/Bangkok" | "Asia/Barnaul" | "Asia/Beirut" | "Asia/Bishkek" | "Asia/Brunei" | "Asia/Calcutta" | "Asia/Chita" | "Asia/Colombo" | "Asia/Damascus" | "Asia/Dhaka" | "Asia/Dili" | "Asia/Dubai" | "Asia/Dushanbe" | "Asia/Famagusta" | "Asia/Gaza" | "Asia/Hebron" | "Asia/Hong_Kong" | "Asia/Hovd" | "Asia/Irkutsk" | "Asia/Jakarta" | "Asia/Jayapura" | "Asia/Jerusalem" | "Asia/Kabul" | "Asia/Kamchatka" | "Asia/Karachi" | "Asia/Katmandu" | "Asia/Khandyga" | "Asia/Krasnoyarsk" | "Asia/Kuala_Lumpur" | "Asia/Kuching" | "Asia/Kuwait" | "Asia/Macau" | "Asia/Magadan" | "Asia/Makassar" | "Asia/Manila" | "Asia/Muscat" | "Asia/Nicosia" | "Asia/Novokuznetsk" | "Asia/Novosibirsk" | "Asia/Omsk" | "Asia/Oral" | "Asia/Phnom_Penh" | "Asia/Pontianak" | "Asia/Pyongyang" | "Asia/Qatar" | "Asia/Qostanay" | "Asia/Qyzylorda" | "Asia/Rangoon" | "Asia/Riyadh" | "Asia/Saigon" | "Asia/Sakhalin" | "Asia/Samarkand" | "Asia/Seoul" | "Asia/Shanghai" | "Asia/Singapore" | "Asia/Srednekolymsk" | "Asia/Taipei" | "Asia/Tashkent" | "Asia/Tbilisi" | "Asia/Tehran" | "Asia/Thimphu" | "Asia/Tokyo" | "Asia/Tomsk" | "Asia/Ulaanbaatar" | "Asia/Urumqi" | "Asia/Ust-Nera" | "Asia/Vientiane" | "Asia/Vladivostok" | "Asia/Yakutsk" | "Asia/Yekaterinburg" | "Asia/Yerevan" | "Atlantic/Azores" | "Atlantic/Bermuda" | "Atlantic/Canary" | "Atlantic/Cape_Verde" | "Atlantic/Faeroe" | "Atlantic/Madeira" | "Atlantic/Reykjavik" | "Atlantic/South_Georgia" | "Atlantic/St_Helena" | "Atlantic/Stanley" | "Australia/Adelaide" | "Australia/Brisbane" | "Australia/Broken_Hill" | "Australia/Darwin" | "Australia/Eucla" | "Australia/Hobart" | "Australia/Lindeman" | "Australia/Lord_Howe" | "Australia/Melbourne" | "Australia/Perth" | "Australia/Sydney" | "Europe/Amsterdam" | "Europe/Andorra" | "Europe/Astrakhan" | "Europe/Athens" | "Europe/Belgrade" | "Europe/Berlin" | "Europe/Bratislava" | "Europe/Brussels" | "Europe/Bucharest" | "Europe/Budapest" | "Europe/Busingen" | "Europe/Chisinau" | "Europe/Copenhagen" | "Europe/Dublin" | "Europe/Gibraltar" | "Europe/Guernsey" | "Europe/Helsinki" | "Europe/Isle_of_Man" | "Europe/Istanbul" | "Europe/Jersey" | "Europe/Kaliningrad" | "Europe/Kiev" | "Europe/Kirov" | "Europe/Lisbon" | "Europe/Ljubljana" | "Europe/London" | "Europe/Luxembourg" | "Europe/Madrid" | "Europe/Malta" | "Europe/Mariehamn" | "Europe/Minsk" | "Europe/Monaco" | "Europe/Moscow" | "Europe/Oslo" | "Europe/Paris" | "Europe/Podgorica" | "Europe/Prague" | "Europe/Riga" | "Europe/Rome" | "Europe/Samara" | "Europe/San_Marino" | "Europe/Sarajevo" | "Europe/Saratov" | "Europe/Simferopol" | "Europe/Skopje" | "Europe/Sofia" | "Europe/Stockholm" | "Europe/Tallinn" | "Europe/Tirane" | "Europe/Ulyanovsk" | "Europe/Vaduz" | "Europe/Vatican" | "Europe/Vienna" | "Europe/Vilnius" | "Europe/Volgograd" | "Europe/Warsaw" | "Europe/Zagreb" | "Europe/Zurich" | "Indian/Antananarivo" | "Indian/Chagos" | "Indian/Christmas" | "Indian/Cocos" | "Indian/Comoro" | "Indian/Kerguelen" | "Indian/Mahe" | "Indian/Maldives" | "Indian/Mauritius" | "Indian/Mayotte" | "Indian/Reunion" | "Pacific/Apia" | "Pacific/Auckland" | "Pacific/Bougainville" | "Pacific/Chatham" | "Pacific/Easter" | "Pacific/Efate" | "Pacific/Enderbury" | "Pacific/Fakaofo" | "Pacific/Fiji" | "Pacific/Funafuti" | "Pacific/Galapagos" | "Pacific/Gambier" | "Pacific/Guadalcanal" | "Pacific/Guam" | "Pacific/Honolulu" | "Pacific/Kiritimati" | "Pacific/Kosrae" | "Pacific/Kwajalein" | "Pacific/Majuro" | "Pacific/Marquesas" | "Pacific/Midway" | "Pacific/Nauru" | "Pacific/Niue" | "Pacific/Norfolk" | "Pacific/Noumea" | "Pacific/Pago_Pago" | "Pacific/Palau" | "Pacific/Pitcairn" | "Pacific/Ponape" | "Pacific/Port_Moresby" | "Pacific/Rarotonga" | "Pacific/Saipan" | "Pacific/Tahiti" | "Pacific/Tarawa" | "Pacific/Tongatapu" | "Pacific/Truk" | "Pacific/Wake" | "Pacific/Wallis";
         TollTransaction: {
             Agency: string | null;
             Amount: components["schemas"]["Money"];
@@ -5119,9 +6475,130 @@ export interface components {
         Trailer: {
             /** @description null means the flag is unset, which is not false. */
             CompanyOwnedAsset: boolean | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            CreatedAt: string;
+            /**
+             * @description Ids of this record in other systems, by source: up to 10 entries; each (source, id) pair is unique per tenant and kind.
+             * @example {
+             *       "mcleod": "ORD-10442",
+             *       "broker": "BRK-77"
+             *     }
+             */
+            ExternalIds: {
+                [key: string]: string;
+            };
             Id: string;
+            LicensePlate: string | null;
+            LicenseState: string | null;
+            Status: components["schemas"]["AssetStatus"];
             SubsidiaryId: string | null;
+            /** @description Unique per tenant. */
             TrailerNumber: string;
+            Type: components["schemas"]["TrailerType"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            UpdatedAt: string;
+            Vin: string | null;
+        };
+        /** @description The body of a `trailer.changed` delivery. */
+        TrailerChangedEvent: {
+            data: components["schemas"]["TrailerChangedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "trailer.changed";
+        };
+        TrailerChangedEventData: {
+            /** @description null means the flag is unset, which is not false. */
+            CompanyOwnedAsset: boolean | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            CreatedAt: string;
+            diff: components["schemas"]["EventDiff"];
+            /**
+             * @description Ids of this record in other systems, by source: up to 10 entries; each (source, id) pair is unique per tenant and kind.
+             * @example {
+             *       "mcleod": "ORD-10442",
+             *       "broker": "BRK-77"
+             *     }
+             */
+            ExternalIds: {
+                [key: string]: string;
+            };
+            Id: string;
+            LicensePlate: string | null;
+            LicenseState: string | null;
+            Status: components["schemas"]["AssetStatus"];
+            SubsidiaryId: string | null;
+            /** @description Unique per tenant. */
+            TrailerNumber: string;
+            Type: components["schemas"]["TrailerType"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            UpdatedAt: string;
+            Vin: string | null;
+        };
+        /** @description The body of a `trailer.created` delivery. */
+        TrailerCreatedEvent: {
+            data: components["schemas"]["TrailerCreatedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "trailer.created";
+        };
+        TrailerCreatedEventData: {
+            /** @description null means the flag is unset, which is not false. */
+            CompanyOwnedAsset: boolean | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            CreatedAt: string;
+            /**
+             * @description Ids of this record in other systems, by source: up to 10 entries; each (source, id) pair is unique per tenant and kind.
+             * @example {
+             *       "mcleod": "ORD-10442",
+             *       "broker": "BRK-77"
+             *     }
+             */
+            ExternalIds: {
+                [key: string]: string;
+            };
+            Id: string;
+            LicensePlate: string | null;
+            LicenseState: string | null;
+            Status: components["schemas"]["AssetStatus"];
+            SubsidiaryId: string | null;
+            /** @description Unique per tenant. */
+            TrailerNumber: string;
+            Type: components["schemas"]["TrailerType"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            UpdatedAt: string;
+            Vin: string | null;
         };
         TrailerEventPage: {
             Items: components["schemas"]["TrailerEventResponse"][];
@@ -5158,6 +6635,8 @@ export interface components {
             /** @description Items in the whole filtered list, on every page. */
             Total: number;
         };
+        /** @enum {string} */
+        TrailerType: "DryVan" | "Reefer" | "Flatbed" | "StepDeck" | "Tanker" | "Container" | "Other";
         Trip: {
             CarrierId: string | null;
             DriverId: string | null;
@@ -5195,6 +6674,78 @@ export interface components {
         TripChangedEventData: {
             CarrierId: string | null;
             diff: components["schemas"]["EventDiff"];
+            DriverId: string | null;
+            /** @description The final stop's Eta; null without stops or estimate. */
+            Eta: components["schemas"]["Eta"] | null;
+            Id: string;
+            LineItems: components["schemas"]["TripLineItem"][];
+            LoadNumber: string;
+            References: components["schemas"]["Reference"][];
+            /** @description Planned, Assigned, Dispatched, InTransit, Delivered or Cancelled. */
+            Status: string;
+            Stops: components["schemas"]["Stop"][];
+            SubsidiaryId: string | null;
+            TrailerId: string | null;
+            TripNumber: string;
+            TruckId: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-21T14:00:00.000Z
+             */
+            UpdatedAt: string;
+        };
+        /** @description The body of a `trip.check_call.created` delivery. */
+        TripCheckCallCreatedEvent: {
+            data: components["schemas"]["TripCheckCallCreatedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "trip.check_call.created";
+        };
+        TripCheckCallCreatedEventData: {
+            Address: components["schemas"]["AssetLocationAddress"] | null;
+            Coordinates: {
+                Latitude: string;
+                Longitude: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When the server recorded the call.
+             */
+            CreatedAt: string;
+            /** @description The id of the API client that recorded the call. */
+            CreatedBy: string;
+            /** @description The ETA reported for StopId, in UTC (it became that stop's Manual ETA). */
+            Eta: string | null;
+            /** @example chk_0f6c3f2e-1b2a-4c5d-8e9f-a0b1c2d3e4f5 */
+            Id: string;
+            LoadNumber: string;
+            Note: string | null;
+            /** Format: date-time */
+            RecordedAt: string;
+            /** @enum {string} */
+            Status: "OnSchedule" | "Delayed" | "Breakdown" | "Weather" | "Traffic" | "Other";
+            /** @description The trip's next Open stop when the call was recorded; null when it had none. */
+            StopId: string | null;
+            TripId: string;
+        };
+        /** @description The body of a `trip.created` delivery. */
+        TripCreatedEvent: {
+            data: components["schemas"]["TripCreatedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "trip.created";
+        };
+        TripCreatedEventData: {
+            CarrierId: string | null;
             DriverId: string | null;
             /** @description The final stop's Eta; null without stops or estimate. */
             Eta: components["schemas"]["Eta"] | null;
@@ -5267,11 +6818,138 @@ export interface components {
             UpdatedAt: string;
         };
         Truck: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            CreatedAt: string;
+            /**
+             * @description Ids of this record in other systems, by source: up to 10 entries; each (source, id) pair is unique per tenant and kind.
+             * @example {
+             *       "mcleod": "ORD-10442",
+             *       "broker": "BRK-77"
+             *     }
+             */
+            ExternalIds: {
+                [key: string]: string;
+            };
             Id: string;
+            LicensePlate: string | null;
+            LicenseState: string | null;
+            Make: string | null;
+            Model: string | null;
             /** @description The owner-operator the truck belongs to; the truck's tolls generate deductions for it. */
             OwnerOperatorId: string | null;
+            Status: components["schemas"]["AssetStatus"];
             SubsidiaryId: string | null;
+            /** @description Unique per tenant. */
             TruckNumber: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            UpdatedAt: string;
+            Vin: string | null;
+            Year: number | null;
+        };
+        /** @description The body of a `truck.changed` delivery. */
+        TruckChangedEvent: {
+            data: components["schemas"]["TruckChangedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "truck.changed";
+        };
+        TruckChangedEventData: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            CreatedAt: string;
+            diff: components["schemas"]["EventDiff"];
+            /**
+             * @description Ids of this record in other systems, by source: up to 10 entries; each (source, id) pair is unique per tenant and kind.
+             * @example {
+             *       "mcleod": "ORD-10442",
+             *       "broker": "BRK-77"
+             *     }
+             */
+            ExternalIds: {
+                [key: string]: string;
+            };
+            Id: string;
+            LicensePlate: string | null;
+            LicenseState: string | null;
+            Make: string | null;
+            Model: string | null;
+            /** @description The owner-operator the truck belongs to; the truck's tolls generate deductions for it. */
+            OwnerOperatorId: string | null;
+            Status: components["schemas"]["AssetStatus"];
+            SubsidiaryId: string | null;
+            /** @description Unique per tenant. */
+            TruckNumber: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            UpdatedAt: string;
+            Vin: string | null;
+            Year: number | null;
+        };
+        /** @description The body of a `truck.created` delivery. */
+        TruckCreatedEvent: {
+            data: components["schemas"]["TruckCreatedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "truck.created";
+        };
+        TruckCreatedEventData: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            CreatedAt: string;
+            /**
+             * @description Ids of this record in other systems, by source: up to 10 entries; each (source, id) pair is unique per tenant and kind.
+             * @example {
+             *       "mcleod": "ORD-10442",
+             *       "broker": "BRK-77"
+             *     }
+             */
+            ExternalIds: {
+                [key: string]: string;
+            };
+            Id: string;
+            LicensePlate: string | null;
+            LicenseState: string | null;
+            Make: string | null;
+            Model: string | null;
+            /** @description The owner-operator the truck belongs to; the truck's tolls generate deductions for it. */
+            OwnerOperatorId: string | null;
+            Status: components["schemas"]["AssetStatus"];
+            SubsidiaryId: string | null;
+            /** @description Unique per tenant. */
+            TruckNumber: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-18T00:00:00.000Z
+             */
+            UpdatedAt: string;
+            Vin: string | null;
+            Year: number | null;
         };
         TruckEventPage: {
             Items: components["schemas"]["TruckEventResponse"][];
@@ -5372,26 +7050,30 @@ export interface components {
         };
         VisibilityInboundEvent: {
             Address: components["schemas"]["AssetLocationAddress"] | null;
-            /** @description The asset that reported the position; null for stop events. */
+            /** @description The asset that reported the position; null for stop events and check calls. */
             AssetId: string | null;
             AssetType: ("Driver" | "Truck" | "Trailer") | null;
             Coordinates: components["schemas"]["VisibilityCoordinates"] | null;
-            /** @enum {string} */
-            EventType: "Location" | "Arrival" | "Departure";
             /**
-             * @description `position:<id>`, `arrival:<stopId>` or `departure:<stopId>`.
+             * @description Location (a position), Arrival and Departure (a stop's), CheckCall (a check call on one of the trips).
+             * @enum {string}
+             */
+            EventType: "Location" | "Arrival" | "Departure" | "CheckCall";
+            /**
+             * @description `position:<id>`, `arrival:<stopId>`, `departure:<stopId>` or `checkcall:<checkCallId>`.
              * @example arrival:stop_3
              */
             Id: string;
-            /** @description When the server received the position or recorded the stop's arrival (departure); for seeded data, when it was loaded. */
+            /** @description When the server received the position, recorded the stop's arrival (departure) or recorded the check call; for seeded data, when it was loaded. */
             ReceivedAt: string | null;
             /**
              * Format: date-time
-             * @description The position's RecordedAt, or the stop's ArrivedAt / DepartedAt. The list's order.
+             * @description The position's or check call's RecordedAt, or the stop's ArrivedAt / DepartedAt. The list's order.
              */
             RecordedAt: string;
-            /** @description The position's Source (`PublicApi`, …); `StopUpdate` for stop arrivals and departures. */
+            /** @description The position's Source (`PublicApi`, …); `StopUpdate` for stop arrivals and departures; `CheckCall` for check calls. */
             Source: string;
+            /** @description The stop arrived at or departed from; for a check call, the trip's next Open stop then. */
             StopId: string | null;
             TripId: string;
         };
@@ -5465,6 +7147,8 @@ export interface components {
             Id: string;
             /** @description Live, Drop, Hook, Drop&Hook, … */
             LoadingType: string | null;
+            /** @description The location the stop is at, null when it names none. */
+            LocationId: string | null;
             References: components["schemas"]["Reference"][];
             /** @enum {string} */
             ScheduleType: "APPT" | "FCFS";
@@ -9234,6 +10918,7 @@ export interface operations {
             query?: {
                 Cursor?: string;
                 DotNumber?: string;
+                ExternalId?: string;
                 McNumber?: string;
                 Name?: string;
                 Page?: number;
@@ -9368,6 +11053,443 @@ export interface operations {
             };
         };
     };
+    "carriers-createCarrier": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/*+json": {
+                    Address?: {
+                        City: string;
+                        Country?: string | null;
+                        State: string;
+                        Street: string;
+                        ZipCode: string;
+                    } | null;
+                    /**
+                     * @description Unique per tenant when set (409 Conflict/Duplicate).
+                     * @example 2987654
+                     */
+                    DotNumber?: string | null;
+                    Email?: string[];
+                    /**
+                     * @description Ids in other systems by source, {} when left out; each pair unique per tenant among carriers.
+                     * @example {
+                     *       "mcleod": "ORD-10442",
+                     *       "broker": "BRK-77"
+                     *     }
+                     */
+                    ExternalIds?: {
+                        [key: string]: string;
+                    };
+                    /** @description The policies, in order; at most 20. */
+                    InsuranceInfo?: {
+                        Agent?: string | null;
+                        /** @description The coverage. */
+                        Amount: {
+                            /**
+                             * @description A decimal amount, not negative, with at most 2 decimals (never rounded).
+                             * @example 100000
+                             */
+                            Amount: number;
+                            /**
+                             * @description ISO 4217 numeric currency code; 840 (USD) when absent.
+                             * @example 840
+                             */
+                            Currency?: number | null;
+                        };
+                        ExpirationDate?: string | null;
+                        PolicyNumber?: string | null;
+                        /** @example Cargo */
+                        Type: string;
+                    }[];
+                    /**
+                     * @description Unique per tenant when set (409 Conflict/Duplicate).
+                     * @example MC-812345
+                     */
+                    McNumber?: string | null;
+                    Name: string;
+                    Phone?: string[];
+                    /**
+                     * @description Pending when left out.
+                     * @enum {string}
+                     */
+                    Status?: "Pending" | "Active" | "Inactive";
+                };
+                "application/json": {
+                    Address?: {
+                        City: string;
+                        Country?: string | null;
+                        State: string;
+                        Street: string;
+                        ZipCode: string;
+                    } | null;
+                    /**
+                     * @description Unique per tenant when set (409 Conflict/Duplicate).
+                     * @example 2987654
+                     */
+                    DotNumber?: string | null;
+                    Email?: string[];
+                    /**
+                     * @description Ids in other systems by source, {} when left out; each pair unique per tenant among carriers.
+                     * @example {
+                     *       "mcleod": "ORD-10442",
+                     *       "broker": "BRK-77"
+                     *     }
+                     */
+                    ExternalIds?: {
+                        [key: string]: string;
+                    };
+                    /** @description The policies, in order; at most 20. */
+                    InsuranceInfo?: {
+                        Agent?: string | null;
+                        /** @description The coverage. */
+                        Amount: {
+                            /**
+                             * @description A decimal amount, not negative, with at most 2 decimals (never rounded).
+                             * @example 100000
+                             */
+                            Amount: number;
+                            /**
+                             * @description ISO 4217 numeric currency code; 840 (USD) when absent.
+                             * @example 840
+                             */
+                            Currency?: number | null;
+                        };
+                        ExpirationDate?: string | null;
+                        PolicyNumber?: string | null;
+                        /** @example Cargo */
+                        Type: string;
+                    }[];
+                    /**
+                     * @description Unique per tenant when set (409 Conflict/Duplicate).
+                     * @example MC-812345
+                     */
+                    McNumber?: string | null;
+                    Name: string;
+                    Phone?: string[];
+                    /**
+                     * @description Pending when left out.
+                     * @enum {string}
+                     */
+                    Status?: "Pending" | "Active" | "Inactive";
+                };
+                "application/json-patch+json": {
+                    Address?: {
+                        City: string;
+                        Country?: string | null;
+                        State: string;
+                        Street: string;
+                        ZipCode: string;
+                    } | null;
+                    /**
+                     * @description Unique per tenant when set (409 Conflict/Duplicate).
+                     * @example 2987654
+                     */
+                    DotNumber?: string | null;
+                    Email?: string[];
+                    /**
+                     * @description Ids in other systems by source, {} when left out; each pair unique per tenant among carriers.
+                     * @example {
+                     *       "mcleod": "ORD-10442",
+                     *       "broker": "BRK-77"
+                     *     }
+                     */
+                    ExternalIds?: {
+                        [key: string]: string;
+                    };
+                    /** @description The policies, in order; at most 20. */
+                    InsuranceInfo?: {
+                        Agent?: string | null;
+                        /** @description The coverage. */
+                        Amount: {
+                            /**
+                             * @description A decimal amount, not negative, with at most 2 decimals (never rounded).
+                             * @example 100000
+                             */
+                            Amount: number;
+                            /**
+                             * @description ISO 4217 numeric currency code; 840 (USD) when absent.
+                             * @example 840
+                             */
+                            Currency?: number | null;
+                        };
+                        ExpirationDate?: string | null;
+                        PolicyNumber?: string | null;
+                        /** @example Cargo */
+                        Type: string;
+                    }[];
+                    /**
+                     * @description Unique per tenant when set (409 Conflict/Duplicate).
+                     * @example MC-812345
+                     */
+                    McNumber?: string | null;
+                    Name: string;
+                    Phone?: string[];
+                    /**
+                     * @description Pending when left out.
+                     * @enum {string}
+                     */
+                    Status?: "Pending" | "Active" | "Inactive";
+                };
+                "text/json": {
+                    Address?: {
+                        City: string;
+                        Country?: string | null;
+                        State: string;
+                        Street: string;
+                        ZipCode: string;
+                    } | null;
+                    /**
+                     * @description Unique per tenant when set (409 Conflict/Duplicate).
+                     * @example 2987654
+                     */
+                    DotNumber?: string | null;
+                    Email?: string[];
+                    /**
+                     * @description Ids in other systems by source, {} when left out; each pair unique per tenant among carriers.
+                     * @example {
+                     *       "mcleod": "ORD-10442",
+                     *       "broker": "BRK-77"
+                     *     }
+                     */
+                    ExternalIds?: {
+                        [key: string]: string;
+                    };
+                    /** @description The policies, in order; at most 20. */
+                    InsuranceInfo?: {
+                        Agent?: string | null;
+                        /** @description The coverage. */
+                        Amount: {
+                            /**
+                             * @description A decimal amount, not negative, with at most 2 decimals (never rounded).
+                             * @example 100000
+                             */
+                            Amount: number;
+                            /**
+                             * @description ISO 4217 numeric currency code; 840 (USD) when absent.
+                             * @example 840
+                             */
+                            Currency?: number | null;
+                        };
+                        ExpirationDate?: string | null;
+                        PolicyNumber?: string | null;
+                        /** @example Cargo */
+                        Type: string;
+                    }[];
+                    /**
+                     * @description Unique per tenant when set (409 Conflict/Duplicate).
+                     * @example MC-812345
+                     */
+                    McNumber?: string | null;
+                    Name: string;
+                    Phone?: string[];
+                    /**
+                     * @description Pending when left out.
+                     * @enum {string}
+                     */
+                    Status?: "Pending" | "Active" | "Inactive";
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Path of the new record. */
+                    Location: string;
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Carrier"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "carriers-getCarrier": {
         parameters: {
             query?: never;
@@ -9390,6 +11512,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -9461,6 +11585,429 @@ export interface operations {
             };
             /** @description The record does not exist, is deleted, or is outside the credential's scope. */
             404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "carriers-updateCarrier": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description The ETag of the last read, quoted or bare; `*` matches any version; weak tags never match. Required (428). */
+                "If-Match": string;
+            };
+            path: {
+                carrierId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/*+json": {
+                    Address?: {
+                        City: string;
+                        /** @description Left out: unchanged; null clears it. */
+                        Country?: string | null;
+                        State: string;
+                        Street: string;
+                        ZipCode: string;
+                    } | null;
+                    /** @description null clears it. */
+                    DotNumber?: string | null;
+                    Email?: string[];
+                    /** @description Merged key by key into the current ExternalIds: an id sets its source, null removes it. */
+                    ExternalIds?: {
+                        [key: string]: string | null;
+                    };
+                    /** @description Replaces every policy. */
+                    InsuranceInfo?: {
+                        Agent?: string | null;
+                        /** @description The coverage. */
+                        Amount: {
+                            /**
+                             * @description A decimal amount, not negative, with at most 2 decimals (never rounded).
+                             * @example 100000
+                             */
+                            Amount: number;
+                            /**
+                             * @description ISO 4217 numeric currency code; 840 (USD) when absent.
+                             * @example 840
+                             */
+                            Currency?: number | null;
+                        };
+                        ExpirationDate?: string | null;
+                        PolicyNumber?: string | null;
+                        /** @example Cargo */
+                        Type: string;
+                    }[];
+                    /** @description null clears it. */
+                    McNumber?: string | null;
+                    Name?: string;
+                    Phone?: string[];
+                    /**
+                     * @description Inactive retires the carrier (409 Conflict/InUse while it is on an open trip).
+                     * @enum {string}
+                     */
+                    Status?: "Pending" | "Active" | "Inactive";
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+                "application/json": {
+                    Address?: {
+                        City: string;
+                        /** @description Left out: unchanged; null clears it. */
+                        Country?: string | null;
+                        State: string;
+                        Street: string;
+                        ZipCode: string;
+                    } | null;
+                    /** @description null clears it. */
+                    DotNumber?: string | null;
+                    Email?: string[];
+                    /** @description Merged key by key into the current ExternalIds: an id sets its source, null removes it. */
+                    ExternalIds?: {
+                        [key: string]: string | null;
+                    };
+                    /** @description Replaces every policy. */
+                    InsuranceInfo?: {
+                        Agent?: string | null;
+                        /** @description The coverage. */
+                        Amount: {
+                            /**
+                             * @description A decimal amount, not negative, with at most 2 decimals (never rounded).
+                             * @example 100000
+                             */
+                            Amount: number;
+                            /**
+                             * @description ISO 4217 numeric currency code; 840 (USD) when absent.
+                             * @example 840
+                             */
+                            Currency?: number | null;
+                        };
+                        ExpirationDate?: string | null;
+                        PolicyNumber?: string | null;
+                        /** @example Cargo */
+                        Type: string;
+                    }[];
+                    /** @description null clears it. */
+                    McNumber?: string | null;
+                    Name?: string;
+                    Phone?: string[];
+                    /**
+                     * @description Inactive retires the carrier (409 Conflict/InUse while it is on an open trip).
+                     * @enum {string}
+                     */
+                    Status?: "Pending" | "Active" | "Inactive";
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+                "application/json-patch+json": {
+                    Address?: {
+                        City: string;
+                        /** @description Left out: unchanged; null clears it. */
+                        Country?: string | null;
+                        State: string;
+                        Street: string;
+                        ZipCode: string;
+                    } | null;
+                    /** @description null clears it. */
+                    DotNumber?: string | null;
+                    Email?: string[];
+                    /** @description Merged key by key into the current ExternalIds: an id sets its source, null removes it. */
+                    ExternalIds?: {
+                        [key: string]: string | null;
+                    };
+                    /** @description Replaces every policy. */
+                    InsuranceInfo?: {
+                        Agent?: string | null;
+                        /** @description The coverage. */
+                        Amount: {
+                            /**
+                             * @description A decimal amount, not negative, with at most 2 decimals (never rounded).
+                             * @example 100000
+                             */
+                            Amount: number;
+                            /**
+                             * @description ISO 4217 numeric currency code; 840 (USD) when absent.
+                             * @example 840
+                             */
+                            Currency?: number | null;
+                        };
+                        ExpirationDate?: string | null;
+                        PolicyNumber?: string | null;
+                        /** @example Cargo */
+                        Type: string;
+                    }[];
+                    /** @description null clears it. */
+                    McNumber?: string | null;
+                    Name?: string;
+                    Phone?: string[];
+                    /**
+                     * @description Inactive retires the carrier (409 Conflict/InUse while it is on an open trip).
+                     * @enum {string}
+                     */
+                    Status?: "Pending" | "Active" | "Inactive";
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+                "text/json": {
+                    Address?: {
+                        City: string;
+                        /** @description Left out: unchanged; null clears it. */
+                        Country?: string | null;
+                        State: string;
+                        Street: string;
+                        ZipCode: string;
+                    } | null;
+                    /** @description null clears it. */
+                    DotNumber?: string | null;
+                    Email?: string[];
+                    /** @description Merged key by key into the current ExternalIds: an id sets its source, null removes it. */
+                    ExternalIds?: {
+                        [key: string]: string | null;
+                    };
+                    /** @description Replaces every policy. */
+                    InsuranceInfo?: {
+                        Agent?: string | null;
+                        /** @description The coverage. */
+                        Amount: {
+                            /**
+                             * @description A decimal amount, not negative, with at most 2 decimals (never rounded).
+                             * @example 100000
+                             */
+                            Amount: number;
+                            /**
+                             * @description ISO 4217 numeric currency code; 840 (USD) when absent.
+                             * @example 840
+                             */
+                            Currency?: number | null;
+                        };
+                        ExpirationDate?: string | null;
+                        PolicyNumber?: string | null;
+                        /** @example Cargo */
+                        Type: string;
+                    }[];
+                    /** @description null clears it. */
+                    McNumber?: string | null;
+                    Name?: string;
+                    Phone?: string[];
+                    /**
+                     * @description Inactive retires the carrier (409 Conflict/InUse while it is on an open trip).
+                     * @enum {string}
+                     */
+                    Status?: "Pending" | "Active" | "Inactive";
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Carrier"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match does not match the current version. */
+            412: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match is required. */
+            428: {
                 headers: {
                     /** @description The versions served, comma-separated. */
                     "api-supported-versions"?: string;
@@ -10020,6 +12567,7 @@ export interface operations {
                     Cursor?: string | null;
                     /** @description Exact DOT numbers, any of them; at most 100. */
                     DotNumbers?: string[] | null;
+                    ExternalId?: string | null;
                     /** @description Carrier ids, any of them; at most 100. */
                     Ids?: string[] | null;
                     /** @description Exact MC numbers, any of them; at most 100. */
@@ -10049,6 +12597,7 @@ export interface operations {
                     Cursor?: string | null;
                     /** @description Exact DOT numbers, any of them; at most 100. */
                     DotNumbers?: string[] | null;
+                    ExternalId?: string | null;
                     /** @description Carrier ids, any of them; at most 100. */
                     Ids?: string[] | null;
                     /** @description Exact MC numbers, any of them; at most 100. */
@@ -10078,6 +12627,7 @@ export interface operations {
                     Cursor?: string | null;
                     /** @description Exact DOT numbers, any of them; at most 100. */
                     DotNumbers?: string[] | null;
+                    ExternalId?: string | null;
                     /** @description Carrier ids, any of them; at most 100. */
                     Ids?: string[] | null;
                     /** @description Exact MC numbers, any of them; at most 100. */
@@ -10107,6 +12657,7 @@ export interface operations {
                     Cursor?: string | null;
                     /** @description Exact DOT numbers, any of them; at most 100. */
                     DotNumbers?: string[] | null;
+                    ExternalId?: string | null;
                     /** @description Carrier ids, any of them; at most 100. */
                     Ids?: string[] | null;
                     /** @description Exact MC numbers, any of them; at most 100. */
@@ -15961,8 +18512,10 @@ export interface operations {
         parameters: {
             query?: {
                 Cursor?: string;
+                ExternalId?: string;
                 Page?: number;
                 PageSize?: number;
+                Status?: (string | ("Active" | "Inactive") | unknown)[];
                 Type?: (string | ("COMPANY" | "OWNER_OPERATOR" | "CONTRACTOR" | "EXTERNAL") | unknown)[];
             };
             header?: {
@@ -16093,6 +18646,315 @@ export interface operations {
             };
         };
     };
+    "assets-createDriver": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/*+json": {
+                    Email?: string | null;
+                    /**
+                     * @description Ids in other systems, by source; {} when left out. A pair another record of the kind holds is a 409.
+                     * @example {
+                     *       "mcleod": "ORD-10442",
+                     *       "broker": "BRK-77"
+                     *     }
+                     */
+                    ExternalIds?: {
+                        [key: string]: string;
+                    };
+                    FirstName: string;
+                    HireDate?: string | null;
+                    LastName: string;
+                    LicenseNumber?: string | null;
+                    LicenseState?: string | null;
+                    /** @description An owner-operator the caller can see (404 otherwise). */
+                    OwnerOperatorId?: string | null;
+                    Phone?: string | null;
+                    /** @description Active when left out. */
+                    Status?: components["schemas"]["AssetStatus"];
+                    /** @description A tenant-wide client may name any subsidiary of the tenant, or none. A subsidiary-bound client's records are in its own subsidiary: leave it out or name that one (another is a 404). */
+                    SubsidiaryId?: string | null;
+                    Type: components["schemas"]["DriverType"];
+                };
+                "application/json": {
+                    Email?: string | null;
+                    /**
+                     * @description Ids in other systems, by source; {} when left out. A pair another record of the kind holds is a 409.
+                     * @example {
+                     *       "mcleod": "ORD-10442",
+                     *       "broker": "BRK-77"
+                     *     }
+                     */
+                    ExternalIds?: {
+                        [key: string]: string;
+                    };
+                    FirstName: string;
+                    HireDate?: string | null;
+                    LastName: string;
+                    LicenseNumber?: string | null;
+                    LicenseState?: string | null;
+                    /** @description An owner-operator the caller can see (404 otherwise). */
+                    OwnerOperatorId?: string | null;
+                    Phone?: string | null;
+                    /** @description Active when left out. */
+                    Status?: components["schemas"]["AssetStatus"];
+                    /** @description A tenant-wide client may name any subsidiary of the tenant, or none. A subsidiary-bound client's records are in its own subsidiary: leave it out or name that one (another is a 404). */
+                    SubsidiaryId?: string | null;
+                    Type: components["schemas"]["DriverType"];
+                };
+                "application/json-patch+json": {
+                    Email?: string | null;
+                    /**
+                     * @description Ids in other systems, by source; {} when left out. A pair another record of the kind holds is a 409.
+                     * @example {
+                     *       "mcleod": "ORD-10442",
+                     *       "broker": "BRK-77"
+                     *     }
+                     */
+                    ExternalIds?: {
+                        [key: string]: string;
+                    };
+                    FirstName: string;
+                    HireDate?: string | null;
+                    LastName: string;
+                    LicenseNumber?: string | null;
+                    LicenseState?: string | null;
+                    /** @description An owner-operator the caller can see (404 otherwise). */
+                    OwnerOperatorId?: string | null;
+                    Phone?: string | null;
+                    /** @description Active when left out. */
+                    Status?: components["schemas"]["AssetStatus"];
+                    /** @description A tenant-wide client may name any subsidiary of the tenant, or none. A subsidiary-bound client's records are in its own subsidiary: leave it out or name that one (another is a 404). */
+                    SubsidiaryId?: string | null;
+                    Type: components["schemas"]["DriverType"];
+                };
+                "text/json": {
+                    Email?: string | null;
+                    /**
+                     * @description Ids in other systems, by source; {} when left out. A pair another record of the kind holds is a 409.
+                     * @example {
+                     *       "mcleod": "ORD-10442",
+                     *       "broker": "BRK-77"
+                     *     }
+                     */
+                    ExternalIds?: {
+                        [key: string]: string;
+                    };
+                    FirstName: string;
+                    HireDate?: string | null;
+                    LastName: string;
+                    LicenseNumber?: string | null;
+                    LicenseState?: string | null;
+                    /** @description An owner-operator the caller can see (404 otherwise). */
+                    OwnerOperatorId?: string | null;
+                    Phone?: string | null;
+                    /** @description Active when left out. */
+                    Status?: components["schemas"]["AssetStatus"];
+                    /** @description A tenant-wide client may name any subsidiary of the tenant, or none. A subsidiary-bound client's records are in its own subsidiary: leave it out or name that one (another is a 404). */
+                    SubsidiaryId?: string | null;
+                    Type: components["schemas"]["DriverType"];
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Path of the new record. */
+                    Location: string;
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Driver"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "assets-getDriver": {
         parameters: {
             query?: never;
@@ -16115,6 +18977,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -16186,6 +19050,321 @@ export interface operations {
             };
             /** @description The record does not exist, is deleted, or is outside the credential's scope. */
             404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "assets-updateDriver": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description The ETag of the last read, quoted or bare; `*` matches any version; weak tags never match. Required (428). */
+                "If-Match": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/*+json": {
+                    Email?: string | null;
+                    /** @description Merged key by key into the current ExternalIds: an id sets its source, null removes it. */
+                    ExternalIds?: {
+                        [key: string]: string | null;
+                    };
+                    FirstName?: string;
+                    HireDate?: string | null;
+                    LastName?: string;
+                    LicenseNumber?: string | null;
+                    LicenseState?: string | null;
+                    /** @description An owner-operator the caller can see (404 otherwise). */
+                    OwnerOperatorId?: string | null;
+                    Phone?: string | null;
+                    /** @description Active when left out. */
+                    Status?: components["schemas"]["AssetStatus"];
+                    /** @description A tenant-wide client may name any subsidiary of the tenant, or none. A subsidiary-bound client's records are in its own subsidiary: leave it out or name that one (another is a 404). */
+                    SubsidiaryId?: string | null;
+                    Type?: components["schemas"]["DriverType"];
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+                "application/json": {
+                    Email?: string | null;
+                    /** @description Merged key by key into the current ExternalIds: an id sets its source, null removes it. */
+                    ExternalIds?: {
+                        [key: string]: string | null;
+                    };
+                    FirstName?: string;
+                    HireDate?: string | null;
+                    LastName?: string;
+                    LicenseNumber?: string | null;
+                    LicenseState?: string | null;
+                    /** @description An owner-operator the caller can see (404 otherwise). */
+                    OwnerOperatorId?: string | null;
+                    Phone?: string | null;
+                    /** @description Active when left out. */
+                    Status?: components["schemas"]["AssetStatus"];
+                    /** @description A tenant-wide client may name any subsidiary of the tenant, or none. A subsidiary-bound client's records are in its own subsidiary: leave it out or name that one (another is a 404). */
+                    SubsidiaryId?: string | null;
+                    Type?: components["schemas"]["DriverType"];
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+                "application/json-patch+json": {
+                    Email?: string | null;
+                    /** @description Merged key by key into the current ExternalIds: an id sets its source, null removes it. */
+                    ExternalIds?: {
+                        [key: string]: string | null;
+                    };
+                    FirstName?: string;
+                    HireDate?: string | null;
+                    LastName?: string;
+                    LicenseNumber?: string | null;
+                    LicenseState?: string | null;
+                    /** @description An owner-operator the caller can see (404 otherwise). */
+                    OwnerOperatorId?: string | null;
+                    Phone?: string | null;
+                    /** @description Active when left out. */
+                    Status?: components["schemas"]["AssetStatus"];
+                    /** @description A tenant-wide client may name any subsidiary of the tenant, or none. A subsidiary-bound client's records are in its own subsidiary: leave it out or name that one (another is a 404). */
+                    SubsidiaryId?: string | null;
+                    Type?: components["schemas"]["DriverType"];
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+                "text/json": {
+                    Email?: string | null;
+                    /** @description Merged key by key into the current ExternalIds: an id sets its source, null removes it. */
+                    ExternalIds?: {
+                        [key: string]: string | null;
+                    };
+                    FirstName?: string;
+                    HireDate?: string | null;
+                    LastName?: string;
+                    LicenseNumber?: string | null;
+                    LicenseState?: string | null;
+                    /** @description An owner-operator the caller can see (404 otherwise). */
+                    OwnerOperatorId?: string | null;
+                    Phone?: string | null;
+                    /** @description Active when left out. */
+                    Status?: components["schemas"]["AssetStatus"];
+                    /** @description A tenant-wide client may name any subsidiary of the tenant, or none. A subsidiary-bound client's records are in its own subsidiary: leave it out or name that one (another is a 404). */
+                    SubsidiaryId?: string | null;
+                    Type?: components["schemas"]["DriverType"];
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Driver"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match does not match the current version. */
+            412: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match is required. */
+            428: {
                 headers: {
                     /** @description The versions served, comma-separated. */
                     "api-supported-versions"?: string;
@@ -16527,6 +19706,7 @@ export interface operations {
             content: {
                 "application/*+json": {
                     Cursor?: string | null;
+                    ExternalId?: string | null;
                     /**
                      * @description 0-based page index. Must be 0 or absent with a Cursor.
                      * @default 0
@@ -16537,11 +19717,13 @@ export interface operations {
                      * @default 50
                      */
                     PageSize?: number;
+                    Statuses?: (string | ("Active" | "Inactive") | unknown)[] | null;
                     /** @description Driver types to include; omitted or null means every type. */
                     Type?: components["schemas"]["DriverType"][] | null;
                 } & unknown;
                 "application/json": {
                     Cursor?: string | null;
+                    ExternalId?: string | null;
                     /**
                      * @description 0-based page index. Must be 0 or absent with a Cursor.
                      * @default 0
@@ -16552,11 +19734,13 @@ export interface operations {
                      * @default 50
                      */
                     PageSize?: number;
+                    Statuses?: (string | ("Active" | "Inactive") | unknown)[] | null;
                     /** @description Driver types to include; omitted or null means every type. */
                     Type?: components["schemas"]["DriverType"][] | null;
                 } & unknown;
                 "application/json-patch+json": {
                     Cursor?: string | null;
+                    ExternalId?: string | null;
                     /**
                      * @description 0-based page index. Must be 0 or absent with a Cursor.
                      * @default 0
@@ -16567,11 +19751,13 @@ export interface operations {
                      * @default 50
                      */
                     PageSize?: number;
+                    Statuses?: (string | ("Active" | "Inactive") | unknown)[] | null;
                     /** @description Driver types to include; omitted or null means every type. */
                     Type?: components["schemas"]["DriverType"][] | null;
                 } & unknown;
                 "text/json": {
                     Cursor?: string | null;
+                    ExternalId?: string | null;
                     /**
                      * @description 0-based page index. Must be 0 or absent with a Cursor.
                      * @default 0
@@ -16582,6 +19768,7 @@ export interface operations {
                      * @default 50
                      */
                     PageSize?: number;
+                    Statuses?: (string | ("Active" | "Inactive") | unknown)[] | null;
                     /** @description Driver types to include; omitted or null means every type. */
                     Type?: components["schemas"]["DriverType"][] | null;
                 } & unknown;
@@ -18013,6 +21200,348 @@ export interface operations {
             };
         };
     };
+    "invoices-createInvoice": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/*+json": {
+                    /**
+                     * @description The customer billed; its SubsidiaryId becomes the invoice's.
+                     * @example cus_lonestar
+                     */
+                    CustomerId: string;
+                    /**
+                     * @description Not before InvoicedDate (400). Left out: InvoicedDate plus the customer's InvoicingInformation.PaymentTermsDays (30 when unset).
+                     * @example 2026-11-21T14:00:00Z
+                     */
+                    DueDate?: string;
+                    /**
+                     * @description ISO 8601 date-time, without an offset read as UTC. Left out: today, 00:00 UTC.
+                     * @example 2026-11-21T14:00:00Z
+                     */
+                    InvoicedDate?: string;
+                    /**
+                     * @description 1 to 50 distinct LoadNumbers of the customer's Delivered loads that no invoice other than a Void one bills. The line items follow their order.
+                     * @example [
+                     *       "L-1990"
+                     *     ]
+                     */
+                    LoadNumbers: string[];
+                    /**
+                     * @description Unique per tenant (a taken one is 409 Conflict/Duplicate). Left out: `INV-<n>`, n one more than the highest such Number of the tenant.
+                     * @example INV-2002
+                     */
+                    Number?: string;
+                };
+                "application/json": {
+                    /**
+                     * @description The customer billed; its SubsidiaryId becomes the invoice's.
+                     * @example cus_lonestar
+                     */
+                    CustomerId: string;
+                    /**
+                     * @description Not before InvoicedDate (400). Left out: InvoicedDate plus the customer's InvoicingInformation.PaymentTermsDays (30 when unset).
+                     * @example 2026-11-21T14:00:00Z
+                     */
+                    DueDate?: string;
+                    /**
+                     * @description ISO 8601 date-time, without an offset read as UTC. Left out: today, 00:00 UTC.
+                     * @example 2026-11-21T14:00:00Z
+                     */
+                    InvoicedDate?: string;
+                    /**
+                     * @description 1 to 50 distinct LoadNumbers of the customer's Delivered loads that no invoice other than a Void one bills. The line items follow their order.
+                     * @example [
+                     *       "L-1990"
+                     *     ]
+                     */
+                    LoadNumbers: string[];
+                    /**
+                     * @description Unique per tenant (a taken one is 409 Conflict/Duplicate). Left out: `INV-<n>`, n one more than the highest such Number of the tenant.
+                     * @example INV-2002
+                     */
+                    Number?: string;
+                };
+                "application/json-patch+json": {
+                    /**
+                     * @description The customer billed; its SubsidiaryId becomes the invoice's.
+                     * @example cus_lonestar
+                     */
+                    CustomerId: string;
+                    /**
+                     * @description Not before InvoicedDate (400). Left out: InvoicedDate plus the customer's InvoicingInformation.PaymentTermsDays (30 when unset).
+                     * @example 2026-11-21T14:00:00Z
+                     */
+                    DueDate?: string;
+                    /**
+                     * @description ISO 8601 date-time, without an offset read as UTC. Left out: today, 00:00 UTC.
+                     * @example 2026-11-21T14:00:00Z
+                     */
+                    InvoicedDate?: string;
+                    /**
+                     * @description 1 to 50 distinct LoadNumbers of the customer's Delivered loads that no invoice other than a Void one bills. The line items follow their order.
+                     * @example [
+                     *       "L-1990"
+                     *     ]
+                     */
+                    LoadNumbers: string[];
+                    /**
+                     * @description Unique per tenant (a taken one is 409 Conflict/Duplicate). Left out: `INV-<n>`, n one more than the highest such Number of the tenant.
+                     * @example INV-2002
+                     */
+                    Number?: string;
+                };
+                "text/json": {
+                    /**
+                     * @description The customer billed; its SubsidiaryId becomes the invoice's.
+                     * @example cus_lonestar
+                     */
+                    CustomerId: string;
+                    /**
+                     * @description Not before InvoicedDate (400). Left out: InvoicedDate plus the customer's InvoicingInformation.PaymentTermsDays (30 when unset).
+                     * @example 2026-11-21T14:00:00Z
+                     */
+                    DueDate?: string;
+                    /**
+                     * @description ISO 8601 date-time, without an offset read as UTC. Left out: today, 00:00 UTC.
+                     * @example 2026-11-21T14:00:00Z
+                     */
+                    InvoicedDate?: string;
+                    /**
+                     * @description 1 to 50 distinct LoadNumbers of the customer's Delivered loads that no invoice other than a Void one bills. The line items follow their order.
+                     * @example [
+                     *       "L-1990"
+                     *     ]
+                     */
+                    LoadNumbers: string[];
+                    /**
+                     * @description Unique per tenant (a taken one is 409 Conflict/Duplicate). Left out: `INV-<n>`, n one more than the highest such Number of the tenant.
+                     * @example INV-2002
+                     */
+                    Number?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Path of the new record. */
+                    Location: string;
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is understood but refused. */
+            422: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "invoices-getInvoice": {
         parameters: {
             query?: never;
@@ -18347,6 +21876,250 @@ export interface operations {
             };
             /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
             409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "invoices-voidInvoice": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
+                /** @description When sent, the ETag of the last read (412 when stale). */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/*+json": {
+                    /** @description Why the invoice is voided; kept with it and sent with invoice.voided. */
+                    Reason?: string | null;
+                };
+                "application/json": {
+                    /** @description Why the invoice is voided; kept with it and sent with invoice.voided. */
+                    Reason?: string | null;
+                };
+                "application/json-patch+json": {
+                    /** @description Why the invoice is voided; kept with it and sent with invoice.voided. */
+                    Reason?: string | null;
+                };
+                "text/json": {
+                    /** @description Why the invoice is voided; kept with it and sent with invoice.voided. */
+                    Reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match does not match the current version. */
+            412: {
                 headers: {
                     /** @description The versions served, comma-separated. */
                     "api-supported-versions"?: string;
@@ -18829,7 +22602,9 @@ export interface operations {
                 DeliveryFrom?: string;
                 DeliveryTo?: string;
                 DriverId?: string;
+                ExternalId?: string;
                 LoadNumber?: string;
+                OrderNumber?: string;
                 Page?: number;
                 PageSize?: number;
                 PickupFrom?: string;
@@ -18838,6 +22613,8 @@ export interface operations {
                 TrailerId?: string;
                 TripNumber?: string;
                 TruckId?: string;
+                UpdatedAtEnd?: string;
+                UpdatedAtStart?: string;
                 UpdatedSince?: string;
             };
             header?: {
@@ -18968,6 +22745,311 @@ export interface operations {
             };
         };
     };
+    "loads-createLoad": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/*+json": {
+                    CustomerId: string;
+                    /** @description The equipment the load needs, free text of 1 to 100 characters (as a tender's Equipment). */
+                    Equipment?: string;
+                    /**
+                     * @description Ids of this record in other systems, by source: up to 10 entries; each (source, id) pair is unique per tenant and kind.
+                     * @example {
+                     *       "mcleod": "ORD-10442",
+                     *       "broker": "BRK-77"
+                     *     }
+                     */
+                    ExternalIds?: {
+                        [key: string]: string;
+                    };
+                    /**
+                     * @description Unique per tenant; the next free number is assigned when left out.
+                     * @example L-10442
+                     */
+                    LoadNumber?: string;
+                    /** @description The customer's order number: 1 to 100 characters. */
+                    OrderNumber?: string;
+                    /** @description Defaults to the customer's (a subsidiary-bound client's own). A subsidiary-bound client may name only its own. */
+                    SubsidiaryId?: string;
+                    Trips: components["schemas"]["NewTrip"][];
+                };
+                "application/json": {
+                    CustomerId: string;
+                    /** @description The equipment the load needs, free text of 1 to 100 characters (as a tender's Equipment). */
+                    Equipment?: string;
+                    /**
+                     * @description Ids of this record in other systems, by source: up to 10 entries; each (source, id) pair is unique per tenant and kind.
+                     * @example {
+                     *       "mcleod": "ORD-10442",
+                     *       "broker": "BRK-77"
+                     *     }
+                     */
+                    ExternalIds?: {
+                        [key: string]: string;
+                    };
+                    /**
+                     * @description Unique per tenant; the next free number is assigned when left out.
+                     * @example L-10442
+                     */
+                    LoadNumber?: string;
+                    /** @description The customer's order number: 1 to 100 characters. */
+                    OrderNumber?: string;
+                    /** @description Defaults to the customer's (a subsidiary-bound client's own). A subsidiary-bound client may name only its own. */
+                    SubsidiaryId?: string;
+                    Trips: components["schemas"]["NewTrip"][];
+                };
+                "application/json-patch+json": {
+                    CustomerId: string;
+                    /** @description The equipment the load needs, free text of 1 to 100 characters (as a tender's Equipment). */
+                    Equipment?: string;
+                    /**
+                     * @description Ids of this record in other systems, by source: up to 10 entries; each (source, id) pair is unique per tenant and kind.
+                     * @example {
+                     *       "mcleod": "ORD-10442",
+                     *       "broker": "BRK-77"
+                     *     }
+                     */
+                    ExternalIds?: {
+                        [key: string]: string;
+                    };
+                    /**
+                     * @description Unique per tenant; the next free number is assigned when left out.
+                     * @example L-10442
+                     */
+                    LoadNumber?: string;
+                    /** @description The customer's order number: 1 to 100 characters. */
+                    OrderNumber?: string;
+                    /** @description Defaults to the customer's (a subsidiary-bound client's own). A subsidiary-bound client may name only its own. */
+                    SubsidiaryId?: string;
+                    Trips: components["schemas"]["NewTrip"][];
+                };
+                "text/json": {
+                    CustomerId: string;
+                    /** @description The equipment the load needs, free text of 1 to 100 characters (as a tender's Equipment). */
+                    Equipment?: string;
+                    /**
+                     * @description Ids of this record in other systems, by source: up to 10 entries; each (source, id) pair is unique per tenant and kind.
+                     * @example {
+                     *       "mcleod": "ORD-10442",
+                     *       "broker": "BRK-77"
+                     *     }
+                     */
+                    ExternalIds?: {
+                        [key: string]: string;
+                    };
+                    /**
+                     * @description Unique per tenant; the next free number is assigned when left out.
+                     * @example L-10442
+                     */
+                    LoadNumber?: string;
+                    /** @description The customer's order number: 1 to 100 characters. */
+                    OrderNumber?: string;
+                    /** @description Defaults to the customer's (a subsidiary-bound client's own). A subsidiary-bound client may name only its own. */
+                    SubsidiaryId?: string;
+                    Trips: components["schemas"]["NewTrip"][];
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Path of the new record. */
+                    Location: string;
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Load"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "loads-getLoad": {
         parameters: {
             query?: never;
@@ -18990,6 +23072,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -19061,6 +23145,533 @@ export interface operations {
             };
             /** @description The record does not exist, is deleted, or is outside the credential's scope. */
             404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "loads-updateLoad": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description The ETag of the last read, quoted or bare; `*` matches any version; weak tags never match. Required (428). */
+                "If-Match": string;
+            };
+            path: {
+                loadNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/*+json": {
+                    /** @description Only while the load is Planned or Assigned (409 Conflict/InvalidState later). */
+                    CustomerId?: string;
+                    /** @description null clears it. */
+                    Equipment?: string | null;
+                    /** @description Merged key by key into the current ExternalIds: an id sets its source, null removes it. */
+                    ExternalIds?: {
+                        [key: string]: string | null;
+                    };
+                    /** @description null clears it. */
+                    OrderNumber?: string | null;
+                } | unknown | unknown | unknown | unknown;
+                "application/json": {
+                    /** @description Only while the load is Planned or Assigned (409 Conflict/InvalidState later). */
+                    CustomerId?: string;
+                    /** @description null clears it. */
+                    Equipment?: string | null;
+                    /** @description Merged key by key into the current ExternalIds: an id sets its source, null removes it. */
+                    ExternalIds?: {
+                        [key: string]: string | null;
+                    };
+                    /** @description null clears it. */
+                    OrderNumber?: string | null;
+                } | unknown | unknown | unknown | unknown;
+                "application/json-patch+json": {
+                    /** @description Only while the load is Planned or Assigned (409 Conflict/InvalidState later). */
+                    CustomerId?: string;
+                    /** @description null clears it. */
+                    Equipment?: string | null;
+                    /** @description Merged key by key into the current ExternalIds: an id sets its source, null removes it. */
+                    ExternalIds?: {
+                        [key: string]: string | null;
+                    };
+                    /** @description null clears it. */
+                    OrderNumber?: string | null;
+                } | unknown | unknown | unknown | unknown;
+                "text/json": {
+                    /** @description Only while the load is Planned or Assigned (409 Conflict/InvalidState later). */
+                    CustomerId?: string;
+                    /** @description null clears it. */
+                    Equipment?: string | null;
+                    /** @description Merged key by key into the current ExternalIds: an id sets its source, null removes it. */
+                    ExternalIds?: {
+                        [key: string]: string | null;
+                    };
+                    /** @description null clears it. */
+                    OrderNumber?: string | null;
+                } | unknown | unknown | unknown | unknown;
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Load"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match does not match the current version. */
+            412: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match is required. */
+            428: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "loads-cancelLoad": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
+                /** @description When sent, the ETag of the last read (412 when stale). */
+                "If-Match"?: string;
+            };
+            path: {
+                loadNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/*+json": {
+                    /** @description Why, 1 to 200 characters; goes with the events. */
+                    Reason?: string;
+                };
+                "application/json": {
+                    /** @description Why, 1 to 200 characters; goes with the events. */
+                    Reason?: string;
+                };
+                "application/json-patch+json": {
+                    /** @description Why, 1 to 200 characters; goes with the events. */
+                    Reason?: string;
+                };
+                "text/json": {
+                    /** @description Why, 1 to 200 characters; goes with the events. */
+                    Reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Load"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match does not match the current version. */
+            412: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
                 headers: {
                     /** @description The versions served, comma-separated. */
                     "api-supported-versions"?: string;
@@ -19990,6 +24601,514 @@ export interface operations {
             };
         };
     };
+    "loadNotes-findLoadNotes": {
+        parameters: {
+            query?: {
+                Cursor?: string;
+                Page?: number;
+                PageSize?: number;
+            };
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+            };
+            path: {
+                /** @description The load number. */
+                loadNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoadNotePage"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "loadNotes-createLoadNote": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The load number. */
+                loadNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/*+json": {
+                    /** @enum {string} */
+                    Access: "Internal" | "Public";
+                    /** @description 1 to 2,000 characters, not only white space (leading and trailing white space is trimmed). */
+                    Text: string;
+                };
+                "application/json": {
+                    /** @enum {string} */
+                    Access: "Internal" | "Public";
+                    /** @description 1 to 2,000 characters, not only white space (leading and trailing white space is trimmed). */
+                    Text: string;
+                };
+                "application/json-patch+json": {
+                    /** @enum {string} */
+                    Access: "Internal" | "Public";
+                    /** @description 1 to 2,000 characters, not only white space (leading and trailing white space is trimmed). */
+                    Text: string;
+                };
+                "text/json": {
+                    /** @enum {string} */
+                    Access: "Internal" | "Public";
+                    /** @description 1 to 2,000 characters, not only white space (leading and trailing white space is trimmed). */
+                    Text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Path of the new record. */
+                    Location: string;
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoadNote"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "loadNotes-getLoadNote": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+            };
+            path: {
+                /** @description The load number. */
+                loadNumber: string;
+                /** @description The note id. */
+                noteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoadNote"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "tracking-createTrackingLink": {
         parameters: {
             query?: never;
@@ -20283,6 +25402,529 @@ export interface operations {
             };
         };
     };
+    "loads-addTrip": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
+                /** @description The ETag of the last read, quoted or bare; `*` matches any version; weak tags never match. Required (428). */
+                "If-Match": string;
+            };
+            path: {
+                loadNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/*+json": {
+                    CarrierId?: string;
+                    DriverId?: string;
+                    LineItems?: {
+                        Amount: {
+                            /** @description At most 2 decimals (never rounded). */
+                            Amount: number;
+                            Currency?: number | null;
+                        };
+                        Description: string;
+                        RatePolicies?: {
+                            HourlyPayRate?: number | null;
+                            HourlyRestBreaksRate?: number | null;
+                        } | null;
+                        Type: string;
+                    }[];
+                    References?: {
+                        Name: string;
+                        ReferenceId?: string | null;
+                        Value: string;
+                    }[];
+                    /** @description 2 to 100 stops in route order: the first a Pickup, the last a Delivery. */
+                    Stops: {
+                        /** @enum {string} */
+                        $type: "appointment" | "delivery_window" | "waypoint";
+                        Address?: {
+                            City: string;
+                            Country?: string | null;
+                            State: string;
+                            Street: string;
+                            ZipCode: string;
+                        } | null;
+                        AppointmentConfirmed?: boolean | null;
+                        AppointmentDate?: string | null;
+                        AppointmentRequested?: boolean | null;
+                        CompanyId?: string | null;
+                        CompanyName?: string | null;
+                        CompanyNumber?: string | null;
+                        Coordinates?: {
+                            /** @example 39.0997 */
+                            Latitude: string;
+                            /** @example -94.5786 */
+                            Longitude: string;
+                        } | null;
+                        LoadingType?: string | null;
+                        LocationId?: string | null;
+                        References?: {
+                            Name: string;
+                            ReferenceId?: string | null;
+                            Value: string;
+                        }[] | null;
+                        /** @enum {string} */
+                        ScheduleType: "APPT" | "FCFS";
+                        /** @enum {string} */
+                        StopType: "Pickup" | "Delivery" | "Waypoint";
+                        StopWindow?: {
+                            /** @example 2026-11-21T14:00:00Z */
+                            Begin: string;
+                            /** @example 2026-11-21T14:00:00Z */
+                            End: string;
+                        } | null;
+                        TimeZone?: string | null;
+                    }[];
+                    TrailerId?: string;
+                    /** @description Defaults to <LoadNumber>-<n>, n the trip's position in the load. */
+                    TripNumber?: string;
+                    TruckId?: string;
+                };
+                "application/json": {
+                    CarrierId?: string;
+                    DriverId?: string;
+                    LineItems?: {
+                        Amount: {
+                            /** @description At most 2 decimals (never rounded). */
+                            Amount: number;
+                            Currency?: number | null;
+                        };
+                        Description: string;
+                        RatePolicies?: {
+                            HourlyPayRate?: number | null;
+                            HourlyRestBreaksRate?: number | null;
+                        } | null;
+                        Type: string;
+                    }[];
+                    References?: {
+                        Name: string;
+                        ReferenceId?: string | null;
+                        Value: string;
+                    }[];
+                    /** @description 2 to 100 stops in route order: the first a Pickup, the last a Delivery. */
+                    Stops: {
+                        /** @enum {string} */
+                        $type: "appointment" | "delivery_window" | "waypoint";
+                        Address?: {
+                            City: string;
+                            Country?: string | null;
+                            State: string;
+                            Street: string;
+                            ZipCode: string;
+                        } | null;
+                        AppointmentConfirmed?: boolean | null;
+                        AppointmentDate?: string | null;
+                        AppointmentRequested?: boolean | null;
+                        CompanyId?: string | null;
+                        CompanyName?: string | null;
+                        CompanyNumber?: string | null;
+                        Coordinates?: {
+                            /** @example 39.0997 */
+                            Latitude: string;
+                            /** @example -94.5786 */
+                            Longitude: string;
+                        } | null;
+                        LoadingType?: string | null;
+                        LocationId?: string | null;
+                        References?: {
+                            Name: string;
+                            ReferenceId?: string | null;
+                            Value: string;
+                        }[] | null;
+                        /** @enum {string} */
+                        ScheduleType: "APPT" | "FCFS";
+                        /** @enum {string} */
+                        StopType: "Pickup" | "Delivery" | "Waypoint";
+                        StopWindow?: {
+                            /** @example 2026-11-21T14:00:00Z */
+                            Begin: string;
+                            /** @example 2026-11-21T14:00:00Z */
+                            End: string;
+                        } | null;
+                        TimeZone?: string | null;
+                    }[];
+                    TrailerId?: string;
+                    /** @description Defaults to <LoadNumber>-<n>, n the trip's position in the load. */
+                    TripNumber?: string;
+                    TruckId?: string;
+                };
+                "application/json-patch+json": {
+                    CarrierId?: string;
+                    DriverId?: string;
+                    LineItems?: {
+                        Amount: {
+                            /** @description At most 2 decimals (never rounded). */
+                            Amount: number;
+                            Currency?: number | null;
+                        };
+                        Description: string;
+                        RatePolicies?: {
+                            HourlyPayRate?: number | null;
+                            HourlyRestBreaksRate?: number | null;
+                        } | null;
+                        Type: string;
+                    }[];
+                    References?: {
+                        Name: string;
+                        ReferenceId?: string | null;
+                        Value: string;
+                    }[];
+                    /** @description 2 to 100 stops in route order: the first a Pickup, the last a Delivery. */
+                    Stops: {
+                        /** @enum {string} */
+                        $type: "appointment" | "delivery_window" | "waypoint";
+                        Address?: {
+                            City: string;
+                            Country?: string | null;
+                            State: string;
+                            Street: string;
+                            ZipCode: string;
+                        } | null;
+                        AppointmentConfirmed?: boolean | null;
+                        AppointmentDate?: string | null;
+                        AppointmentRequested?: boolean | null;
+                        CompanyId?: string | null;
+                        CompanyName?: string | null;
+                        CompanyNumber?: string | null;
+                        Coordinates?: {
+                            /** @example 39.0997 */
+                            Latitude: string;
+                            /** @example -94.5786 */
+                            Longitude: string;
+                        } | null;
+                        LoadingType?: string | null;
+                        LocationId?: string | null;
+                        References?: {
+                            Name: string;
+                            ReferenceId?: string | null;
+                            Value: string;
+                        }[] | null;
+                        /** @enum {string} */
+                        ScheduleType: "APPT" | "FCFS";
+                        /** @enum {string} */
+                        StopType: "Pickup" | "Delivery" | "Waypoint";
+                        StopWindow?: {
+                            /** @example 2026-11-21T14:00:00Z */
+                            Begin: string;
+                            /** @example 2026-11-21T14:00:00Z */
+                            End: string;
+                        } | null;
+                        TimeZone?: string | null;
+                    }[];
+                    TrailerId?: string;
+                    /** @description Defaults to <LoadNumber>-<n>, n the trip's position in the load. */
+                    TripNumber?: string;
+                    TruckId?: string;
+                };
+                "text/json": {
+                    CarrierId?: string;
+                    DriverId?: string;
+                    LineItems?: {
+                        Amount: {
+                            /** @description At most 2 decimals (never rounded). */
+                            Amount: number;
+                            Currency?: number | null;
+                        };
+                        Description: string;
+                        RatePolicies?: {
+                            HourlyPayRate?: number | null;
+                            HourlyRestBreaksRate?: number | null;
+                        } | null;
+                        Type: string;
+                    }[];
+                    References?: {
+                        Name: string;
+                        ReferenceId?: string | null;
+                        Value: string;
+                    }[];
+                    /** @description 2 to 100 stops in route order: the first a Pickup, the last a Delivery. */
+                    Stops: {
+                        /** @enum {string} */
+                        $type: "appointment" | "delivery_window" | "waypoint";
+                        Address?: {
+                            City: string;
+                            Country?: string | null;
+                            State: string;
+                            Street: string;
+                            ZipCode: string;
+                        } | null;
+                        AppointmentConfirmed?: boolean | null;
+                        AppointmentDate?: string | null;
+                        AppointmentRequested?: boolean | null;
+                        CompanyId?: string | null;
+                        CompanyName?: string | null;
+                        CompanyNumber?: string | null;
+                        Coordinates?: {
+                            /** @example 39.0997 */
+                            Latitude: string;
+                            /** @example -94.5786 */
+                            Longitude: string;
+                        } | null;
+                        LoadingType?: string | null;
+                        LocationId?: string | null;
+                        References?: {
+                            Name: string;
+                            ReferenceId?: string | null;
+                            Value: string;
+                        }[] | null;
+                        /** @enum {string} */
+                        ScheduleType: "APPT" | "FCFS";
+                        /** @enum {string} */
+                        StopType: "Pickup" | "Delivery" | "Waypoint";
+                        StopWindow?: {
+                            /** @example 2026-11-21T14:00:00Z */
+                            Begin: string;
+                            /** @example 2026-11-21T14:00:00Z */
+                            End: string;
+                        } | null;
+                        TimeZone?: string | null;
+                    }[];
+                    TrailerId?: string;
+                    /** @description Defaults to <LoadNumber>-<n>, n the trip's position in the load. */
+                    TripNumber?: string;
+                    TruckId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Path of the new record. */
+                    Location: string;
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trip"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match does not match the current version. */
+            412: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match is required. */
+            428: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "loads-searchLoads": {
         parameters: {
             query?: never;
@@ -20312,8 +25954,15 @@ export interface operations {
                      */
                     DeliveryTo?: string;
                     DriverId?: string;
+                    /**
+                     * @description Only the record whose ExternalIds hold this pair, written source:id (exact match).
+                     * @example mcleod:ORD-10442
+                     */
+                    ExternalId?: string;
                     /** @description Exact load number. */
                     LoadNumber?: string;
+                    /** @description Exact OrderNumber. */
+                    OrderNumber?: string;
                     /**
                      * @description 0-based page index. Must be 0 or absent with a Cursor.
                      * @default 0
@@ -20340,6 +25989,13 @@ export interface operations {
                     /** @description Exact trip number. */
                     TripNumber?: string;
                     TruckId?: string;
+                    /** @description UpdatedAt from Start (inclusive) to End (exclusive); either may be left out. */
+                    UpdatedAtRange?: {
+                        /** @description UpdatedAt before this instant; must be after Start. */
+                        End?: string | null;
+                        /** @description UpdatedAt on or after this instant. */
+                        Start?: string | null;
+                    } | null;
                     /**
                      * @description Changed at or after this instant.
                      * @example 2026-11-21T00:00:00Z
@@ -20361,8 +26017,15 @@ export interface operations {
                      */
                     DeliveryTo?: string;
                     DriverId?: string;
+                    /**
+                     * @description Only the record whose ExternalIds hold this pair, written source:id (exact match).
+                     * @example mcleod:ORD-10442
+                     */
+                    ExternalId?: string;
                     /** @description Exact load number. */
                     LoadNumber?: string;
+                    /** @description Exact OrderNumber. */
+                    OrderNumber?: string;
                     /**
                      * @description 0-based page index. Must be 0 or absent with a Cursor.
                      * @default 0
@@ -20389,6 +26052,13 @@ export interface operations {
                     /** @description Exact trip number. */
                     TripNumber?: string;
                     TruckId?: string;
+                    /** @description UpdatedAt from Start (inclusive) to End (exclusive); either may be left out. */
+                    UpdatedAtRange?: {
+                        /** @description UpdatedAt before this instant; must be after Start. */
+                        End?: string | null;
+                        /** @description UpdatedAt on or after this instant. */
+                        Start?: string | null;
+                    } | null;
                     /**
                      * @description Changed at or after this instant.
                      * @example 2026-11-21T00:00:00Z
@@ -20410,8 +26080,15 @@ export interface operations {
                      */
                     DeliveryTo?: string;
                     DriverId?: string;
+                    /**
+                     * @description Only the record whose ExternalIds hold this pair, written source:id (exact match).
+                     * @example mcleod:ORD-10442
+                     */
+                    ExternalId?: string;
                     /** @description Exact load number. */
                     LoadNumber?: string;
+                    /** @description Exact OrderNumber. */
+                    OrderNumber?: string;
                     /**
                      * @description 0-based page index. Must be 0 or absent with a Cursor.
                      * @default 0
@@ -20438,6 +26115,13 @@ export interface operations {
                     /** @description Exact trip number. */
                     TripNumber?: string;
                     TruckId?: string;
+                    /** @description UpdatedAt from Start (inclusive) to End (exclusive); either may be left out. */
+                    UpdatedAtRange?: {
+                        /** @description UpdatedAt before this instant; must be after Start. */
+                        End?: string | null;
+                        /** @description UpdatedAt on or after this instant. */
+                        Start?: string | null;
+                    } | null;
                     /**
                      * @description Changed at or after this instant.
                      * @example 2026-11-21T00:00:00Z
@@ -20459,8 +26143,15 @@ export interface operations {
                      */
                     DeliveryTo?: string;
                     DriverId?: string;
+                    /**
+                     * @description Only the record whose ExternalIds hold this pair, written source:id (exact match).
+                     * @example mcleod:ORD-10442
+                     */
+                    ExternalId?: string;
                     /** @description Exact load number. */
                     LoadNumber?: string;
+                    /** @description Exact OrderNumber. */
+                    OrderNumber?: string;
                     /**
                      * @description 0-based page index. Must be 0 or absent with a Cursor.
                      * @default 0
@@ -20487,6 +26178,13 @@ export interface operations {
                     /** @description Exact trip number. */
                     TripNumber?: string;
                     TruckId?: string;
+                    /** @description UpdatedAt from Start (inclusive) to End (exclusive); either may be left out. */
+                    UpdatedAtRange?: {
+                        /** @description UpdatedAt before this instant; must be after Start. */
+                        End?: string | null;
+                        /** @description UpdatedAt on or after this instant. */
+                        Start?: string | null;
+                    } | null;
                     /**
                      * @description Changed at or after this instant.
                      * @example 2026-11-21T00:00:00Z
@@ -20818,6 +26516,383 @@ export interface operations {
             };
         };
     };
+    "locations-createLocation": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/*+json": {
+                    CompanyNumber?: string | null;
+                    Coordinates?: {
+                        /** @example 39.0997 */
+                        Latitude: string;
+                        /** @example -94.5786 */
+                        Longitude: string;
+                    } | null;
+                    DepartRadiusMeters?: number | null;
+                    DetentionFreeMinutes?: number | null;
+                    Email?: string[];
+                    ExternalId?: string | null;
+                    Geofence?: {
+                        /** @description The ring of points, 3 to 100, each once: the last joins the first by itself. It must not intersect itself (no two edges meet except neighbours at their shared point). Edges are straight lines in latitude/longitude. */
+                        Polygon?: [
+                            string,
+                            string
+                        ][];
+                        /**
+                         * @description A circle of this radius around the location's Coordinates (which it then needs).
+                         * @example 300
+                         */
+                        RadiusMeters?: number;
+                    } | null;
+                    Name: string;
+                    Phone?: string[];
+                    PhysicalAddress: {
+                        City: string;
+                        Country?: string | null;
+                        State: string;
+                        Street: string;
+                        ZipCode: string;
+                    };
+                    /**
+                     * @description Active when left out.
+                     * @enum {string}
+                     */
+                    Status?: "Active" | "Inactive" | "Disabled";
+                    /** @description IANA zone. Left out or null: the zone of the Coordinates. */
+                    TimeZone?: components["schemas"]["TimeZoneName"] | null;
+                    /** @enum {string} */
+                    Type: "Terminal" | "Shipper/Consignee" | "Cold Warehouse" | "Dry Warehouse";
+                } & unknown;
+                "application/json": {
+                    CompanyNumber?: string | null;
+                    Coordinates?: {
+                        /** @example 39.0997 */
+                        Latitude: string;
+                        /** @example -94.5786 */
+                        Longitude: string;
+                    } | null;
+                    DepartRadiusMeters?: number | null;
+                    DetentionFreeMinutes?: number | null;
+                    Email?: string[];
+                    ExternalId?: string | null;
+                    Geofence?: {
+                        /** @description The ring of points, 3 to 100, each once: the last joins the first by itself. It must not intersect itself (no two edges meet except neighbours at their shared point). Edges are straight lines in latitude/longitude. */
+                        Polygon?: [
+                            string,
+                            string
+                        ][];
+                        /**
+                         * @description A circle of this radius around the location's Coordinates (which it then needs).
+                         * @example 300
+                         */
+                        RadiusMeters?: number;
+                    } | null;
+                    Name: string;
+                    Phone?: string[];
+                    PhysicalAddress: {
+                        City: string;
+                        Country?: string | null;
+                        State: string;
+                        Street: string;
+                        ZipCode: string;
+                    };
+                    /**
+                     * @description Active when left out.
+                     * @enum {string}
+                     */
+                    Status?: "Active" | "Inactive" | "Disabled";
+                    /** @description IANA zone. Left out or null: the zone of the Coordinates. */
+                    TimeZone?: components["schemas"]["TimeZoneName"] | null;
+                    /** @enum {string} */
+                    Type: "Terminal" | "Shipper/Consignee" | "Cold Warehouse" | "Dry Warehouse";
+                } & unknown;
+                "application/json-patch+json": {
+                    CompanyNumber?: string | null;
+                    Coordinates?: {
+                        /** @example 39.0997 */
+                        Latitude: string;
+                        /** @example -94.5786 */
+                        Longitude: string;
+                    } | null;
+                    DepartRadiusMeters?: number | null;
+                    DetentionFreeMinutes?: number | null;
+                    Email?: string[];
+                    ExternalId?: string | null;
+                    Geofence?: {
+                        /** @description The ring of points, 3 to 100, each once: the last joins the first by itself. It must not intersect itself (no two edges meet except neighbours at their shared point). Edges are straight lines in latitude/longitude. */
+                        Polygon?: [
+                            string,
+                            string
+                        ][];
+                        /**
+                         * @description A circle of this radius around the location's Coordinates (which it then needs).
+                         * @example 300
+                         */
+                        RadiusMeters?: number;
+                    } | null;
+                    Name: string;
+                    Phone?: string[];
+                    PhysicalAddress: {
+                        City: string;
+                        Country?: string | null;
+                        State: string;
+                        Street: string;
+                        ZipCode: string;
+                    };
+                    /**
+                     * @description Active when left out.
+                     * @enum {string}
+                     */
+                    Status?: "Active" | "Inactive" | "Disabled";
+                    /** @description IANA zone. Left out or null: the zone of the Coordinates. */
+                    TimeZone?: components["schemas"]["TimeZoneName"] | null;
+                    /** @enum {string} */
+                    Type: "Terminal" | "Shipper/Consignee" | "Cold Warehouse" | "Dry Warehouse";
+                } & unknown;
+                "text/json": {
+                    CompanyNumber?: string | null;
+                    Coordinates?: {
+                        /** @example 39.0997 */
+                        Latitude: string;
+                        /** @example -94.5786 */
+                        Longitude: string;
+                    } | null;
+                    DepartRadiusMeters?: number | null;
+                    DetentionFreeMinutes?: number | null;
+                    Email?: string[];
+                    ExternalId?: string | null;
+                    Geofence?: {
+                        /** @description The ring of points, 3 to 100, each once: the last joins the first by itself. It must not intersect itself (no two edges meet except neighbours at their shared point). Edges are straight lines in latitude/longitude. */
+                        Polygon?: [
+                            string,
+                            string
+                        ][];
+                        /**
+                         * @description A circle of this radius around the location's Coordinates (which it then needs).
+                         * @example 300
+                         */
+                        RadiusMeters?: number;
+                    } | null;
+                    Name: string;
+                    Phone?: string[];
+                    PhysicalAddress: {
+                        City: string;
+                        Country?: string | null;
+                        State: string;
+                        Street: string;
+                        ZipCode: string;
+                    };
+                    /**
+                     * @description Active when left out.
+                     * @enum {string}
+                     */
+                    Status?: "Active" | "Inactive" | "Disabled";
+                    /** @description IANA zone. Left out or null: the zone of the Coordinates. */
+                    TimeZone?: components["schemas"]["TimeZoneName"] | null;
+                    /** @enum {string} */
+                    Type: "Terminal" | "Shipper/Consignee" | "Cold Warehouse" | "Dry Warehouse";
+                } & unknown;
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Path of the new record. */
+                    Location: string;
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Location"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "locations-getLocation": {
         parameters: {
             query?: never;
@@ -20840,6 +26915,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -20911,6 +26988,406 @@ export interface operations {
             };
             /** @description The record does not exist, is deleted, or is outside the credential's scope. */
             404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "locations-updateLocation": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description The ETag of the last read, quoted or bare; `*` matches any version; weak tags never match. Required (428). */
+                "If-Match": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/*+json": ({
+                    CompanyNumber?: string | null;
+                    Coordinates?: {
+                        /** @example 39.0997 */
+                        Latitude: string;
+                        /** @example -94.5786 */
+                        Longitude: string;
+                    } | null;
+                    DepartRadiusMeters?: number | null;
+                    DetentionFreeMinutes?: number | null;
+                    Email?: string[];
+                    ExternalId?: string | null;
+                    /** @description Replaces the whole fence (a circle and a polygon do not merge); null removes it. */
+                    Geofence?: {
+                        /** @description The ring of points, 3 to 100, each once: the last joins the first by itself. It must not intersect itself (no two edges meet except neighbours at their shared point). Edges are straight lines in latitude/longitude. */
+                        Polygon?: [
+                            string,
+                            string
+                        ][];
+                        /**
+                         * @description A circle of this radius around the location's Coordinates (which it then needs).
+                         * @example 300
+                         */
+                        RadiusMeters?: number;
+                    } | null;
+                    Name?: string;
+                    Phone?: string[];
+                    /** @description Street, City, State and ZipCode are required; Country left out keeps the current one. */
+                    PhysicalAddress?: {
+                        City: string;
+                        /** @description Left out: unchanged; null clears it. */
+                        Country?: string | null;
+                        State: string;
+                        Street: string;
+                        ZipCode: string;
+                    };
+                    /**
+                     * @description Disabled retires the location.
+                     * @enum {string}
+                     */
+                    Status?: "Active" | "Inactive" | "Disabled";
+                    /** @description Left out: unchanged, unless Coordinates change (then the zone of the new ones). null: the zone of the Coordinates. */
+                    TimeZone?: components["schemas"]["TimeZoneName"] | null;
+                    /** @enum {string} */
+                    Type?: "Terminal" | "Shipper/Consignee" | "Cold Warehouse" | "Dry Warehouse";
+                } & unknown) | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+                "application/json": ({
+                    CompanyNumber?: string | null;
+                    Coordinates?: {
+                        /** @example 39.0997 */
+                        Latitude: string;
+                        /** @example -94.5786 */
+                        Longitude: string;
+                    } | null;
+                    DepartRadiusMeters?: number | null;
+                    DetentionFreeMinutes?: number | null;
+                    Email?: string[];
+                    ExternalId?: string | null;
+                    /** @description Replaces the whole fence (a circle and a polygon do not merge); null removes it. */
+                    Geofence?: {
+                        /** @description The ring of points, 3 to 100, each once: the last joins the first by itself. It must not intersect itself (no two edges meet except neighbours at their shared point). Edges are straight lines in latitude/longitude. */
+                        Polygon?: [
+                            string,
+                            string
+                        ][];
+                        /**
+                         * @description A circle of this radius around the location's Coordinates (which it then needs).
+                         * @example 300
+                         */
+                        RadiusMeters?: number;
+                    } | null;
+                    Name?: string;
+                    Phone?: string[];
+                    /** @description Street, City, State and ZipCode are required; Country left out keeps the current one. */
+                    PhysicalAddress?: {
+                        City: string;
+                        /** @description Left out: unchanged; null clears it. */
+                        Country?: string | null;
+                        State: string;
+                        Street: string;
+                        ZipCode: string;
+                    };
+                    /**
+                     * @description Disabled retires the location.
+                     * @enum {string}
+                     */
+                    Status?: "Active" | "Inactive" | "Disabled";
+                    /** @description Left out: unchanged, unless Coordinates change (then the zone of the new ones). null: the zone of the Coordinates. */
+                    TimeZone?: components["schemas"]["TimeZoneName"] | null;
+                    /** @enum {string} */
+                    Type?: "Terminal" | "Shipper/Consignee" | "Cold Warehouse" | "Dry Warehouse";
+                } & unknown) | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+                "application/json-patch+json": ({
+                    CompanyNumber?: string | null;
+                    Coordinates?: {
+                        /** @example 39.0997 */
+                        Latitude: string;
+                        /** @example -94.5786 */
+                        Longitude: string;
+                    } | null;
+                    DepartRadiusMeters?: number | null;
+                    DetentionFreeMinutes?: number | null;
+                    Email?: string[];
+                    ExternalId?: string | null;
+                    /** @description Replaces the whole fence (a circle and a polygon do not merge); null removes it. */
+                    Geofence?: {
+                        /** @description The ring of points, 3 to 100, each once: the last joins the first by itself. It must not intersect itself (no two edges meet except neighbours at their shared point). Edges are straight lines in latitude/longitude. */
+                        Polygon?: [
+                            string,
+                            string
+                        ][];
+                        /**
+                         * @description A circle of this radius around the location's Coordinates (which it then needs).
+                         * @example 300
+                         */
+                        RadiusMeters?: number;
+                    } | null;
+                    Name?: string;
+                    Phone?: string[];
+                    /** @description Street, City, State and ZipCode are required; Country left out keeps the current one. */
+                    PhysicalAddress?: {
+                        City: string;
+                        /** @description Left out: unchanged; null clears it. */
+                        Country?: string | null;
+                        State: string;
+                        Street: string;
+                        ZipCode: string;
+                    };
+                    /**
+                     * @description Disabled retires the location.
+                     * @enum {string}
+                     */
+                    Status?: "Active" | "Inactive" | "Disabled";
+                    /** @description Left out: unchanged, unless Coordinates change (then the zone of the new ones). null: the zone of the Coordinates. */
+                    TimeZone?: components["schemas"]["TimeZoneName"] | null;
+                    /** @enum {string} */
+                    Type?: "Terminal" | "Shipper/Consignee" | "Cold Warehouse" | "Dry Warehouse";
+                } & unknown) | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+                "text/json": ({
+                    CompanyNumber?: string | null;
+                    Coordinates?: {
+                        /** @example 39.0997 */
+                        Latitude: string;
+                        /** @example -94.5786 */
+                        Longitude: string;
+                    } | null;
+                    DepartRadiusMeters?: number | null;
+                    DetentionFreeMinutes?: number | null;
+                    Email?: string[];
+                    ExternalId?: string | null;
+                    /** @description Replaces the whole fence (a circle and a polygon do not merge); null removes it. */
+                    Geofence?: {
+                        /** @description The ring of points, 3 to 100, each once: the last joins the first by itself. It must not intersect itself (no two edges meet except neighbours at their shared point). Edges are straight lines in latitude/longitude. */
+                        Polygon?: [
+                            string,
+                            string
+                        ][];
+                        /**
+                         * @description A circle of this radius around the location's Coordinates (which it then needs).
+                         * @example 300
+                         */
+                        RadiusMeters?: number;
+                    } | null;
+                    Name?: string;
+                    Phone?: string[];
+                    /** @description Street, City, State and ZipCode are required; Country left out keeps the current one. */
+                    PhysicalAddress?: {
+                        City: string;
+                        /** @description Left out: unchanged; null clears it. */
+                        Country?: string | null;
+                        State: string;
+                        Street: string;
+                        ZipCode: string;
+                    };
+                    /**
+                     * @description Disabled retires the location.
+                     * @enum {string}
+                     */
+                    Status?: "Active" | "Inactive" | "Disabled";
+                    /** @description Left out: unchanged, unless Coordinates change (then the zone of the new ones). null: the zone of the Coordinates. */
+                    TimeZone?: components["schemas"]["TimeZoneName"] | null;
+                    /** @enum {string} */
+                    Type?: "Terminal" | "Shipper/Consignee" | "Cold Warehouse" | "Dry Warehouse";
+                } & unknown) | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Location"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match does not match the current version. */
+            412: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match is required. */
+            428: {
                 headers: {
                     /** @description The versions served, comma-separated. */
                     "api-supported-versions"?: string;
@@ -25378,8 +31855,10 @@ export interface operations {
             query?: {
                 CompanyOwnedAsset?: "true" | "false" | "null";
                 Cursor?: string;
+                ExternalId?: string;
                 Page?: number;
                 PageSize?: number;
+                Status?: (string | ("Active" | "Inactive") | unknown)[];
             };
             header?: {
                 /** @description Overrides the path version (empty: no override). */
@@ -25509,6 +31988,319 @@ export interface operations {
             };
         };
     };
+    "assets-createTrailer": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/*+json": {
+                    /** @description null or left out: the flag is unset, which is not false. */
+                    CompanyOwnedAsset?: boolean | null;
+                    /**
+                     * @description Ids in other systems, by source; {} when left out. A pair another record of the kind holds is a 409.
+                     * @example {
+                     *       "mcleod": "ORD-10442",
+                     *       "broker": "BRK-77"
+                     *     }
+                     */
+                    ExternalIds?: {
+                        [key: string]: string;
+                    };
+                    LicensePlate?: string | null;
+                    LicenseState?: string | null;
+                    /** @description Active when left out. */
+                    Status?: components["schemas"]["AssetStatus"];
+                    /** @description A tenant-wide client may name any subsidiary of the tenant, or none. A subsidiary-bound client's records are in its own subsidiary: leave it out or name that one (another is a 404). */
+                    SubsidiaryId?: string | null;
+                    /**
+                     * @description Unique per tenant (409 Conflict/Duplicate).
+                     * @example 5301
+                     */
+                    TrailerNumber: string;
+                    Type?: components["schemas"]["TrailerType"] | null;
+                    Vin?: string | null;
+                };
+                "application/json": {
+                    /** @description null or left out: the flag is unset, which is not false. */
+                    CompanyOwnedAsset?: boolean | null;
+                    /**
+                     * @description Ids in other systems, by source; {} when left out. A pair another record of the kind holds is a 409.
+                     * @example {
+                     *       "mcleod": "ORD-10442",
+                     *       "broker": "BRK-77"
+                     *     }
+                     */
+                    ExternalIds?: {
+                        [key: string]: string;
+                    };
+                    LicensePlate?: string | null;
+                    LicenseState?: string | null;
+                    /** @description Active when left out. */
+                    Status?: components["schemas"]["AssetStatus"];
+                    /** @description A tenant-wide client may name any subsidiary of the tenant, or none. A subsidiary-bound client's records are in its own subsidiary: leave it out or name that one (another is a 404). */
+                    SubsidiaryId?: string | null;
+                    /**
+                     * @description Unique per tenant (409 Conflict/Duplicate).
+                     * @example 5301
+                     */
+                    TrailerNumber: string;
+                    Type?: components["schemas"]["TrailerType"] | null;
+                    Vin?: string | null;
+                };
+                "application/json-patch+json": {
+                    /** @description null or left out: the flag is unset, which is not false. */
+                    CompanyOwnedAsset?: boolean | null;
+                    /**
+                     * @description Ids in other systems, by source; {} when left out. A pair another record of the kind holds is a 409.
+                     * @example {
+                     *       "mcleod": "ORD-10442",
+                     *       "broker": "BRK-77"
+                     *     }
+                     */
+                    ExternalIds?: {
+                        [key: string]: string;
+                    };
+                    LicensePlate?: string | null;
+                    LicenseState?: string | null;
+                    /** @description Active when left out. */
+                    Status?: components["schemas"]["AssetStatus"];
+                    /** @description A tenant-wide client may name any subsidiary of the tenant, or none. A subsidiary-bound client's records are in its own subsidiary: leave it out or name that one (another is a 404). */
+                    SubsidiaryId?: string | null;
+                    /**
+                     * @description Unique per tenant (409 Conflict/Duplicate).
+                     * @example 5301
+                     */
+                    TrailerNumber: string;
+                    Type?: components["schemas"]["TrailerType"] | null;
+                    Vin?: string | null;
+                };
+                "text/json": {
+                    /** @description null or left out: the flag is unset, which is not false. */
+                    CompanyOwnedAsset?: boolean | null;
+                    /**
+                     * @description Ids in other systems, by source; {} when left out. A pair another record of the kind holds is a 409.
+                     * @example {
+                     *       "mcleod": "ORD-10442",
+                     *       "broker": "BRK-77"
+                     *     }
+                     */
+                    ExternalIds?: {
+                        [key: string]: string;
+                    };
+                    LicensePlate?: string | null;
+                    LicenseState?: string | null;
+                    /** @description Active when left out. */
+                    Status?: components["schemas"]["AssetStatus"];
+                    /** @description A tenant-wide client may name any subsidiary of the tenant, or none. A subsidiary-bound client's records are in its own subsidiary: leave it out or name that one (another is a 404). */
+                    SubsidiaryId?: string | null;
+                    /**
+                     * @description Unique per tenant (409 Conflict/Duplicate).
+                     * @example 5301
+                     */
+                    TrailerNumber: string;
+                    Type?: components["schemas"]["TrailerType"] | null;
+                    Vin?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Path of the new record. */
+                    Location: string;
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trailer"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "assets-getTrailer": {
         parameters: {
             query?: never;
@@ -25531,6 +32323,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -25602,6 +32396,325 @@ export interface operations {
             };
             /** @description The record does not exist, is deleted, or is outside the credential's scope. */
             404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "assets-updateTrailer": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description The ETag of the last read, quoted or bare; `*` matches any version; weak tags never match. Required (428). */
+                "If-Match": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/*+json": {
+                    /** @description null or left out: the flag is unset, which is not false. */
+                    CompanyOwnedAsset?: boolean | null;
+                    /** @description Merged key by key into the current ExternalIds: an id sets its source, null removes it. */
+                    ExternalIds?: {
+                        [key: string]: string | null;
+                    };
+                    LicensePlate?: string | null;
+                    LicenseState?: string | null;
+                    /** @description Active when left out. */
+                    Status?: components["schemas"]["AssetStatus"];
+                    /** @description A tenant-wide client may name any subsidiary of the tenant, or none. A subsidiary-bound client's records are in its own subsidiary: leave it out or name that one (another is a 404). */
+                    SubsidiaryId?: string | null;
+                    /**
+                     * @description Unique per tenant (409 Conflict/Duplicate).
+                     * @example 5301
+                     */
+                    TrailerNumber?: string;
+                    Type?: components["schemas"]["TrailerType"] | null;
+                    Vin?: string | null;
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+                "application/json": {
+                    /** @description null or left out: the flag is unset, which is not false. */
+                    CompanyOwnedAsset?: boolean | null;
+                    /** @description Merged key by key into the current ExternalIds: an id sets its source, null removes it. */
+                    ExternalIds?: {
+                        [key: string]: string | null;
+                    };
+                    LicensePlate?: string | null;
+                    LicenseState?: string | null;
+                    /** @description Active when left out. */
+                    Status?: components["schemas"]["AssetStatus"];
+                    /** @description A tenant-wide client may name any subsidiary of the tenant, or none. A subsidiary-bound client's records are in its own subsidiary: leave it out or name that one (another is a 404). */
+                    SubsidiaryId?: string | null;
+                    /**
+                     * @description Unique per tenant (409 Conflict/Duplicate).
+                     * @example 5301
+                     */
+                    TrailerNumber?: string;
+                    Type?: components["schemas"]["TrailerType"] | null;
+                    Vin?: string | null;
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+                "application/json-patch+json": {
+                    /** @description null or left out: the flag is unset, which is not false. */
+                    CompanyOwnedAsset?: boolean | null;
+                    /** @description Merged key by key into the current ExternalIds: an id sets its source, null removes it. */
+                    ExternalIds?: {
+                        [key: string]: string | null;
+                    };
+                    LicensePlate?: string | null;
+                    LicenseState?: string | null;
+                    /** @description Active when left out. */
+                    Status?: components["schemas"]["AssetStatus"];
+                    /** @description A tenant-wide client may name any subsidiary of the tenant, or none. A subsidiary-bound client's records are in its own subsidiary: leave it out or name that one (another is a 404). */
+                    SubsidiaryId?: string | null;
+                    /**
+                     * @description Unique per tenant (409 Conflict/Duplicate).
+                     * @example 5301
+                     */
+                    TrailerNumber?: string;
+                    Type?: components["schemas"]["TrailerType"] | null;
+                    Vin?: string | null;
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+                "text/json": {
+                    /** @description null or left out: the flag is unset, which is not false. */
+                    CompanyOwnedAsset?: boolean | null;
+                    /** @description Merged key by key into the current ExternalIds: an id sets its source, null removes it. */
+                    ExternalIds?: {
+                        [key: string]: string | null;
+                    };
+                    LicensePlate?: string | null;
+                    LicenseState?: string | null;
+                    /** @description Active when left out. */
+                    Status?: components["schemas"]["AssetStatus"];
+                    /** @description A tenant-wide client may name any subsidiary of the tenant, or none. A subsidiary-bound client's records are in its own subsidiary: leave it out or name that one (another is a 404). */
+                    SubsidiaryId?: string | null;
+                    /**
+                     * @description Unique per tenant (409 Conflict/Duplicate).
+                     * @example 5301
+                     */
+                    TrailerNumber?: string;
+                    Type?: components["schemas"]["TrailerType"] | null;
+                    Vin?: string | null;
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trailer"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match does not match the current version. */
+            412: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match is required. */
+            428: {
                 headers: {
                     /** @description The versions served, comma-separated. */
                     "api-supported-versions"?: string;
@@ -25945,6 +33058,7 @@ export interface operations {
                     /** @description true, false or null (unset flag, its own value); omit for every trailer. */
                     CompanyOwnedAsset?: boolean | null;
                     Cursor?: string | null;
+                    ExternalId?: string | null;
                     /**
                      * @description 0-based page index. Must be 0 or absent with a Cursor.
                      * @default 0
@@ -25955,11 +33069,13 @@ export interface operations {
                      * @default 50
                      */
                     PageSize?: number;
+                    Statuses?: (string | ("Active" | "Inactive") | unknown)[] | null;
                 } & unknown;
                 "application/json": {
                     /** @description true, false or null (unset flag, its own value); omit for every trailer. */
                     CompanyOwnedAsset?: boolean | null;
                     Cursor?: string | null;
+                    ExternalId?: string | null;
                     /**
                      * @description 0-based page index. Must be 0 or absent with a Cursor.
                      * @default 0
@@ -25970,11 +33086,13 @@ export interface operations {
                      * @default 50
                      */
                     PageSize?: number;
+                    Statuses?: (string | ("Active" | "Inactive") | unknown)[] | null;
                 } & unknown;
                 "application/json-patch+json": {
                     /** @description true, false or null (unset flag, its own value); omit for every trailer. */
                     CompanyOwnedAsset?: boolean | null;
                     Cursor?: string | null;
+                    ExternalId?: string | null;
                     /**
                      * @description 0-based page index. Must be 0 or absent with a Cursor.
                      * @default 0
@@ -25985,11 +33103,13 @@ export interface operations {
                      * @default 50
                      */
                     PageSize?: number;
+                    Statuses?: (string | ("Active" | "Inactive") | unknown)[] | null;
                 } & unknown;
                 "text/json": {
                     /** @description true, false or null (unset flag, its own value); omit for every trailer. */
                     CompanyOwnedAsset?: boolean | null;
                     Cursor?: string | null;
+                    ExternalId?: string | null;
                     /**
                      * @description 0-based page index. Must be 0 or absent with a Cursor.
                      * @default 0
@@ -26000,6 +33120,7 @@ export interface operations {
                      * @default 50
                      */
                     PageSize?: number;
+                    Statuses?: (string | ("Active" | "Inactive") | unknown)[] | null;
                 } & unknown;
             };
         };
@@ -26668,6 +33789,611 @@ export interface operations {
             };
             /** @description The request body media type is not supported. */
             415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "checkCalls-findCheckCalls": {
+        parameters: {
+            query?: {
+                Cursor?: string;
+                Page?: number;
+                PageSize?: number;
+            };
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+            };
+            path: {
+                /** @description The trip id. */
+                tripId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckCallPage"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "checkCalls-createCheckCall": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The trip id. */
+                tripId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/*+json": {
+                    /** @description Where the truck was, as reported; not with Coordinates. */
+                    Address?: {
+                        City?: string | null;
+                        Country?: string | null;
+                        State?: string | null;
+                        Street?: string | null;
+                        ZipCode?: string | null;
+                    } | null;
+                    /** @description Where the truck was; not with Address. */
+                    Coordinates?: {
+                        /** @example 39.0997 */
+                        Latitude: string;
+                        /** @example -94.5786 */
+                        Longitude: string;
+                    } | null;
+                    /** @description The ETA at the trip's next Open stop, which becomes that stop's Manual ETA. Without an offset it is the stop's local time. A trip without an Open stop has nowhere to put it: 409 InvalidState. */
+                    Eta?: string | null;
+                    /** @description Up to 500 characters. */
+                    Note?: string | null;
+                    /** @description When the call was made; default the time of receipt; without an offset, UTC. More than 5 minutes ahead is 422. */
+                    RecordedAt?: string | null;
+                    /** @enum {string} */
+                    Status: "OnSchedule" | "Delayed" | "Breakdown" | "Weather" | "Traffic" | "Other";
+                } & unknown;
+                "application/json": {
+                    /** @description Where the truck was, as reported; not with Coordinates. */
+                    Address?: {
+                        City?: string | null;
+                        Country?: string | null;
+                        State?: string | null;
+                        Street?: string | null;
+                        ZipCode?: string | null;
+                    } | null;
+                    /** @description Where the truck was; not with Address. */
+                    Coordinates?: {
+                        /** @example 39.0997 */
+                        Latitude: string;
+                        /** @example -94.5786 */
+                        Longitude: string;
+                    } | null;
+                    /** @description The ETA at the trip's next Open stop, which becomes that stop's Manual ETA. Without an offset it is the stop's local time. A trip without an Open stop has nowhere to put it: 409 InvalidState. */
+                    Eta?: string | null;
+                    /** @description Up to 500 characters. */
+                    Note?: string | null;
+                    /** @description When the call was made; default the time of receipt; without an offset, UTC. More than 5 minutes ahead is 422. */
+                    RecordedAt?: string | null;
+                    /** @enum {string} */
+                    Status: "OnSchedule" | "Delayed" | "Breakdown" | "Weather" | "Traffic" | "Other";
+                } & unknown;
+                "application/json-patch+json": {
+                    /** @description Where the truck was, as reported; not with Coordinates. */
+                    Address?: {
+                        City?: string | null;
+                        Country?: string | null;
+                        State?: string | null;
+                        Street?: string | null;
+                        ZipCode?: string | null;
+                    } | null;
+                    /** @description Where the truck was; not with Address. */
+                    Coordinates?: {
+                        /** @example 39.0997 */
+                        Latitude: string;
+                        /** @example -94.5786 */
+                        Longitude: string;
+                    } | null;
+                    /** @description The ETA at the trip's next Open stop, which becomes that stop's Manual ETA. Without an offset it is the stop's local time. A trip without an Open stop has nowhere to put it: 409 InvalidState. */
+                    Eta?: string | null;
+                    /** @description Up to 500 characters. */
+                    Note?: string | null;
+                    /** @description When the call was made; default the time of receipt; without an offset, UTC. More than 5 minutes ahead is 422. */
+                    RecordedAt?: string | null;
+                    /** @enum {string} */
+                    Status: "OnSchedule" | "Delayed" | "Breakdown" | "Weather" | "Traffic" | "Other";
+                } & unknown;
+                "text/json": {
+                    /** @description Where the truck was, as reported; not with Coordinates. */
+                    Address?: {
+                        City?: string | null;
+                        Country?: string | null;
+                        State?: string | null;
+                        Street?: string | null;
+                        ZipCode?: string | null;
+                    } | null;
+                    /** @description Where the truck was; not with Address. */
+                    Coordinates?: {
+                        /** @example 39.0997 */
+                        Latitude: string;
+                        /** @example -94.5786 */
+                        Longitude: string;
+                    } | null;
+                    /** @description The ETA at the trip's next Open stop, which becomes that stop's Manual ETA. Without an offset it is the stop's local time. A trip without an Open stop has nowhere to put it: 409 InvalidState. */
+                    Eta?: string | null;
+                    /** @description Up to 500 characters. */
+                    Note?: string | null;
+                    /** @description When the call was made; default the time of receipt; without an offset, UTC. More than 5 minutes ahead is 422. */
+                    RecordedAt?: string | null;
+                    /** @enum {string} */
+                    Status: "OnSchedule" | "Delayed" | "Breakdown" | "Weather" | "Traffic" | "Other";
+                } & unknown;
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Path of the new record. */
+                    Location: string;
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckCall"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is understood but refused. */
+            422: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "checkCalls-getCheckCall": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+            };
+            path: {
+                /** @description The check call id. */
+                checkCallId: string;
+                /** @description The trip id. */
+                tripId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckCall"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
                 headers: {
                     /** @description The versions served, comma-separated. */
                     "api-supported-versions"?: string;
@@ -28404,6 +36130,439 @@ export interface operations {
             };
         };
     };
+    "trips-addTripStop": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
+                /** @description The trip's current ETag (from the trip read or a prior write), quoted or bare; `*` matches any version, a weak tag never does. */
+                "If-Match": string;
+            };
+            path: {
+                tripId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/*+json": {
+                    /** @description 0-based place of the new stop, at most the trip's number of stops (400 otherwise); default: before the last stop. */
+                    Index?: number;
+                    /** @description The new stop (NewStop): a stop without Id, Status, ArrivedAt, DepartedAt and Eta, plus LocationId. It starts Open with the default Manual ETA. $type and ScheduleType agree (appointment: APPT, delivery_window: FCFS, waypoint: either) and waypoint is StopType Waypoint; StopWindow.End is not before Begin (400 otherwise). */
+                    Stop: {
+                        /** @enum {string} */
+                        $type: "appointment" | "delivery_window" | "waypoint";
+                        Address?: {
+                            City: string;
+                            Country?: string | null;
+                            State: string;
+                            Street: string;
+                            ZipCode: string;
+                        } | null;
+                        AppointmentConfirmed?: boolean | null;
+                        AppointmentDate?: string | null;
+                        AppointmentRequested?: boolean | null;
+                        CompanyId?: string | null;
+                        CompanyName?: string | null;
+                        CompanyNumber?: string | null;
+                        Coordinates?: {
+                            /** @example 39.0997 */
+                            Latitude: string;
+                            /** @example -94.5786 */
+                            Longitude: string;
+                        } | null;
+                        LoadingType?: string | null;
+                        LocationId?: string | null;
+                        References?: {
+                            Name: string;
+                            ReferenceId?: string | null;
+                            Value: string;
+                        }[] | null;
+                        /** @enum {string} */
+                        ScheduleType: "APPT" | "FCFS";
+                        /** @enum {string} */
+                        StopType: "Pickup" | "Delivery" | "Waypoint";
+                        StopWindow?: {
+                            /** @example 2026-11-21T14:00:00Z */
+                            Begin: string;
+                            /** @example 2026-11-21T14:00:00Z */
+                            End: string;
+                        } | null;
+                        TimeZone?: string | null;
+                    };
+                };
+                "application/json": {
+                    /** @description 0-based place of the new stop, at most the trip's number of stops (400 otherwise); default: before the last stop. */
+                    Index?: number;
+                    /** @description The new stop (NewStop): a stop without Id, Status, ArrivedAt, DepartedAt and Eta, plus LocationId. It starts Open with the default Manual ETA. $type and ScheduleType agree (appointment: APPT, delivery_window: FCFS, waypoint: either) and waypoint is StopType Waypoint; StopWindow.End is not before Begin (400 otherwise). */
+                    Stop: {
+                        /** @enum {string} */
+                        $type: "appointment" | "delivery_window" | "waypoint";
+                        Address?: {
+                            City: string;
+                            Country?: string | null;
+                            State: string;
+                            Street: string;
+                            ZipCode: string;
+                        } | null;
+                        AppointmentConfirmed?: boolean | null;
+                        AppointmentDate?: string | null;
+                        AppointmentRequested?: boolean | null;
+                        CompanyId?: string | null;
+                        CompanyName?: string | null;
+                        CompanyNumber?: string | null;
+                        Coordinates?: {
+                            /** @example 39.0997 */
+                            Latitude: string;
+                            /** @example -94.5786 */
+                            Longitude: string;
+                        } | null;
+                        LoadingType?: string | null;
+                        LocationId?: string | null;
+                        References?: {
+                            Name: string;
+                            ReferenceId?: string | null;
+                            Value: string;
+                        }[] | null;
+                        /** @enum {string} */
+                        ScheduleType: "APPT" | "FCFS";
+                        /** @enum {string} */
+                        StopType: "Pickup" | "Delivery" | "Waypoint";
+                        StopWindow?: {
+                            /** @example 2026-11-21T14:00:00Z */
+                            Begin: string;
+                            /** @example 2026-11-21T14:00:00Z */
+                            End: string;
+                        } | null;
+                        TimeZone?: string | null;
+                    };
+                };
+                "application/json-patch+json": {
+                    /** @description 0-based place of the new stop, at most the trip's number of stops (400 otherwise); default: before the last stop. */
+                    Index?: number;
+                    /** @description The new stop (NewStop): a stop without Id, Status, ArrivedAt, DepartedAt and Eta, plus LocationId. It starts Open with the default Manual ETA. $type and ScheduleType agree (appointment: APPT, delivery_window: FCFS, waypoint: either) and waypoint is StopType Waypoint; StopWindow.End is not before Begin (400 otherwise). */
+                    Stop: {
+                        /** @enum {string} */
+                        $type: "appointment" | "delivery_window" | "waypoint";
+                        Address?: {
+                            City: string;
+                            Country?: string | null;
+                            State: string;
+                            Street: string;
+                            ZipCode: string;
+                        } | null;
+                        AppointmentConfirmed?: boolean | null;
+                        AppointmentDate?: string | null;
+                        AppointmentRequested?: boolean | null;
+                        CompanyId?: string | null;
+                        CompanyName?: string | null;
+                        CompanyNumber?: string | null;
+                        Coordinates?: {
+                            /** @example 39.0997 */
+                            Latitude: string;
+                            /** @example -94.5786 */
+                            Longitude: string;
+                        } | null;
+                        LoadingType?: string | null;
+                        LocationId?: string | null;
+                        References?: {
+                            Name: string;
+                            ReferenceId?: string | null;
+                            Value: string;
+                        }[] | null;
+                        /** @enum {string} */
+                        ScheduleType: "APPT" | "FCFS";
+                        /** @enum {string} */
+                        StopType: "Pickup" | "Delivery" | "Waypoint";
+                        StopWindow?: {
+                            /** @example 2026-11-21T14:00:00Z */
+                            Begin: string;
+                            /** @example 2026-11-21T14:00:00Z */
+                            End: string;
+                        } | null;
+                        TimeZone?: string | null;
+                    };
+                };
+                "text/json": {
+                    /** @description 0-based place of the new stop, at most the trip's number of stops (400 otherwise); default: before the last stop. */
+                    Index?: number;
+                    /** @description The new stop (NewStop): a stop without Id, Status, ArrivedAt, DepartedAt and Eta, plus LocationId. It starts Open with the default Manual ETA. $type and ScheduleType agree (appointment: APPT, delivery_window: FCFS, waypoint: either) and waypoint is StopType Waypoint; StopWindow.End is not before Begin (400 otherwise). */
+                    Stop: {
+                        /** @enum {string} */
+                        $type: "appointment" | "delivery_window" | "waypoint";
+                        Address?: {
+                            City: string;
+                            Country?: string | null;
+                            State: string;
+                            Street: string;
+                            ZipCode: string;
+                        } | null;
+                        AppointmentConfirmed?: boolean | null;
+                        AppointmentDate?: string | null;
+                        AppointmentRequested?: boolean | null;
+                        CompanyId?: string | null;
+                        CompanyName?: string | null;
+                        CompanyNumber?: string | null;
+                        Coordinates?: {
+                            /** @example 39.0997 */
+                            Latitude: string;
+                            /** @example -94.5786 */
+                            Longitude: string;
+                        } | null;
+                        LoadingType?: string | null;
+                        LocationId?: string | null;
+                        References?: {
+                            Name: string;
+                            ReferenceId?: string | null;
+                            Value: string;
+                        }[] | null;
+                        /** @enum {string} */
+                        ScheduleType: "APPT" | "FCFS";
+                        /** @enum {string} */
+                        StopType: "Pickup" | "Delivery" | "Waypoint";
+                        StopWindow?: {
+                            /** @example 2026-11-21T14:00:00Z */
+                            Begin: string;
+                            /** @example 2026-11-21T14:00:00Z */
+                            End: string;
+                        } | null;
+                        TimeZone?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description The trip's strong ETag after the write (unchanged when the write changed nothing). */
+                    ETag: string;
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trip"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match does not match the current version. */
+            412: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match is required. */
+            428: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "trips-getStop": {
         parameters: {
             query?: never;
@@ -28498,6 +36657,537 @@ export interface operations {
             };
             /** @description The record does not exist, is deleted, or is outside the credential's scope. */
             404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "trips-deleteTripStop": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description The trip's current ETag (from the trip read or a prior write), quoted or bare; `*` matches any version, a weak tag never does. */
+                "If-Match": string;
+            };
+            path: {
+                stopId: string;
+                tripId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description The trip's strong ETag after the write (unchanged when the write changed nothing). */
+                    ETag: string;
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trip"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match does not match the current version. */
+            412: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match is required. */
+            428: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "trips-updateTripStop": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description The trip's current ETag (from the trip read or a prior write), quoted or bare; `*` matches any version, a weak tag never does. */
+                "If-Match": string;
+            };
+            path: {
+                stopId: string;
+                tripId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/*+json": {
+                    /** @description null clears the whole address. */
+                    Address?: {
+                        City?: string | null;
+                        Country?: string | null;
+                        State?: string | null;
+                        Street?: string | null;
+                        ZipCode?: string | null;
+                    } | null;
+                    /** @description null clears it; a new CompanyId clears the CompanyNumber and CompanyName recorded with the old one. */
+                    CompanyId?: string | null;
+                    /** @description Replaced whole; null clears them. */
+                    Coordinates?: {
+                        /** @example 39.0997 */
+                        Latitude: string;
+                        /** @example -94.5786 */
+                        Longitude: string;
+                    } | null;
+                    /** @description Live, Drop, Hook, Drop&Hook, …; null clears it. */
+                    LoadingType?: string | null;
+                    /** @description A location of the tenant (404 otherwise): the stop's address, coordinates, time zone and company become the location's, except those the patch sends. null only unlinks the location. */
+                    LocationId?: string | null;
+                    /** @description IANA zone for the stop's offset-less times; null derives it from the coordinates (UTC without them). */
+                    TimeZone?: string | null;
+                } | unknown | unknown | unknown | unknown | unknown | unknown;
+                "application/json": {
+                    /** @description null clears the whole address. */
+                    Address?: {
+                        City?: string | null;
+                        Country?: string | null;
+                        State?: string | null;
+                        Street?: string | null;
+                        ZipCode?: string | null;
+                    } | null;
+                    /** @description null clears it; a new CompanyId clears the CompanyNumber and CompanyName recorded with the old one. */
+                    CompanyId?: string | null;
+                    /** @description Replaced whole; null clears them. */
+                    Coordinates?: {
+                        /** @example 39.0997 */
+                        Latitude: string;
+                        /** @example -94.5786 */
+                        Longitude: string;
+                    } | null;
+                    /** @description Live, Drop, Hook, Drop&Hook, …; null clears it. */
+                    LoadingType?: string | null;
+                    /** @description A location of the tenant (404 otherwise): the stop's address, coordinates, time zone and company become the location's, except those the patch sends. null only unlinks the location. */
+                    LocationId?: string | null;
+                    /** @description IANA zone for the stop's offset-less times; null derives it from the coordinates (UTC without them). */
+                    TimeZone?: string | null;
+                } | unknown | unknown | unknown | unknown | unknown | unknown;
+                "application/json-patch+json": {
+                    /** @description null clears the whole address. */
+                    Address?: {
+                        City?: string | null;
+                        Country?: string | null;
+                        State?: string | null;
+                        Street?: string | null;
+                        ZipCode?: string | null;
+                    } | null;
+                    /** @description null clears it; a new CompanyId clears the CompanyNumber and CompanyName recorded with the old one. */
+                    CompanyId?: string | null;
+                    /** @description Replaced whole; null clears them. */
+                    Coordinates?: {
+                        /** @example 39.0997 */
+                        Latitude: string;
+                        /** @example -94.5786 */
+                        Longitude: string;
+                    } | null;
+                    /** @description Live, Drop, Hook, Drop&Hook, …; null clears it. */
+                    LoadingType?: string | null;
+                    /** @description A location of the tenant (404 otherwise): the stop's address, coordinates, time zone and company become the location's, except those the patch sends. null only unlinks the location. */
+                    LocationId?: string | null;
+                    /** @description IANA zone for the stop's offset-less times; null derives it from the coordinates (UTC without them). */
+                    TimeZone?: string | null;
+                } | unknown | unknown | unknown | unknown | unknown | unknown;
+                "text/json": {
+                    /** @description null clears the whole address. */
+                    Address?: {
+                        City?: string | null;
+                        Country?: string | null;
+                        State?: string | null;
+                        Street?: string | null;
+                        ZipCode?: string | null;
+                    } | null;
+                    /** @description null clears it; a new CompanyId clears the CompanyNumber and CompanyName recorded with the old one. */
+                    CompanyId?: string | null;
+                    /** @description Replaced whole; null clears them. */
+                    Coordinates?: {
+                        /** @example 39.0997 */
+                        Latitude: string;
+                        /** @example -94.5786 */
+                        Longitude: string;
+                    } | null;
+                    /** @description Live, Drop, Hook, Drop&Hook, …; null clears it. */
+                    LoadingType?: string | null;
+                    /** @description A location of the tenant (404 otherwise): the stop's address, coordinates, time zone and company become the location's, except those the patch sends. null only unlinks the location. */
+                    LocationId?: string | null;
+                    /** @description IANA zone for the stop's offset-less times; null derives it from the coordinates (UTC without them). */
+                    TimeZone?: string | null;
+                } | unknown | unknown | unknown | unknown | unknown | unknown;
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description The trip's strong ETag after the write (unchanged when the write changed nothing). */
+                    ETag: string;
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trip"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match does not match the current version. */
+            412: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match is required. */
+            428: {
                 headers: {
                     /** @description The versions served, comma-separated. */
                     "api-supported-versions"?: string;
@@ -29574,6 +38264,465 @@ export interface operations {
             };
         };
     };
+    "trips-reorderTripStops": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description The trip's current ETag (from the trip read or a prior write), quoted or bare; `*` matches any version, a weak tag never does. */
+                "If-Match": string;
+            };
+            path: {
+                tripId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/*+json": {
+                    /** @description Every stop id of the trip, once each, in the new route order. */
+                    StopIds: string[];
+                };
+                "application/json": {
+                    /** @description Every stop id of the trip, once each, in the new route order. */
+                    StopIds: string[];
+                };
+                "application/json-patch+json": {
+                    /** @description Every stop id of the trip, once each, in the new route order. */
+                    StopIds: string[];
+                };
+                "text/json": {
+                    /** @description Every stop id of the trip, once each, in the new route order. */
+                    StopIds: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description The trip's strong ETag after the write (unchanged when the write changed nothing). */
+                    ETag: string;
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trip"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match does not match the current version. */
+            412: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match is required. */
+            428: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "trips-unassignTrip": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
+                /** @description The trip's current ETag (from the trip read or a prior write), quoted or bare; `*` matches any version, a weak tag never does. */
+                "If-Match": string;
+            };
+            path: {
+                tripId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description The trip's strong ETag after the write (unchanged when the write changed nothing). */
+                    ETag: string;
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trip"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match does not match the current version. */
+            412: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match is required. */
+            428: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "trips-searchTrips": {
         parameters: {
             query?: never;
@@ -29975,8 +39124,10 @@ export interface operations {
         parameters: {
             query?: {
                 Cursor?: string;
+                ExternalId?: string;
                 Page?: number;
                 PageSize?: number;
+                Status?: (string | ("Active" | "Inactive") | unknown)[];
             };
             header?: {
                 /** @description Overrides the path version (empty: no override). */
@@ -30106,6 +39257,327 @@ export interface operations {
             };
         };
     };
+    "assets-createTruck": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/*+json": {
+                    /**
+                     * @description Ids in other systems, by source; {} when left out. A pair another record of the kind holds is a 409.
+                     * @example {
+                     *       "mcleod": "ORD-10442",
+                     *       "broker": "BRK-77"
+                     *     }
+                     */
+                    ExternalIds?: {
+                        [key: string]: string;
+                    };
+                    LicensePlate?: string | null;
+                    LicenseState?: string | null;
+                    Make?: string | null;
+                    Model?: string | null;
+                    /** @description An owner-operator the caller can see (404 otherwise). */
+                    OwnerOperatorId?: string | null;
+                    /** @description Active when left out. */
+                    Status?: components["schemas"]["AssetStatus"];
+                    /** @description A tenant-wide client may name any subsidiary of the tenant, or none. A subsidiary-bound client's records are in its own subsidiary: leave it out or name that one (another is a 404). */
+                    SubsidiaryId?: string | null;
+                    /**
+                     * @description Unique per tenant (409 Conflict/Duplicate).
+                     * @example 101
+                     */
+                    TruckNumber: string;
+                    Vin?: string | null;
+                    Year?: number | null;
+                };
+                "application/json": {
+                    /**
+                     * @description Ids in other systems, by source; {} when left out. A pair another record of the kind holds is a 409.
+                     * @example {
+                     *       "mcleod": "ORD-10442",
+                     *       "broker": "BRK-77"
+                     *     }
+                     */
+                    ExternalIds?: {
+                        [key: string]: string;
+                    };
+                    LicensePlate?: string | null;
+                    LicenseState?: string | null;
+                    Make?: string | null;
+                    Model?: string | null;
+                    /** @description An owner-operator the caller can see (404 otherwise). */
+                    OwnerOperatorId?: string | null;
+                    /** @description Active when left out. */
+                    Status?: components["schemas"]["AssetStatus"];
+                    /** @description A tenant-wide client may name any subsidiary of the tenant, or none. A subsidiary-bound client's records are in its own subsidiary: leave it out or name that one (another is a 404). */
+                    SubsidiaryId?: string | null;
+                    /**
+                     * @description Unique per tenant (409 Conflict/Duplicate).
+                     * @example 101
+                     */
+                    TruckNumber: string;
+                    Vin?: string | null;
+                    Year?: number | null;
+                };
+                "application/json-patch+json": {
+                    /**
+                     * @description Ids in other systems, by source; {} when left out. A pair another record of the kind holds is a 409.
+                     * @example {
+                     *       "mcleod": "ORD-10442",
+                     *       "broker": "BRK-77"
+                     *     }
+                     */
+                    ExternalIds?: {
+                        [key: string]: string;
+                    };
+                    LicensePlate?: string | null;
+                    LicenseState?: string | null;
+                    Make?: string | null;
+                    Model?: string | null;
+                    /** @description An owner-operator the caller can see (404 otherwise). */
+                    OwnerOperatorId?: string | null;
+                    /** @description Active when left out. */
+                    Status?: components["schemas"]["AssetStatus"];
+                    /** @description A tenant-wide client may name any subsidiary of the tenant, or none. A subsidiary-bound client's records are in its own subsidiary: leave it out or name that one (another is a 404). */
+                    SubsidiaryId?: string | null;
+                    /**
+                     * @description Unique per tenant (409 Conflict/Duplicate).
+                     * @example 101
+                     */
+                    TruckNumber: string;
+                    Vin?: string | null;
+                    Year?: number | null;
+                };
+                "text/json": {
+                    /**
+                     * @description Ids in other systems, by source; {} when left out. A pair another record of the kind holds is a 409.
+                     * @example {
+                     *       "mcleod": "ORD-10442",
+                     *       "broker": "BRK-77"
+                     *     }
+                     */
+                    ExternalIds?: {
+                        [key: string]: string;
+                    };
+                    LicensePlate?: string | null;
+                    LicenseState?: string | null;
+                    Make?: string | null;
+                    Model?: string | null;
+                    /** @description An owner-operator the caller can see (404 otherwise). */
+                    OwnerOperatorId?: string | null;
+                    /** @description Active when left out. */
+                    Status?: components["schemas"]["AssetStatus"];
+                    /** @description A tenant-wide client may name any subsidiary of the tenant, or none. A subsidiary-bound client's records are in its own subsidiary: leave it out or name that one (another is a 404). */
+                    SubsidiaryId?: string | null;
+                    /**
+                     * @description Unique per tenant (409 Conflict/Duplicate).
+                     * @example 101
+                     */
+                    TruckNumber: string;
+                    Vin?: string | null;
+                    Year?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Path of the new record. */
+                    Location: string;
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Truck"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "assets-getTruck": {
         parameters: {
             query?: never;
@@ -30128,6 +39600,8 @@ export interface operations {
                     /** @description The version that served the request. */
                     "api-version"?: "1.0";
                     "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
                     /** @description IETF RateLimit header field. */
                     RateLimit?: string;
                     "RateLimit-Policy"?: string;
@@ -30199,6 +39673,333 @@ export interface operations {
             };
             /** @description The record does not exist, is deleted, or is outside the credential's scope. */
             404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "assets-updateTruck": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description The ETag of the last read, quoted or bare; `*` matches any version; weak tags never match. Required (428). */
+                "If-Match": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/*+json": {
+                    /** @description Merged key by key into the current ExternalIds: an id sets its source, null removes it. */
+                    ExternalIds?: {
+                        [key: string]: string | null;
+                    };
+                    LicensePlate?: string | null;
+                    LicenseState?: string | null;
+                    Make?: string | null;
+                    Model?: string | null;
+                    /** @description An owner-operator the caller can see (404 otherwise). */
+                    OwnerOperatorId?: string | null;
+                    /** @description Active when left out. */
+                    Status?: components["schemas"]["AssetStatus"];
+                    /** @description A tenant-wide client may name any subsidiary of the tenant, or none. A subsidiary-bound client's records are in its own subsidiary: leave it out or name that one (another is a 404). */
+                    SubsidiaryId?: string | null;
+                    /**
+                     * @description Unique per tenant (409 Conflict/Duplicate).
+                     * @example 101
+                     */
+                    TruckNumber?: string;
+                    Vin?: string | null;
+                    Year?: number | null;
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+                "application/json": {
+                    /** @description Merged key by key into the current ExternalIds: an id sets its source, null removes it. */
+                    ExternalIds?: {
+                        [key: string]: string | null;
+                    };
+                    LicensePlate?: string | null;
+                    LicenseState?: string | null;
+                    Make?: string | null;
+                    Model?: string | null;
+                    /** @description An owner-operator the caller can see (404 otherwise). */
+                    OwnerOperatorId?: string | null;
+                    /** @description Active when left out. */
+                    Status?: components["schemas"]["AssetStatus"];
+                    /** @description A tenant-wide client may name any subsidiary of the tenant, or none. A subsidiary-bound client's records are in its own subsidiary: leave it out or name that one (another is a 404). */
+                    SubsidiaryId?: string | null;
+                    /**
+                     * @description Unique per tenant (409 Conflict/Duplicate).
+                     * @example 101
+                     */
+                    TruckNumber?: string;
+                    Vin?: string | null;
+                    Year?: number | null;
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+                "application/json-patch+json": {
+                    /** @description Merged key by key into the current ExternalIds: an id sets its source, null removes it. */
+                    ExternalIds?: {
+                        [key: string]: string | null;
+                    };
+                    LicensePlate?: string | null;
+                    LicenseState?: string | null;
+                    Make?: string | null;
+                    Model?: string | null;
+                    /** @description An owner-operator the caller can see (404 otherwise). */
+                    OwnerOperatorId?: string | null;
+                    /** @description Active when left out. */
+                    Status?: components["schemas"]["AssetStatus"];
+                    /** @description A tenant-wide client may name any subsidiary of the tenant, or none. A subsidiary-bound client's records are in its own subsidiary: leave it out or name that one (another is a 404). */
+                    SubsidiaryId?: string | null;
+                    /**
+                     * @description Unique per tenant (409 Conflict/Duplicate).
+                     * @example 101
+                     */
+                    TruckNumber?: string;
+                    Vin?: string | null;
+                    Year?: number | null;
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+                "text/json": {
+                    /** @description Merged key by key into the current ExternalIds: an id sets its source, null removes it. */
+                    ExternalIds?: {
+                        [key: string]: string | null;
+                    };
+                    LicensePlate?: string | null;
+                    LicenseState?: string | null;
+                    Make?: string | null;
+                    Model?: string | null;
+                    /** @description An owner-operator the caller can see (404 otherwise). */
+                    OwnerOperatorId?: string | null;
+                    /** @description Active when left out. */
+                    Status?: components["schemas"]["AssetStatus"];
+                    /** @description A tenant-wide client may name any subsidiary of the tenant, or none. A subsidiary-bound client's records are in its own subsidiary: leave it out or name that one (another is a 404). */
+                    SubsidiaryId?: string | null;
+                    /**
+                     * @description Unique per tenant (409 Conflict/Duplicate).
+                     * @example 101
+                     */
+                    TruckNumber?: string;
+                    Vin?: string | null;
+                    Year?: number | null;
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Truck"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match does not match the current version. */
+            412: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match is required. */
+            428: {
                 headers: {
                     /** @description The versions served, comma-separated. */
                     "api-supported-versions"?: string;
@@ -30540,6 +40341,7 @@ export interface operations {
             content: {
                 "application/*+json": {
                     Cursor?: string | null;
+                    ExternalId?: string | null;
                     /**
                      * @description 0-based page index. Must be 0 or absent with a Cursor.
                      * @default 0
@@ -30550,9 +40352,11 @@ export interface operations {
                      * @default 50
                      */
                     PageSize?: number;
+                    Statuses?: (string | ("Active" | "Inactive") | unknown)[] | null;
                 } & unknown;
                 "application/json": {
                     Cursor?: string | null;
+                    ExternalId?: string | null;
                     /**
                      * @description 0-based page index. Must be 0 or absent with a Cursor.
                      * @default 0
@@ -30563,9 +40367,11 @@ export interface operations {
                      * @default 50
                      */
                     PageSize?: number;
+                    Statuses?: (string | ("Active" | "Inactive") | unknown)[] | null;
                 } & unknown;
                 "application/json-patch+json": {
                     Cursor?: string | null;
+                    ExternalId?: string | null;
                     /**
                      * @description 0-based page index. Must be 0 or absent with a Cursor.
                      * @default 0
@@ -30576,9 +40382,11 @@ export interface operations {
                      * @default 50
                      */
                     PageSize?: number;
+                    Statuses?: (string | ("Active" | "Inactive") | unknown)[] | null;
                 } & unknown;
                 "text/json": {
                     Cursor?: string | null;
+                    ExternalId?: string | null;
                     /**
                      * @description 0-based page index. Must be 0 or absent with a Cursor.
                      * @default 0
@@ -30589,6 +40397,7 @@ export interface operations {
                      * @default 50
                      */
                     PageSize?: number;
+                    Statuses?: (string | ("Active" | "Inactive") | unknown)[] | null;
                 } & unknown;
             };
         };
@@ -33060,8 +42869,8 @@ export interface operations {
                 "application/*+json": {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
-                    /** @description Event types or <prefix>.* patterns. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "webhook.test" | "webhook.*")[];
+                    /** @description Event types or <prefix>.* patterns, 1 to 100. */
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /** @description The subsidiary whose events the subscription receives; required for tenant-wide clients, defaults to the client's own. */
@@ -33076,8 +42885,8 @@ export interface operations {
                 "application/json": {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
-                    /** @description Event types or <prefix>.* patterns. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "webhook.test" | "webhook.*")[];
+                    /** @description Event types or <prefix>.* patterns, 1 to 100. */
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /** @description The subsidiary whose events the subscription receives; required for tenant-wide clients, defaults to the client's own. */
@@ -33092,8 +42901,8 @@ export interface operations {
                 "application/json-patch+json": {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
-                    /** @description Event types or <prefix>.* patterns. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "webhook.test" | "webhook.*")[];
+                    /** @description Event types or <prefix>.* patterns, 1 to 100. */
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /** @description The subsidiary whose events the subscription receives; required for tenant-wide clients, defaults to the client's own. */
@@ -33108,8 +42917,8 @@ export interface operations {
                 "text/json": {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
-                    /** @description Event types or <prefix>.* patterns. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "webhook.test" | "webhook.*")[];
+                    /** @description Event types or <prefix>.* patterns, 1 to 100. */
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /** @description The subsidiary whose events the subscription receives; required for tenant-wide clients, defaults to the client's own. */
@@ -33460,8 +43269,8 @@ export interface operations {
                 "application/*+json": {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
-                    /** @description Event types or <prefix>.* patterns. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "webhook.test" | "webhook.*")[];
+                    /** @description Event types or <prefix>.* patterns, 1 to 100. */
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /**
@@ -33474,8 +43283,8 @@ export interface operations {
                 "application/json": {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
-                    /** @description Event types or <prefix>.* patterns. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "webhook.test" | "webhook.*")[];
+                    /** @description Event types or <prefix>.* patterns, 1 to 100. */
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /**
@@ -33488,8 +43297,8 @@ export interface operations {
                 "application/json-patch+json": {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
-                    /** @description Event types or <prefix>.* patterns. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "webhook.test" | "webhook.*")[];
+                    /** @description Event types or <prefix>.* patterns, 1 to 100. */
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /**
@@ -33502,8 +43311,8 @@ export interface operations {
                 "text/json": {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
-                    /** @description Event types or <prefix>.* patterns. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "webhook.test" | "webhook.*")[];
+                    /** @description Event types or <prefix>.* patterns, 1 to 100. */
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /**
@@ -35750,6 +45559,62 @@ export interface operations {
             };
         };
     };
+    event_carrier_changed: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CarrierChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_carrier_created: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CarrierCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     event_carrier_document_created: {
         parameters: {
             query?: never;
@@ -36002,6 +45867,90 @@ export interface operations {
             };
         };
     };
+    event_driver_changed: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DriverChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_driver_created: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DriverCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_invoice_created: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     event_invoice_paid: {
         parameters: {
             query?: never;
@@ -36046,6 +45995,34 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["InvoicePaymentRecordedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_invoice_voided: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceVoidedEvent"];
             };
         };
         responses: {
@@ -36114,6 +46091,34 @@ export interface operations {
             };
         };
     };
+    event_load_note_created: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoadNoteCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     event_load_status_changed: {
         parameters: {
             query?: never;
@@ -36130,6 +46135,62 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["LoadStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_location_changed: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LocationChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_location_created: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LocationCreatedEvent"];
             };
         };
         responses: {
@@ -36282,6 +46343,62 @@ export interface operations {
             };
         };
     };
+    event_trailer_changed: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrailerChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_trailer_created: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrailerCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     event_trip_changed: {
         parameters: {
             query?: never;
@@ -36310,6 +46427,62 @@ export interface operations {
             };
         };
     };
+    event_trip_check_call_created: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TripCheckCallCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_trip_created: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TripCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     event_trip_status_changed: {
         parameters: {
             query?: never;
@@ -36326,6 +46499,62 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["TripStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_truck_changed: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TruckChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_truck_created: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TruckCreatedEvent"];
             };
         };
         responses: {
