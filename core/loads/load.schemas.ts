@@ -80,8 +80,12 @@ const loadQueryFilters = {
   ...sharedFilters,
   ...tripLevelFilters,
   ...loadOwnFilters,
-  UpdatedAtStart: ZDateTimeInput.optional().meta({ description: 'UpdatedAtRange.Start of POST /loads/search: UpdatedAt on or after this instant.' }),
-  UpdatedAtEnd: ZDateTimeInput.optional().meta({ description: 'UpdatedAtRange.End of POST /loads/search: UpdatedAt before this instant; must be after UpdatedAtStart.' }),
+  UpdatedAtStart: ZDateTimeInput.meta({ description: 'UpdatedAtRange.Start of POST /loads/search: UpdatedAt on or after this instant.' }).optional(),
+  // Its own example: Swagger UI's "Try it out" fills every example in, and End must be after Start.
+  UpdatedAtEnd: ZDateTimeInput.meta({
+    description: 'UpdatedAtRange.End of POST /loads/search: UpdatedAt before this instant; must be after UpdatedAtStart.',
+    example: '2026-11-28T00:00:00Z',
+  }).optional(),
 };
 const loadBodyFilters = {
   Status: bodyEnumList(LOAD_STATUSES).optional(),
