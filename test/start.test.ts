@@ -93,7 +93,7 @@ async function demoToken(authUrl: string): Promise<string> {
 }
 
 describe('the server in development: the sandbox activity (bin/sandbox-activity.ts)', () => {
-  it('gives in-transit trucks positions, and the demo subscriptions delivered and failed attempts', async () => {
+  it('gives in-transit trucks positions, notes and an invoice, and the demo subscriptions delivered and failed attempts', async () => {
     const { apiUrl, authUrl } = await start({ NODE_ENV: 'development' });
     const token = await demoToken(authUrl);
     const get = async (path: string) => {
@@ -109,6 +109,17 @@ describe('the server in development: the sandbox activity (bin/sandbox-activity.
     expect(arrived.body.Stops.at(-1)).toMatchObject({ Status: 'Arrived', ArrivedAt: '2026-11-22T11:40:00.000Z' });
     const dispatched = await get('/trips/trp_2001_a');
     expect(dispatched.body.References.map((r: any) => r.Name)).toContain('Seal Number');
+    // The back office's own writes on that first start: a Public and an Internal note on each
+    // in-transit load, one delivered load invoiced through POST /invoices' procedure (the next
+    // number after the fixture's INV-2001), and loads found by the ExternalIds the demo gives.
+    const notes = await get('/loads/L-1108/notes');
+    expect(notes.body.Items.map((note: any) => note.Access).sort()).toEqual(['Internal', 'Public']);
+    const invoices = (await get('/invoices?PageSize=100')).body.Items as any[];
+    const made = invoices.find((invoice) => invoice.Number === 'INV-2002');
+    expect(made).toMatchObject({ Status: 'Open' });
+    expect(made.LineItems.length).toBeGreaterThan(0);
+    const found = await get('/loads?ExternalId=shipperedi:ORD-1101');
+    expect(found.body.Items.map((load: any) => load.LoadNumber)).toEqual(['L-1101']);
 
     // The dispatcher delivers the trip.changed events of those writes: the sandbox's receiver
     // takes them (refusing one first attempt in three), the unreachable Dallas URL fails.
