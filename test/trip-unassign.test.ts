@@ -19,6 +19,7 @@ beforeAll(async () => {
       { id: 'trp_un_cxl', status: 'Cancelled' },
       { id: 'trp_un_other', status: 'Assigned', driverId: 'drv_ben', subsidiary: 'sub_dal' },
       { id: 'trp_inactive', status: 'Planned' },
+      { id: 'trp_race', status: 'Planned' },
     ]),
   });
 });
@@ -128,6 +129,31 @@ describe('POST /trips/{tripId}/assign of a retired resource', () => {
       const response = await expectRefused(() => assign('trp_inactive', body), 409, INVALID_STATE);
       expect(response.body.Detail).toContain(id);
       await t.db.updateTable(table).set({ status: table === 'carriers' ? 'Pending' : 'Active' }).where('id', '=', id).execute();
+    }
+  });
+
+  it('never lets a retirement and an assignment of one driver or carrier both commit', async () => {
+    // docs/api-rules.md#drivers-trucks-and-trailers: the retirement writes the record, then looks
+    // for open trips; the assignment reads the record's Status held until it commits.
+    for (let round = 0; round < 6; round++) {
+      for (const kind of ['drivers', 'carriers'] as const) {
+        const created = await t.api(`/api/p/v1.0/${kind}`, {
+          method: 'POST',
+          as: 'tn_prairie-all',
+          body: kind === 'drivers' ? { FirstName: 'Race', LastName: `Driver ${round}`, Type: 'COMPANY' } : { Name: `Race Carrier ${round}` },
+        });
+        expect(created.status, created.text).toBe(201);
+        const id = created.body.Id as string;
+        const [assigned, retired] = await Promise.all([
+          assign('trp_race', kind === 'drivers' ? { DriverId: id } : { CarrierId: id }),
+          t.api(`/api/p/v1.0/${kind}/${id}`, { method: 'PATCH', as: 'tn_prairie-all', headers: { 'If-Match': created.headers.get('etag')! }, body: { Status: 'Inactive' } }),
+        ]);
+        expect([assigned.status, retired.status].sort(), `${assigned.text} ${retired.text}`).toEqual([200, 409]);
+        const trip = (await getTrip('trp_race')).body;
+        const onTrip = kind === 'drivers' ? trip.DriverId === id : trip.CarrierId === id;
+        expect(onTrip).toBe(assigned.status === 200);
+        if (onTrip) expect((await unassign('trp_race', '*')).status).toBe(200);
+      }
     }
   });
 

@@ -1,5 +1,5 @@
 import { sql, type Expression, type Insertable, type Kysely, type Selectable, type SqlBool, type Updateable } from 'kysely';
-import type { Db } from '../../db/create-db.js';
+import { dialectOf, type Db } from '../../db/create-db.js';
 import type { Database } from '../../db/database.js';
 import { holdsExternalId } from '../external-ids/external-id.repository.js';
 import { parseExternalIds } from '../external-ids/external-ids.schemas.js';
@@ -82,6 +82,18 @@ export async function isAssetVisible(db: Db, scope: Scope, table: AssetTable, id
 // The table is the kind's, chosen by the caller; Kysely's static types cannot follow a union of
 // tables through a statement, so the generic statements run untyped and answer the kind's row.
 const untyped = (db: Db) => db as unknown as Kysely<any>;
+
+/**
+ * The Status of a driver, truck or trailer a trip write names (undefined when out of the scope),
+ * held for the caller's transaction: on Postgres the row is read `for share`, so a retirement
+ * (which writes the row, then looks for open trips) and an assignment never both commit
+ * (docs/api-rules.md#drivers-trucks-and-trailers). SQLite runs one write transaction at a time.
+ */
+export async function assignableAssetStatus(db: Db, scope: Scope, table: AssetTable, id: string): Promise<string | undefined> {
+  const query = untyped(db).selectFrom(table).select('status').where(inScope(table, scope)).where('id', '=', id);
+  const row = await (dialectOf(db) === 'postgres' ? query.forShare() : query).executeTakeFirst();
+  return row?.status as string | undefined;
+}
 
 export async function getAssetRow<T extends AssetTable>(db: Db, scope: Scope, table: T, id: string): Promise<AssetRow<T> | undefined> {
   const row = await untyped(db).selectFrom(table).selectAll().where(inScope(table, scope)).where('id', '=', id).executeTakeFirst();

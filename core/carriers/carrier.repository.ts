@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Expression, type Insertable, type Selectable, type SqlBool, type Updateable } from 'kysely';
-import type { Db } from '../../db/create-db.js';
+import { dialectOf, type Db } from '../../db/create-db.js';
 import type { Database } from '../../db/database.js';
 import { toStoredDateTimeOrNull } from '../shared/datetime.js';
 import { AppError } from '../errors.js';
@@ -21,6 +21,17 @@ export type InsuranceRow = Selectable<Database['carrier_insurance']>;
 
 /** Carriers belong to the tenant: every client of the tenant sees them (docs/api-rules.md#tenants-and-subsidiaries). */
 const carriersInScope = (scope: Scope) => inScope('carriers', scope, { subsidiaryColumn: null });
+
+/**
+ * The Status of a carrier a trip write names (undefined when not the tenant's), held for the
+ * caller's transaction like a driver's (`assignableAssetStatus`): a retirement and an
+ * assignment never both commit (docs/api-rules.md#carriers).
+ */
+export async function assignableCarrierStatus(db: Db, scope: Scope, id: string): Promise<string | undefined> {
+  const query = db.selectFrom('carriers').select('status').where(carriersInScope(scope)).where('id', '=', id);
+  const row = await (dialectOf(db) === 'postgres' ? query.forShare() : query).executeTakeFirst();
+  return row?.status;
+}
 
 export function toCarrier(row: CarrierRow, insurance: readonly InsuranceRow[]): TCarrier {
   const { address_street, address_city, address_state, address_zip_code, address_country } = row;

@@ -7,7 +7,7 @@ import type { TNewStop, TNewTrip } from '../trips/new-trip.schemas.js';
 import { newReferences, newStopFromInput } from '../trips/stop-input.js';
 import type { TTripInput } from './load-write.schemas.js';
 import { missingRecord } from './new-load-checks.js';
-import { tripResourceStatus, type TripResourceTable } from './trip-resources.repository.js';
+import { assignableStatus, type AssignableTable } from '../trips/assignable.js';
 
 /** Server-assigned ids (docs/api-rules.md#loads): the prefix says the kind, as everywhere. */
 export const newLoadId = () => `lod_${randomUUID()}`;
@@ -18,7 +18,7 @@ const TRIP_RESOURCES = [
   { field: 'TruckId', table: 'trucks', what: 'Truck' },
   { field: 'TrailerId', table: 'trailers', what: 'Trailer' },
   { field: 'CarrierId', table: 'carriers', what: 'Carrier' },
-] as const satisfies ReadonlyArray<{ field: keyof TTripInput; table: TripResourceTable; what: string }>;
+] as const satisfies ReadonlyArray<{ field: keyof TTripInput; table: AssignableTable; what: string }>;
 
 interface InactiveResource {
   field: string;
@@ -53,7 +53,7 @@ export async function newTripsFromInput(db: Db, scope: Scope, inputs: readonly T
     for (const resource of TRIP_RESOURCES) {
       const id = trip[resource.field];
       if (id === undefined) continue;
-      const status = await tripResourceStatus(db, scope, resource.table, id);
+      const status = await assignableStatus(db, scope, resource.table, id);
       const field = place.fieldOf(index, resource.field);
       if (status === undefined) throw missingRecord(resource.what, field);
       if (status === 'Inactive') inactive.push({ field, what: resource.what, id });

@@ -9,7 +9,7 @@ import { replanTrip } from './trip-etas.js';
 import { writeTrip } from './trip-write.js';
 import { patchTrip } from './trip-write.repository.js';
 import { withHeaders } from '../answer-headers.js';
-import { assignableStatus, type AssignableTable } from './assignable.repository.js';
+import { assignableStatus, type AssignableTable } from './assignable.js';
 
 const ASSIGNABLE = [
   { field: 'DriverId', table: 'drivers', what: 'Driver', column: 'driver_id' },
