@@ -213,6 +213,10 @@ describe('the life of a tender', () => {
     );
     expect(loadEvents).toHaveLength(1);
     expect(loadEvents[0]!.subsidiary_id).toBe('sub_kc');
+    const tripEvents = (await t.db.selectFrom('outbox').selectAll().where('type', '=', 'trip.created').execute()).filter(
+      (row) => JSON.parse(row.payload).Id === tripId,
+    );
+    expect(tripEvents.map((row) => row.subsidiary_id)).toEqual(['sub_kc']);
 
     const assigned = await post(`/trips/${tripId}/assign`, { DriverId: 'drv_ana', TruckId: 'trk_101' });
     expect(assigned.status, assigned.text).toBe(200);

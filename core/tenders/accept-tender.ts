@@ -1,4 +1,3 @@
-import { appendEvent } from '../events/outbox.repository.js';
 import { notFound } from '../errors.js';
 import { buildLoadRows, insertLoadRows } from '../loads/load-rows.js';
 import { getLoadRecord } from '../loads/load.repository.js';
@@ -11,6 +10,7 @@ import { loadOfTender, newLoadNumber } from './tender-load.js';
 import { invalidState, moveTenderWith } from './tender-moves.js';
 import { linkTenderLoad, moveTender, toTender } from './tender.repository.js';
 import { ZAcceptTenderInput, ZTender } from './tender.schemas.js';
+import { appendLoadEvent, appendTripsCreated } from '../loads/load-events.js';
 
 export const acceptTender = authedProcedure
   .meta({
@@ -24,7 +24,7 @@ export const acceptTender = authedProcedure
         'is a 409 Conflict/InvalidState). In the same transaction it creates a Planned load of the customer with a new ' +
         'LoadNumber and one trip with the tender\'s stops, references (Origin Integration) and a LineHaul line item of the ' +
         'Rate; the answer is the tender with that LoadNumber (the load reads at GET /loads/{loadNumber}). Emits ' +
-        'tender.accepted and load.created.',
+        'tender.accepted, load.created and trip.created.',
       protect: true,
       responseHeaders: ZEtagHeader,
       errorResponses: [409],
@@ -52,7 +52,9 @@ export const acceptTender = authedProcedure
 
       const created = await getLoadRecord(trx, tenantScope, loadNumber);
       if (!created) throw notFound('Load');
-      await appendEvent(trx, ctx.clock, { tenantId: scope.tenantId, subsidiaryId: created.load.SubsidiaryId, type: 'load.created', data: created.load });
+      // The same events as POST /loads: the load, then each of its trips.
+      await appendLoadEvent(trx, ctx.clock, created, 'load.created');
+      await appendTripsCreated(trx, ctx.clock, tenantScope, created, load.Trips.map((trip) => trip.Id));
       const answered = { ...accepted, load_id: load.Id };
       await appendTenderEvent(trx, ctx.clock, { tenantId: scope.tenantId, type: 'tender.accepted', tender: toTender(answered, now) });
       return answered;
