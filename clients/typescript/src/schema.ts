@@ -1621,7 +1621,7 @@ export interface paths {
         put?: never;
         /**
          * Accept a tender
-         * @description No body (or `{}`). Only a Pending tender can be accepted (an Expired one, or one another dispatcher answered first, is a 409 Conflict/InvalidState). In the same transaction it creates a Planned load of the customer with a new LoadNumber and one trip with the tender's stops, references (Origin Integration) and a LineHaul line item of the Rate; the answer is the tender with that LoadNumber (the load reads at GET /loads/{loadNumber}). Emits tender.accepted and load.created.
+         * @description No body (or `{}`). Only a Pending tender can be accepted (an Expired one, or one another dispatcher answered first, is a 409 Conflict/InvalidState). In the same transaction it creates a Planned load of the customer with a new LoadNumber and one trip with the tender's stops, references (Origin Integration) and a LineHaul line item of the Rate; the answer is the tender with that LoadNumber (the load reads at GET /loads/{loadNumber}). Emits tender.accepted, load.created and trip.created.
          *
          *     Requires scope: tender:update.
          */
