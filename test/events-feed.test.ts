@@ -316,8 +316,9 @@ describe('commit order with concurrent writers', () => {
       const second = await t.db.transaction().execute((trx) =>
         appendEvent(trx, t.clock, { tenantId: 'tn_prairie', subsidiaryId: 'sub_kc', type: 'trip.changed', data: { round, first: false } }),
       );
-      // Let the reader see the second one committed while the first is still open.
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      // The reader reads the second one while the first is still open (the case a position
+      // taken at insert gets wrong: the first's would be below a cursor already handed out).
+      while (!seen.includes(second)) await new Promise((resolve) => setTimeout(resolve, 5));
       releaseFirst();
       expected.push(second, await first);
     }
