@@ -1,7 +1,9 @@
 // GET /events: the pull feed of the outbox's events (docs/api-rules.md#events-feed).
+import { EventEmitter } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../core/auth/scopes.js';
 import { ManualClock, type Clock } from '../core/clock.js';
+import { nextFeedChange } from '../core/events/feed-signal.js';
 import { appendEvent } from '../core/events/outbox.repository.js';
 import { createCaller } from '../core/router.js';
 import { eventBody } from '../core/webhooks/event-body.js';
@@ -203,6 +205,16 @@ describe('GET /events with Wait', () => {
     const response = await feed({ After: start, Wait: 1 });
     expect(response.body).toEqual({ Items: [], NextCursor: start });
   });
+
+  it("ends a wait when the client's connection closes", async () => {
+    const connection = Object.assign(new EventEmitter(), { destroyed: false });
+    const waiting = nextFeedChange(30_000, connection);
+    connection.emit('close');
+    await waiting;
+    expect(connection.listenerCount('close')).toBe(0);
+    // A request whose client is gone already does not wait at all.
+    await nextFeedChange(30_000, Object.assign(new EventEmitter(), { destroyed: true }));
+  }, 5_000);
 
   it('does not wait when the page has events', async () => {
     const start = await endOf();
