@@ -33,7 +33,7 @@ function emit(type: string, subsidiaryId: string | null, tenantId = 'tn_prairie'
 }
 
 const feed = (query: Record<string, string | number> = {}, as = ALL) => {
-  const text = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+  const text = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
   return t.api(`${V}/events${text ? `?${text}` : ''}`, { as });
 };
 const ids = (response: ApiResponse): string[] => response.body.Items.map((item: { id: string }) => item.id);
@@ -273,7 +273,7 @@ describe('retention', () => {
     const harborStart = await endOf('tn_harbor-all');
 
     // Retention runs 31 days later (the API's clock stays, so its tokens do).
-    const later = new ManualClock(t.clock.now().getTime() + 31 * 24 * 3600_000);
+    const later = new ManualClock(new Date(t.clock.now().getTime() + 31 * 24 * 3600_000));
     const young = await emit('load.changed', 'sub_kc', 'tn_prairie', later);
     await pruneEvents(t.db, { clock: later });
     const left = await t.db.selectFrom('outbox').select('id').where('id', 'in', [old, undispatched, young]).execute();

@@ -2,6 +2,7 @@ import type { Clock } from '../core/clock.js';
 import { pruneFeedEvents } from '../core/events/feed.repository.js';
 import { formatStoredDateTime } from '../core/shared/datetime.js';
 import type { Db } from '../db/create-db.js';
+import { startPeriodicPass, type PassLogger, type PeriodicPass } from './periodic-pass.js';
 
 /** How long the events feed keeps an event (docs/api-rules.md#events-feed). */
 export const EVENT_RETENTION_DAYS = 30;
@@ -23,35 +24,16 @@ export async function pruneEvents(db: Db, options: { clock: Clock; batchSize?: n
   }
 }
 
-export interface EventRetentionLogger {
-  info(details: object, message: string): void;
-  warn(details: object, message: string): void;
-}
-
 /**
  * For `npm start` and `npm run worker`: a pass every 10 minutes. An event may outlive its 30
- * days by that long; a cursor is 410 only once its events are actually gone. A failed pass is
- * logged and retried by the next one.
+ * days by that long; a cursor is 410 only once its events are actually gone.
  */
-export function startEventRetention(options: { db: Db; clock: Clock; logger: EventRetentionLogger; intervalMs?: number }): { stop(): Promise<void> } {
-  let inFlight: Promise<void> | undefined;
-  const pass = () => {
-    inFlight ??= pruneEvents(options.db, { clock: options.clock })
-      .then((count) => {
-        if (count > 0) options.logger.info({ deleted: count }, 'events past retention deleted');
-      })
-      .catch((error: unknown) => options.logger.warn({ err: error }, 'event retention failed; retrying at the next pass'))
-      .finally(() => {
-        inFlight = undefined;
-      });
-    return inFlight;
-  };
-  const timer = setInterval(() => void pass(), options.intervalMs ?? 10 * 60_000);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await inFlight;
-    },
-  };
+export function startEventRetention(options: { db: Db; clock: Clock; logger: PassLogger; intervalMs?: number }): PeriodicPass {
+  return startPeriodicPass({
+    pass: () => pruneEvents(options.db, { clock: options.clock }),
+    intervalMs: options.intervalMs ?? 10 * 60_000,
+    logger: options.logger,
+    done: { field: 'deleted', message: 'events past retention deleted' },
+    failed: 'event retention failed; retrying at the next pass',
+  });
 }
