@@ -115,6 +115,32 @@ describe('GET /events', () => {
     expect(await only('load.changed,trip.changed')).toEqual([trip, load]);
   });
 
+  it('examines at most 5,000 events a page: a filter that matches none of them answers an empty page that moves on', async () => {
+    const start = await endOf();
+    const createdAt = t.clock.now().toISOString();
+    const rows = Array.from({ length: 5001 }, (_, i) => ({
+      id: `evt_bulk_${i}`,
+      tenant_id: 'tn_prairie',
+      subsidiary_id: 'sub_dal',
+      kind: 'event',
+      type: 'load.changed',
+      customer_id: null,
+      payload: '{}',
+      created_at: createdAt,
+      dispatched_at: null,
+    }));
+    for (let i = 0; i < rows.length; i += 500) await t.db.insertInto('outbox').values(rows.slice(i, i + 500)).execute();
+    const wanted = await emit('customer.deleted', null);
+
+    for (const [query, as] of [[{ Types: 'customer.*' }, ALL], [{}, 'sub_kc-all']] as const) {
+      const first = await feed({ ...query, After: start }, as);
+      expect(first.body.Items).toEqual([]);
+      expect(first.body.NextCursor).not.toBe(start);
+      const second = await feed({ ...query, After: first.body.NextCursor }, as);
+      expect(ids(second)).toEqual([wanted]);
+    }
+  });
+
   it('refuses an unknown type or pattern with a 400 naming Types', async () => {
     for (const Types of ['trip.nope', 'nope.*', '*', 'trip.', 'trip.changed,', 'TRIP.CHANGED']) {
       const response = await feed({ Types });

@@ -33,10 +33,13 @@ export async function readEventsPage(
   if (given !== null && given > (await feedEnd(db))) {
     throw validationError('After', 'is not a cursor this server answered; use a NextCursor as it was answered');
   }
+  const filter = { types: request.types, tenantWideTypes: TENANT_WIDE_TYPES };
+  // Unfiltered, every event examined is answered: the page is its own bound.
+  const filtered = request.types !== null || scope.subsidiaryId !== null;
   for (;;) {
     const after = given ?? (await prunedThrough(db, scope.tenantId));
-    const window = await feedWindowEnd(db, scope.tenantId, after, WINDOW);
-    const rows = window === null ? [] : await readFeedPage(db, scope, after, window.through, { types: request.types, tenantWideTypes: TENANT_WIDE_TYPES }, request.pageSize);
+    const window = filtered ? await feedWindowEnd(db, scope.tenantId, after, WINDOW) : null;
+    const rows = filtered && window === null ? [] : await readFeedPage(db, scope, after, window?.through ?? null, filter, request.pageSize);
     // Retention deletes and moves the horizon in one transaction: read after the page, a
     // horizon past `after` means the page may lack pruned events.
     if ((await prunedThrough(db, scope.tenantId)) > after) {
@@ -44,7 +47,7 @@ export async function readEventsPage(
       throw new AppError('GONE', 'The cursor is older than the oldest retained event (events are kept 30 days); start again without After.');
     }
     const full = rows.length === request.pageSize;
-    const next = full ? rows[rows.length - 1]!.feed_seq : (window?.through ?? after);
+    const next = full ? rows[rows.length - 1]!.feed_seq : (window?.through ?? rows.at(-1)?.feed_seq ?? after);
     return { Items: rows.map(toItem), NextCursor: encodeCursor(next), atEnd: !full && !(window?.full ?? false) };
   }
 }

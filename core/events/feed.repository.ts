@@ -99,17 +99,18 @@ export interface FeedRow {
 }
 
 /**
- * The scope's events with positions in (after, through], in position order, at most `limit`.
+ * The scope's events with positions in (after, through] (through null: to the end), in position
+ * order, at most `limit`.
  * A subsidiary-bound scope sees the events routed to its subsidiary, those of no subsidiary
  * and the tenant-wide types, as deliveries route them (docs/api-rules.md#events).
  */
-export async function readFeedPage(db: Db, scope: Scope, after: number, through: number, filter: FeedFilter, limit: number): Promise<FeedRow[]> {
+export async function readFeedPage(db: Db, scope: Scope, after: number, through: number | null, filter: FeedFilter, limit: number): Promise<FeedRow[]> {
   let query = db
     .selectFrom('outbox')
     .select(['id', 'type', 'created_at', 'payload', 'feed_seq'])
     .where('tenant_id', '=', scope.tenantId)
-    .where('feed_seq', '>', after)
-    .where('feed_seq', '<=', through);
+    .where('feed_seq', '>', after);
+  if (through !== null) query = query.where('feed_seq', '<=', through);
   if (filter.types !== null) query = query.where('type', 'in', [...filter.types]);
   const subsidiaryId = scope.subsidiaryId;
   if (subsidiaryId !== null) {
