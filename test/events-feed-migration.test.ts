@@ -31,7 +31,7 @@ describe('migration 0220 (events feed)', () => {
     expect((await migrator.migrateTo(BEFORE)).error).toBeUndefined();
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
 
-    const rows = await t.db.selectFrom('outbox').select(['id', 'kind', 'feed_seq']).orderBy('created_at').execute();
+    const rows = await t.db.selectFrom('outbox').select(['id', 'kind', 'feed_seq']).orderBy('kind').orderBy('created_at').execute();
     expect(rows.map((r) => [r.kind, r.feed_seq === null ? null : Number(r.feed_seq)])).toEqual([
       ['event', 1],
       ['event', 2],
