@@ -232,6 +232,24 @@ describe('GET /events with Wait', () => {
     expect(response.body).toEqual({ Items: [], NextCursor: start });
   });
 
+  it('wakes a waiting request when a transaction that appended an event commits, not before, and not on rollback', async () => {
+    let woken = false;
+    const waiting = nextFeedChange(30_000).then(() => (woken = true));
+    await expect(
+      t.db.transaction().execute(async (trx) => {
+        await appendEvent(trx, t.clock, { tenantId: 'tn_prairie', subsidiaryId: null, type: 'trip.changed', data: {} });
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    await t.db.transaction().execute(async (trx) => {
+      await appendEvent(trx, t.clock, { tenantId: 'tn_prairie', subsidiaryId: null, type: 'trip.changed', data: {} });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(woken).toBe(false);
+    });
+    // Woken by the commit: the 30-second timer would outlast the test's 5.
+    await waiting;
+  }, 5_000);
+
   it("ends a wait when the client's connection closes", async () => {
     const connection = Object.assign(new EventEmitter(), { destroyed: false });
     const waiting = nextFeedChange(30_000, connection);
