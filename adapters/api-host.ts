@@ -84,6 +84,7 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
     const request: RequestHints = {};
     if (ifMatch !== undefined) request.ifMatch = ifMatch;
     if (accept !== undefined) request.accept = accept;
+    if (req) request.connection = req.socket;
     return { db: options.db, clock: options.clock, config, principal, request };
   };
   const trpcRule: RateRule = { name: 'trpc', points: config.trpcRateLimitPerSecond, windowSeconds: 1, blockSeconds: 0 };

@@ -17,6 +17,7 @@ const BENCHMARKS: Array<{ name: string; file: string; nodeArgs?: string[] }> = [
   { name: 'fuel', file: 'fuel-import.bench.js' },
   { name: 'uploads', file: 'uploads.bench.js' },
   { name: 'writes', file: 'load-writes.bench.js' },
+  { name: 'events', file: 'events-feed.bench.js' },
 ];
 
 const words = process.argv.slice(2).map((word) => word.toLowerCase());

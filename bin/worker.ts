@@ -7,6 +7,7 @@ import { createDb, redactUrl } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { Dispatcher } from '../workers/dispatcher.js';
 import { startPositionPartitions } from '../workers/position-partitions.js';
+import { startEventRetention } from '../workers/event-retention.js';
 import { startTenderExpiry } from '../workers/tender-expiry.js';
 import { startIdempotencyKeyExpiry } from '../workers/idempotency-key-expiry.js';
 import { resolveSecretKey } from './secret-key.js';
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
   const partitions = await startPositionPartitions({ db, clock: systemClock, retentionDays: config.positionRetentionDays, logger });
   const tenderExpiry = startTenderExpiry({ db, clock: systemClock, logger });
   const keyExpiry = startIdempotencyKeyExpiry({ db, clock: systemClock, logger });
+  const eventRetention = startEventRetention({ db, clock: systemClock, logger });
   const dispatcher = new Dispatcher({ db, config, clock: systemClock, logger });
   dispatcher.start();
   // METRICS_PORT: this worker's delivery attempts and the shared outbox lag, on its own port.
@@ -43,6 +45,7 @@ async function main(): Promise<void> {
     await partitions.stop();
     await tenderExpiry.stop();
     await keyExpiry.stop();
+    await eventRetention.stop();
     await db.destroy();
   });
 }

@@ -7,6 +7,7 @@ import { customersRouter } from './customers/router.js';
 import { dispatchPreferencesRouter } from './dispatch-preferences/router.js';
 import { deductionsRouter } from './deductions/router.js';
 import { documentsRouter } from './documents/router.js';
+import { eventsRouter } from './events-feed/router.js';
 import { invoicesRouter } from './invoices/router.js';
 import { fuelRouter } from './fuel/router.js';
 import { tendersRouter } from './tenders/router.js';
@@ -57,6 +58,7 @@ export const appRouter = router({
   tracking: trackingRouter,
   loadNotes: loadNotesRouter,
   checkCalls: checkCallsRouter,
+  events: eventsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -4,6 +4,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Db } from '../db/create-db.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
+import type { Disconnection } from './events/feed-signal.js';
 import { AppError } from './errors.js';
 
 /** Who is calling: the verified claims of a bearer token. */
@@ -29,6 +30,8 @@ export interface RequestHints {
   ifMatch?: string;
   /** The raw Accept value, when sent (format negotiation of exports). */
   accept?: string;
+  /** The client's connection: a long poll (GET /events with Wait) ends when it closes. */
+  connection?: Disconnection;
 }
 
 export interface ProcedureMeta {

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { withAfterCommit } from './after-commit.js';
 import type { Database } from './database.js';
 import { SAFETY_NET_PAGES, startCheckpointer } from './sqlite-checkpointer.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
@@ -61,7 +62,7 @@ function createSqlite(path: string, image: Buffer | undefined): Db {
     }
     cached.close();
   };
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: { ...cached, close } }) });
+  const db = new Kysely<Database>({ dialect: withAfterCommit(new SqliteDialect({ database: { ...cached, close } })) });
   dialects.set(db, 'sqlite');
   sqliteHandles.set(db, database);
   return db;
@@ -115,7 +116,7 @@ function createPostgres(url: string, options: CreateDbOptions): Db {
     // A startup parameter, so every pooled connection uses the schema from its first query.
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: withAfterCommit(new PostgresDialect({ pool })) });
   dialects.set(db, 'postgres');
   return db;
 }

@@ -17,6 +17,7 @@ import type {
 } from './tables/settlements.js';
 import type { ApiClientsTable, SigningKeysTable, SubsidiariesTable, TenantsTable } from './tables/tenancy.js';
 import type { WebhooksTable } from './tables/webhooks.js';
+import type { EventFeedCounterTable, EventFeedHorizonsTable } from './tables/event-feed.js';
 import type { OutboxTable } from './tables/outbox.js';
 import type { DeliveryAttemptCountsTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './tables/webhook-deliveries.js';
 import type { AccessorialsTable, IdempotencyKeysTable, MaintenanceRecordsTable } from './tables/money.js';
@@ -110,6 +111,8 @@ export interface Database {
   delivery_attempt_counts: DeliveryAttemptCountsTable;
 
   outbox: OutboxTable;
+  event_feed_counter: EventFeedCounterTable;
+  event_feed_horizons: EventFeedHorizonsTable;
 
   rate_limits: RateLimitsTable;
   request_idempotency_keys: RequestIdempotencyKeysTable;

@@ -75,6 +75,8 @@ export const TABLE_OWNERS: Record<keyof Database, string> = {
   delivery_attempt_counts: 'core/webhooks',
 
   outbox: 'core/events',
+  event_feed_counter: 'core/events',
+  event_feed_horizons: 'core/events',
 
   // The rate-limit stores are HTTP transport (adapters/http), outside the domains this map polices.
   rate_limits: 'adapters/http',

@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import { formatStoredDateTime } from '../core/shared/datetime.js';
+import { assignFeedPositions } from '../core/events/feed.repository.js';
 import { attemptDelivery } from '../core/webhooks/attempt-delivery.js';
 import { AttemptLog } from '../core/webhooks/attempt-log.js';
 import { claimDue, dropDeliveries, type Delivery } from '../core/webhooks/delivery.repository.js';
@@ -99,8 +100,11 @@ export class Dispatcher {
     for (;;) {
       const taken = await fanOut(this.db, formatStoredDateTime(this.clock.now()), this.fanOutBatch);
       total += taken;
-      if (taken < this.fanOutBatch) return total;
+      if (taken < this.fanOutBatch) break;
     }
+    // Positions the events for the feed too, so a long poll in another process finds them positioned.
+    if (total > 0) await assignFeedPositions(this.db);
+    return total;
   }
 
   /**

@@ -39,6 +39,12 @@ export const OPENAPI_TAGS: ReadonlyArray<{ name: string; description: string }> 
       'Subscriptions, verification, test events, secrets, delivery logs and health. The payload of every event type is ' +
       'in the document\'s `webhooks` section.',
   },
+  {
+    name: 'Events',
+    description:
+      'The events feed: every event the subscriptions could receive, pulled in commit order with a cursor (and long polling), ' +
+      'for integrations that cannot take webhooks or that mirror the tenant.',
+  },
   { name: 'Tenders', description: 'Load tenders from customers: receive, accept (which creates the load), reject, cancel.' },
   { name: 'Customers', description: 'Customers and their invoicing details.' },
   { name: 'Carriers', description: 'Carriers and their insurance.' },

@@ -54,8 +54,8 @@ const CATEGORY_HELP: Record<string, Pick<ErrorPage, 'explanation' | 'whatToDo'>>
     whatToDo: 'Wait for the seconds in `Retry-After`, then retry. The `RateLimit` headers of every answer show what is left.',
   },
   Gone: {
-    explanation: 'The resource existed but is no longer available (for example an expired link).',
-    whatToDo: 'Ask for a new one.',
+    explanation: 'The resource existed but is no longer available: an expired link, or an events-feed cursor older than the oldest retained event (events are kept 30 days).',
+    whatToDo: 'Ask for a new link. For the events feed, start again without After and re-read what you mirror.',
   },
   WriteNotConfirmed: {
     explanation: 'The write may or may not have been stored: its commit did not answer in time.',

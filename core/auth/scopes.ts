@@ -55,6 +55,7 @@ export const SCOPES = [
   'dispatch:update',
   'webhook:read',
   'webhook:manage',
+  'event:read',
 ] as const;
 
 export type TScopeName = (typeof SCOPES)[number];

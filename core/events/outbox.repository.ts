@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
+import { afterCommit } from '../../db/after-commit.js';
 import type { Db } from '../../db/create-db.js';
 import type { OutboxTable } from '../../db/tables/outbox.js';
 import type { Clock } from '../clock.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
+import { announceEvents } from './feed-signal.js';
 
 export interface EventToEmit {
   tenantId: string;
@@ -17,9 +19,12 @@ export interface EventToEmit {
 
 /**
  * Appends a webhook event to the outbox. Call it with the transaction that makes the change,
- * so the change and its event commit together (ARCHITECTURE: "same transaction").
+ * so the change and its event commit together (ARCHITECTURE: "same transaction"). Its feed
+ * position comes after the commit (feed.repository.ts `assignFeedPositions`).
  */
 export async function appendEvent(trx: Db, clock: Clock, event: EventToEmit): Promise<string> {
+  // Long polls of the events feed in this process read again once the event is visible.
+  await afterCommit(trx, announceEvents);
   return appendEntry(trx, clock, 'evt', {
     tenant_id: event.tenantId,
     subsidiary_id: event.subsidiaryId,

@@ -7,7 +7,7 @@ import { urlSyntaxProblem } from './target-url.js';
 export const WEBHOOK_STATUSES = ['Pending', 'Active'] as const;
 
 /** What `eventTypeProblem` accepts, listed for the document: each type, and `<prefix>.*` for each prefix ending at a dot. */
-const SUBSCRIBABLE_EVENT_TYPES = [
+export const SUBSCRIBABLE_EVENT_TYPES = [
   ...new Set(
     EVENT_TYPES.flatMap(({ Type }) => [
       Type,

@@ -18,4 +18,9 @@ export interface OutboxTable {
   created_at: string;
   /** Set by the dispatcher once it has fanned the entry out to deliveries. */
   dispatched_at: string | null;
+  /**
+   * Events only: the position in the events feed, assigned after the event committed (by
+   * core/events/feed-positions.repository.ts); null until then and for visibility posts.
+   */
+  feed_seq: number | null;
 }

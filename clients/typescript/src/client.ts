@@ -1,5 +1,6 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from './schema.js';
+import { eventFeed, type EventFeed, type EventFeedOptions } from './events.js';
 import { staticToken, type TokenSource } from './token.js';
 
 export interface RetryOptions {
@@ -20,7 +21,10 @@ export interface WaybillClientOptions {
   fetch?: (request: Request) => Promise<Response>;
 }
 
-export type WaybillClient = Client<paths>;
+export type WaybillClient = Client<paths> & {
+  /** The events feed, followed with long polling: `for await (const event of client.events({ types: ['trip.*'] }))`. */
+  events(options?: EventFeedOptions): EventFeed;
+};
 
 const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -67,7 +71,8 @@ export function createWaybillClient(options: WaybillClientOptions): WaybillClien
     }
   }
 
-  return createClient<paths>({ baseUrl: options.baseUrl.replace(/\/+$/, ''), fetch: authorizedFetch });
+  const client = createClient<paths>({ baseUrl: options.baseUrl.replace(/\/+$/, ''), fetch: authorizedFetch });
+  return Object.assign(client, { events: (feedOptions?: EventFeedOptions) => eventFeed(client, feedOptions) });
 }
 
 /** `Retry-After` as seconds (RFC 9110: delay-seconds or an HTTP date), or undefined. */

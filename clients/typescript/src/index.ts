@@ -6,6 +6,7 @@
  */
 export { createWaybillClient, retryAfterSeconds, type RetryOptions, type WaybillClient, type WaybillClientOptions } from './client.js';
 export { etagOf, ifMatch } from './etag.js';
+export { EventFeedError, type EventFeed, type EventFeedOptions, type FeedEvent } from './events.js';
 export { clientCredentials, staticToken, TokenError, type ClientCredentialsOptions, type TokenSource } from './token.js';
 export {
   verifyWebhook,

@@ -886,6 +886,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/p/v1.0/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Page through the events feed
+         * @description Every event the tenant's webhook subscriptions could receive, in the order they were committed, each once, in the envelope of a webhook delivery body (`type`, `timestamp`, `data`) with its `id`. Follow NextCursor as After: it is never null, and an event committed later always comes after it, so a client that resumes from the last NextCursor it stored misses nothing and sees nothing twice. A page may hold fewer than PageSize events, or none, while more follow (with Types, at most 5,000 events are examined per page): keep following NextCursor; an empty page whose NextCursor is the After sent means nothing follows yet. With Wait, such an empty page is answered as soon as an event arrives, or when the time is up. A subsidiary-bound client sees the events routed to its subsidiary and those whose subsidiary cannot be determined (carrier events, records of no subsidiary), as deliveries route them. Deletions are events too (`customer.deleted`, `document.deleted`, `carrier.document.deleted`). Events are kept 30 days: a cursor older than the oldest retained event is 410 Gone.
+         *
+         *     Requires scope: event:read.
+         */
+        get: operations["events-listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/p/v1.0/fuel": {
         parameters: {
             query?: never;
@@ -5004,6 +5026,23 @@ export interface components {
                 From: unknown;
                 To: unknown;
             }[];
+        };
+        EventPage: {
+            /** @description Events in the order they were committed; fewer than PageSize does not mean none follow. */
+            Items: components["schemas"]["FeedEvent"][];
+            /** @description Where the next page starts; never null. Send it as After to continue, also after an empty page. */
+            NextCursor: string;
+        };
+        /** @description One event, in the envelope of a webhook delivery body, with its id. */
+        FeedEvent: {
+            /** @description The event data, exactly as webhook deliveries carry it. */
+            data: unknown;
+            /** @description The event's id: the same in every page that holds it, never another event's. Deduplicate on it. */
+            id: string;
+            /** @description When the change happened (UTC), as in webhook deliveries. */
+            timestamp: string;
+            /** @description The event type (GET /webhooks/event-types). */
+            type: string;
         };
         FuelLocation: {
             City: string | null;
@@ -19919,6 +19958,161 @@ export interface operations {
             };
             /** @description The request body media type is not supported. */
             415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "events-listEvents": {
+        parameters: {
+            query?: {
+                After?: string;
+                PageSize?: number;
+                Types?: string;
+                Wait?: number;
+            };
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The link has expired. */
+            410: {
                 headers: {
                     /** @description The versions served, comma-separated. */
                     "api-supported-versions"?: string;
