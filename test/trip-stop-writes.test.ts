@@ -26,6 +26,7 @@ beforeAll(async () => {
       { id: 'trp_del_rules', status: 'Planned', waypoint: true },
       { id: 'trp_ord', status: 'Planned', waypoint: true },
       { id: 'trp_race', status: 'Planned' },
+      { id: 'trp_std', status: 'Assigned', driverId: 'drv_ana' },
       { id: 'trp_cxl', status: 'Cancelled' },
       { id: 'trp_kc_other', status: 'Planned', subsidiary: 'sub_dal' },
     ]),
@@ -461,5 +462,32 @@ describe('concurrent stop writes with one ETag', () => {
     const adds = await Promise.all([1, 2, 3].map(() => addStop('trp_race', { Stop: waypoint() }, winner.headers.get('etag'))));
     expect(adds.map((response) => response.status).sort()).toEqual([200, 412, 412]);
     expect(await stopIds('trp_race')).toHaveLength(3);
+  });
+});
+
+describe('the Standard plan', () => {
+  it('adds, patches, reorders and deletes stops without planning ETAs: Planned stays null', async () => {
+    // The tenant is HosEta in the fixture; on Standard the same writes must plan nothing.
+    await t.db.updateTable('tenants').set({ plan: 'Standard' }).where('id', '=', 'tn_prairie').execute();
+    try {
+      const added = await addStop('trp_std', { Stop: waypoint() });
+      expect(added.status, added.text).toBe(200);
+      const [p, w, d] = added.body.Stops.map((stop: any) => stop.Id);
+      const patched = await patchStop('trp_std', w, { Coordinates: { Latitude: '38.0000', Longitude: '-97.0000' } });
+      expect(patched.status, patched.text).toBe(200);
+      const reordered = await reorder('trp_std', [p, w, d]);
+      expect(reordered.status, reordered.text).toBe(200);
+      const deleted = await deleteStop('trp_std', w);
+      expect(deleted.status, deleted.text).toBe(200);
+      for (const response of [added, patched, deleted]) {
+        expect(response.body.Stops.map((stop: any) => stop.Eta?.Planned ?? null).every((eta: unknown) => eta === null)).toBe(true);
+      }
+      const stored = await t.db.selectFrom('stops').select('eta_planned').where('trip_id', '=', 'trp_std').execute();
+      expect(stored.map((row) => row.eta_planned)).toEqual([null, null]);
+      // The same route on HosEta does plan: what the assertions above would catch.
+      expect((await expectedPlanned('trp_std', '2026-11-22T12:00:00.000Z')).every((eta) => typeof eta === 'string')).toBe(true);
+    } finally {
+      await t.db.updateTable('tenants').set({ plan: 'HosEta' }).where('id', '=', 'tn_prairie').execute();
+    }
   });
 });
