@@ -8,6 +8,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { Dispatcher } from '../workers/dispatcher.js';
 import { startPositionPartitions } from '../workers/position-partitions.js';
 import { startTenderExpiry } from '../workers/tender-expiry.js';
+import { startDetentionStarts } from '../workers/detention-start.js';
 import { startIdempotencyKeyExpiry } from '../workers/idempotency-key-expiry.js';
 import { resolveSecretKey } from './secret-key.js';
 import { stopOnSignals } from './shutdown.js';
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
   await migrateToLatest(db);
   const partitions = await startPositionPartitions({ db, clock: systemClock, retentionDays: config.positionRetentionDays, logger });
   const tenderExpiry = startTenderExpiry({ db, clock: systemClock, logger });
+  const detentionStarts = startDetentionStarts({ db, clock: systemClock, logger });
   const keyExpiry = startIdempotencyKeyExpiry({ db, clock: systemClock, logger });
   const dispatcher = new Dispatcher({ db, config, clock: systemClock, logger });
   dispatcher.start();
@@ -42,6 +44,7 @@ async function main(): Promise<void> {
     await dispatcher.stop();
     await partitions.stop();
     await tenderExpiry.stop();
+    await detentionStarts.stop();
     await keyExpiry.stop();
     await db.destroy();
   });

@@ -3,6 +3,7 @@ import { formatStoredDateTime } from '../core/shared/datetime.js';
 import { appendTenderEvent } from '../core/tenders/tender-events.js';
 import { claimExpiry, dueForExpiry, toTender } from '../core/tenders/tender.repository.js';
 import type { Db } from '../db/create-db.js';
+import { startPeriodicPass, type PassLogger, type PassSchedule } from './periodic-pass.js';
 
 /**
  * The expiry of tenders (docs/api-rules.md#tenders): a Pending tender past RespondBy already reads
@@ -28,39 +29,16 @@ export async function expireTenders(db: Db, options: { clock: Clock; batchSize?:
   }
 }
 
-export interface TenderExpiryLogger {
-  info(details: object, message: string): void;
-  warn(details: object, message: string): void;
-}
-
-export interface TenderExpirySchedule {
-  /** Stops the pass and waits for one in flight. */
-  stop(): Promise<void>;
-}
-
 /**
  * For `npm start` and `npm run worker`: a pass every 15 seconds, well inside the 60 seconds
  * docs/api-rules.md#tenders allows after RespondBy. A failed pass is logged and retried by the next one.
  */
-export function startTenderExpiry(options: { db: Db; clock: Clock; logger: TenderExpiryLogger; intervalMs?: number }): TenderExpirySchedule {
-  let inFlight: Promise<void> | undefined;
-  const pass = () => {
-    inFlight ??= expireTenders(options.db, { clock: options.clock })
-      .then((count) => {
-        if (count > 0) options.logger.info({ expired: count }, 'tenders expired');
-      })
-      .catch((error: unknown) => options.logger.warn({ err: error }, 'tender expiry failed; retrying at the next pass'))
-      .finally(() => {
-        inFlight = undefined;
-      });
-    return inFlight;
-  };
-  const timer = setInterval(() => void pass(), options.intervalMs ?? 15_000);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await inFlight;
-    },
-  };
+export function startTenderExpiry(options: { db: Db; clock: Clock; logger: PassLogger; intervalMs?: number }): PassSchedule {
+  return startPeriodicPass({
+    pass: () => expireTenders(options.db, { clock: options.clock }),
+    intervalMs: options.intervalMs ?? 15_000,
+    logger: options.logger,
+    done: 'tenders expired',
+    failed: 'tender expiry failed',
+  });
 }

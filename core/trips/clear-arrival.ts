@@ -2,6 +2,7 @@ import { authedProcedure } from '../trpc.js';
 import { ZStop } from './trip.schemas.js';
 import { ZClearArrivalInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { refuseTripStatuses, writeStop } from './stop-write.js';
+import { syncStopDetention } from './stop-detention-hook.js';
 import { patchStop, patchTrip } from './trip-write.repository.js';
 
 export const clearArrival = authedProcedure
@@ -28,6 +29,7 @@ export const clearArrival = authedProcedure
       const { trx, stop, stops, before, now } = write;
       refuseTripStatuses(write, ['Cancelled', 'Delivered'], 'clear an arrival');
       await patchStop(trx, stop, { arrived_at: null, departed_at: null, status: 'Open' }, now);
+      await syncStopDetention(ctx, write, { arrived_at: null, departed_at: null });
       // The arrival caused InTransit when it was the trip's only pickup arrival.
       const otherPickupArrived = stops.some((row) => row.id !== stop.id && row.stop_type === 'Pickup' && row.arrived_at !== null);
       if (before.meta.status === 'InTransit' && stop.stop_type === 'Pickup' && stop.arrived_at !== null && !otherPickupArrived) {

@@ -4,6 +4,7 @@ import { authedProcedure } from '../trpc.js';
 import { ZStop } from './trip.schemas.js';
 import { ZRecordArrivalInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { writeStop } from './stop-write.js';
+import { syncStopDetention } from './stop-detention-hook.js';
 import { patchStop, patchTrip } from './trip-write.repository.js';
 
 export const recordArrival = authedProcedure
@@ -26,12 +27,14 @@ export const recordArrival = authedProcedure
   .input(ZRecordArrivalInput)
   .output(ZStop)
   .mutation(async ({ ctx, input }) =>
-    writeStop(ctx, input, async ({ trx, stop, before, now }) => {
+    writeStop(ctx, input, async (write) => {
+      const { trx, stop, before, now } = write;
       const arrivedAt = requireStopDateTime('ArrivedAt', input.ArrivedAt, stop.time_zone);
       if (stop.departed_at !== null && arrivedAt > stop.departed_at) {
         throw validationError('ArrivedAt', `must not be later than the stop's DepartedAt (${stop.departed_at}).`);
       }
       await patchStop(trx, stop, { arrived_at: arrivedAt, status: stop.status === 'Open' ? 'Arrived' : stop.status }, now);
+      await syncStopDetention(ctx, write, { arrived_at: arrivedAt, departed_at: stop.departed_at });
       if (stop.stop_type === 'Pickup' && before.meta.status === 'Dispatched') {
         await patchTrip(trx, before.meta.id, { status: before.meta.status }, { status: 'InTransit' });
       }

@@ -4,6 +4,7 @@ import { authedProcedure } from '../trpc.js';
 import { ZStop } from './trip.schemas.js';
 import { ZRecordDepartureInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { invalidState, refuseTripStatuses, writeStop } from './stop-write.js';
+import { syncStopDetention } from './stop-detention-hook.js';
 import { patchStop, patchTrip } from './trip-write.repository.js';
 
 export const recordDeparture = authedProcedure
@@ -35,5 +36,6 @@ export const recordDeparture = authedProcedure
         throw validationError('DepartedAt', `must not be earlier than the stop's ArrivedAt (${stop.arrived_at}).`);
       }
       await patchStop(trx, stop, { departed_at: departedAt, status: 'Completed' }, now);
+      await syncStopDetention(ctx, write, { arrived_at: stop.arrived_at, departed_at: departedAt });
       if (isFinal) await patchTrip(trx, before.meta.id, { status: before.meta.status }, { status: 'Delivered' });
     }));
