@@ -15,7 +15,8 @@ export const clearArrival = authedProcedure
       description:
         'Makes the stop Open again (ArrivedAt and DepartedAt null) and reverts the trip status the arrival caused: ' +
         'an InTransit trip with no other pickup arrival goes back to Dispatched. 409 InvalidState on a Cancelled or Delivered trip. ' +
-        'Clearing an Open stop changes nothing. The `ETag` header is the trip\'s.',
+        'Clearing an Open stop changes nothing. A started Detention is withdrawn (stop.detention.ended with Detention null). ' +
+        'The `ETag` header is the trip\'s.',
       responseHeaders: ZTripEtagHeader,
       errorResponses: [409],
       protect: true,

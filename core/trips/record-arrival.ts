@@ -18,6 +18,7 @@ export const recordArrival = authedProcedure
         'Stores ArrivedAt, a correction included. A value without an offset is the stop\'s local time. ' +
         'An Open stop becomes Arrived; an Arrived or Completed stop keeps its status. ' +
         'The first arrival at a pickup moves a Dispatched trip to InTransit. An ArrivedAt later than the stop\'s DepartedAt is 400. ' +
+        'An arrival recorded after its free time ran out starts the stop\'s Detention at once (stop.detention.started). ' +
         'The `ETag` header is the trip\'s.',
       responseHeaders: ZTripEtagHeader,
       protect: true,

@@ -17,7 +17,8 @@ export const recordDeparture = authedProcedure
       description:
         'Stores DepartedAt (date-time rules of the arrival) and makes the stop Completed. ' +
         'Departure from the final stop makes the trip Delivered. 409 InvalidState without an arrival or on a Cancelled trip; ' +
-        'a DepartedAt before ArrivedAt is 400. The `ETag` header is the trip\'s.',
+        'a DepartedAt before ArrivedAt is 400. A departure after free time ends the stop\'s Detention (stop.detention.ended) and bills ' +
+        'a customer with a DetentionRate; a corrected one updates both. The `ETag` header is the trip\'s.',
       responseHeaders: ZTripEtagHeader,
       errorResponses: [409],
       protect: true,
