@@ -38,6 +38,7 @@ const TRIPS: TripCase[] = [
   toDelivery('trp_dt_undo', 'cus_dt_rate'),
   toDelivery('trp_dt_free', 'cus_dt_plain'),
   toDelivery('trp_dt_clear', 'cus_dt_rate'),
+  toDelivery('trp_dt_mix', 'cus_dt_plain'),
   { ...toDelivery('trp_dt_hb1', 'cus_portco'), tenant: 'tn_harbor' },
   { ...toDelivery('trp_dt_hb2', 'cus_portco'), tenant: 'tn_harbor' },
 ];
@@ -184,6 +185,17 @@ describe('the start pass', () => {
       }
     });
     expect(plan.join('\n')).toMatch(/stop_detentions_due_idx/);
+  });
+});
+
+describe('a departure racing the start pass', () => {
+  it('emits the start once, whichever commits first', async () => {
+    t.clock.set('2026-11-24T15:00:00Z');
+    await arrive('trp_dt_mix', '2026-11-24T15:00:00Z');
+    t.clock.set('2026-11-24T17:10:00Z');
+    const events = await eventsDuring(t, () => Promise.all([depart('trp_dt_mix', '2026-11-24T17:05:00Z'), pass(), pass()]));
+    expect(detentionEvents(events, 'trp_dt_mix_d').map((event) => event.type)).toEqual(['stop.detention.started', 'stop.detention.ended']);
+    expect((await readStop('trp_dt_mix')).Detention).toMatchObject({ StartedAt: '2026-11-24T17:00:00.000Z', Minutes: 5 });
   });
 });
 
@@ -339,6 +351,8 @@ describe('customer detention terms', () => {
     t.api(`${base}/customers/${id}`, { method: 'PATCH', as: ALL, body, headers: { 'If-Match': etag } });
 
   it('are read, created and merge-patched, with their ETag and events', async () => {
+    // As the fixture gave them.
+    expect((await t.api(`${base}/customers/cus_dt_rate`, { as: ALL })).body).toMatchObject({ DetentionFreeMinutes: 60, DetentionRate: usd(80) });
     const created = await createCustomer({ Name: 'Terms Co', Type: 'Customer', DetentionFreeMinutes: 90, DetentionRate: { Amount: 75.5 } });
     expect(created.status, created.text).toBe(201);
     expect(created.body).toMatchObject({ DetentionFreeMinutes: 90, DetentionRate: usd(75.5) });
