@@ -30,7 +30,7 @@ export const clearArrival = authedProcedure
       const { trx, stop, stops, before, now } = write;
       refuseTripStatuses(write, ['Cancelled', 'Delivered'], 'clear an arrival');
       await patchStop(trx, stop, { arrived_at: null, departed_at: null, status: 'Open' }, now);
-      await syncStopDetention(ctx, write, { arrived_at: null, departed_at: null });
+      await syncStopDetention(trx, ctx.clock, { trip: before.meta, stop, arrivedAt: null, departedAt: null, clientId: ctx.principal.ClientId });
       // The arrival caused InTransit when it was the trip's only pickup arrival.
       const otherPickupArrived = stops.some((row) => row.id !== stop.id && row.stop_type === 'Pickup' && row.arrived_at !== null);
       if (before.meta.status === 'InTransit' && stop.stop_type === 'Pickup' && stop.arrived_at !== null && !otherPickupArrived) {

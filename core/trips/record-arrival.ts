@@ -28,14 +28,13 @@ export const recordArrival = authedProcedure
   .input(ZRecordArrivalInput)
   .output(ZStop)
   .mutation(async ({ ctx, input }) =>
-    writeStop(ctx, input, async (write) => {
-      const { trx, stop, before, now } = write;
+    writeStop(ctx, input, async ({ trx, stop, before, now }) => {
       const arrivedAt = requireStopDateTime('ArrivedAt', input.ArrivedAt, stop.time_zone);
       if (stop.departed_at !== null && arrivedAt > stop.departed_at) {
         throw validationError('ArrivedAt', `must not be later than the stop's DepartedAt (${stop.departed_at}).`);
       }
       await patchStop(trx, stop, { arrived_at: arrivedAt, status: stop.status === 'Open' ? 'Arrived' : stop.status }, now);
-      await syncStopDetention(ctx, write, { arrived_at: arrivedAt, departed_at: stop.departed_at });
+      await syncStopDetention(trx, ctx.clock, { trip: before.meta, stop, arrivedAt, departedAt: stop.departed_at, clientId: ctx.principal.ClientId });
       if (stop.stop_type === 'Pickup' && before.meta.status === 'Dispatched') {
         await patchTrip(trx, before.meta.id, { status: before.meta.status }, { status: 'InTransit' });
       }

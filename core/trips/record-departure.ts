@@ -37,6 +37,6 @@ export const recordDeparture = authedProcedure
         throw validationError('DepartedAt', `must not be earlier than the stop's ArrivedAt (${stop.arrived_at}).`);
       }
       await patchStop(trx, stop, { departed_at: departedAt, status: 'Completed' }, now);
-      await syncStopDetention(ctx, write, { arrived_at: stop.arrived_at, departed_at: departedAt });
+      await syncStopDetention(trx, ctx.clock, { trip: before.meta, stop, arrivedAt: stop.arrived_at, departedAt, clientId: ctx.principal.ClientId });
       if (isFinal) await patchTrip(trx, before.meta.id, { status: before.meta.status }, { status: 'Delivered' });
     }));
