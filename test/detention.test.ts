@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendDetentionEvent } from '../core/detention/detention-events.js';
 import { startDueDetentions } from '../core/detention/start-due-detentions.js';
+import { claimStart, toDetention } from '../core/detention/stop-detention.repository.js';
 import { startTestApp, type ApiResponse, type TestApp } from './harness.js';
 import { testDatabaseKind } from './support/database.js';
 import { snapshotDatabase } from './support/hostile-cases.js';
@@ -39,6 +41,7 @@ const TRIPS: TripCase[] = [
   toDelivery('trp_dt_free', 'cus_dt_plain'),
   toDelivery('trp_dt_clear', 'cus_dt_rate'),
   toDelivery('trp_dt_mix', 'cus_dt_plain'),
+  toDelivery('trp_dt_held', 'cus_dt_plain'),
   { ...toDelivery('trp_dt_hb1', 'cus_portco'), tenant: 'tn_harbor' },
   { ...toDelivery('trp_dt_hb2', 'cus_portco'), tenant: 'tn_harbor' },
 ];
@@ -92,6 +95,7 @@ const readStop = async (trip: string, stop = delivery(trip), as = ALL) => {
 const pass = () => startDueDetentions(t.db, { clock: t.clock });
 const detentionEvents = (events: Awaited<ReturnType<typeof eventsDuring>>, stopId: string) =>
   events.filter((event) => event.type.startsWith('stop.detention.') && event.data.StopId === stopId);
+const typesOf = (events: ReadonlyArray<{ type: string }>) => events.map((event) => event.type).sort();
 const chargesOf = (stopId: string) => t.db.selectFrom('accessorials').selectAll().where('external_id', '=', `detention:${stopId}`).execute();
 const errorFields = (response: ApiResponse) => Object.keys(response.body?.Errors ?? {});
 
@@ -194,8 +198,29 @@ describe('a departure racing the start pass', () => {
     await arrive('trp_dt_mix', '2026-11-24T15:00:00Z');
     t.clock.set('2026-11-24T17:10:00Z');
     const events = await eventsDuring(t, () => Promise.all([depart('trp_dt_mix', '2026-11-24T17:05:00Z'), pass(), pass()]));
-    expect(detentionEvents(events, 'trp_dt_mix_d').map((event) => event.type)).toEqual(['stop.detention.started', 'stop.detention.ended']);
+    expect(typesOf(detentionEvents(events, 'trp_dt_mix_d'))).toEqual(['stop.detention.ended', 'stop.detention.started']);
     expect((await readStop('trp_dt_mix')).Detention).toMatchObject({ StartedAt: '2026-11-24T17:00:00.000Z', Minutes: 5 });
+  });
+
+  // SQLite runs one write transaction at a time; on Postgres a departure can meet a pass that holds the stop.
+  it.runIf(kind === 'postgres')('makes a departure wait for a pass that holds the stop, and not start it again', async () => {
+    t.clock.set('2026-11-24T15:00:00Z');
+    await arrive('trp_dt_held', '2026-11-24T15:00:00Z');
+    t.clock.set('2026-11-24T17:10:00Z');
+    let departure!: Promise<ApiResponse>;
+    const events = await eventsDuring(t, async () => {
+      await t.db.transaction().execute(async (trx) => {
+        const claimed = await claimStart(trx, { stop_id: 'trp_dt_held_d', tenant_id: 'tn_prairie' }, '2026-11-24T17:10:00.000Z');
+        await appendDetentionEvent(trx, t.clock, 'stop.detention.started', claimed!, toDetention(claimed!));
+        departure = depart('trp_dt_held', '2026-11-24T17:05:00Z');
+        // Commit only once the departure waits for this transaction's row lock.
+        while ((await sql<{ waiting: number }>`select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`.execute(t.db)).rows[0]!.waiting === 0) {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      });
+      expect((await departure).status).toBe(200);
+    });
+    expect(typesOf(detentionEvents(events, 'trp_dt_held_d'))).toEqual(['stop.detention.ended', 'stop.detention.started']);
   });
 });
 
@@ -212,10 +237,9 @@ describe('departure and billing', () => {
     const detention = answer.body.Detention;
     expect(detention).toMatchObject({ StartedAt: '2026-11-24T16:00:00.000Z', EndedAt: '2026-11-24T17:00:30.000Z', Minutes: 61, FreeMinutes: 60 });
     expect(detention.AccessorialId).toMatch(/^acc_/);
-    // The departure came before any pass: the start, then the end, then the trip's own change.
-    const types = events.map((event) => event.type);
-    expect(types.filter((type) => type.startsWith('stop.detention.'))).toEqual(['stop.detention.started', 'stop.detention.ended']);
-    const ended = detentionEvents(events, 'trp_dt_bill_d')[1]!;
+    // The departure came before any pass: it starts the detention and ends it (events of one moment come in no set order).
+    expect(typesOf(detentionEvents(events, 'trp_dt_bill_d'))).toEqual(['stop.detention.ended', 'stop.detention.started']);
+    const ended = detentionEvents(events, 'trp_dt_bill_d').find((event) => event.type === 'stop.detention.ended')!;
     expect(ended.data).toEqual({ LoadNumber: 'L-trp_dt_bill', TripId: 'trp_dt_bill', StopId: 'trp_dt_bill_d', Detention: detention });
     expect(ended.subsidiaryId).toBe('sub_kc');
     const changed = events.find((event) => event.type === 'trip.changed');
