@@ -5,6 +5,7 @@ import { startDueDetentions } from '../core/detention/start-due-detentions.js';
 import { claimStart, toDetention } from '../core/detention/stop-detention.repository.js';
 import { startTestApp, type ApiResponse, type TestApp } from './harness.js';
 import { testDatabaseKind } from './support/database.js';
+import { bareTenant, problemsOf } from './support/master-data-fixture.js';
 import { snapshotDatabase } from './support/hostile-cases.js';
 import { eventsDuring, tripWriteFixture, type TripSpec } from './support/trip-write-fixture.js';
 
@@ -429,5 +430,23 @@ describe('customer detention terms', () => {
       expect(errorFields(onPatch).join(' '), JSON.stringify(fields)).toContain(field);
     }
     expect(await snapshotDatabase(t.db, kind)).toEqual(before);
+  });
+});
+
+describe('fixture Customers: detention terms', () => {
+  it('refuses terms that break the API rules, at their paths', async () => {
+    const problems = await problemsOf(t, {
+      Tenants: [
+        bareTenant('tn_fx_terms', {
+          Customers: [
+            { Id: 'cus_fx_1', Name: 'Free', DetentionFreeMinutes: 1441 },
+            { Id: 'cus_fx_2', Name: 'Rate', DetentionRate: { Amount: 0 } },
+          ],
+        }),
+      ],
+    });
+    const text = problems.join('\n');
+    expect(text).toContain('Tenants[0].Customers[0].DetentionFreeMinutes');
+    expect(text).toContain('Tenants[0].Customers[1].DetentionRate.Amount');
   });
 });

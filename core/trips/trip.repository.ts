@@ -241,7 +241,8 @@ function stopDetentions(db: Db, tenantId: string, stops: readonly Pick<StopRow, 
 /**
  * The full records of already-scoped trip rows, in the order given, with four queries in
  * all however many trips there are (lists and loads read many at once), plus one for the
- * stops' locations when a stop names one. The queries run in turn (db/reads-in-turn.ts): on
+ * stops' locations when a stop names one and one for their Detention when a stop has arrived
+ * (core/detention). The queries run in turn (db/reads-in-turn.ts): on
  * SQLite a 100-trip page no longer holds the event loop for all of them at once.
  */
 export async function assembleTrips(db: Db, rows: readonly TripRow[]): Promise<TripRecord[]> {
