@@ -10,6 +10,7 @@ import { startIdempotencyKeyExpiry } from '../workers/idempotency-key-expiry.js'
 import { startPositionPartitions } from '../workers/position-partitions.js';
 import { startEventRetention } from '../workers/event-retention.js';
 import { startTenderExpiry } from '../workers/tender-expiry.js';
+import { startDetentionStarts } from '../workers/detention-start.js';
 
 /** What the start banner says about the data: the demo client to print, or that there is nobody yet. */
 export interface StartData {
@@ -49,7 +50,7 @@ export async function loadStartData(options: { db: Db; config: Config; secretKey
 
 /**
  * The periodic jobs that need one runner per start, not one per API process: the hourly
- * position-partition pass, tender expiry, idempotency-key expiry and event retention. (Each is safe beside
+ * position-partition pass, tender expiry, detention starts, idempotency-key expiry and event retention. (Each is safe beside
  * another process's, as `npm run worker` runs them too; running them N times would only
  * repeat the work.)
  */
@@ -57,12 +58,14 @@ export async function startBackgroundJobs(options: { db: Db; config: Config; clo
   const { db, config, clock, logger } = options;
   const partitions = await startPositionPartitions({ db, clock, retentionDays: config.positionRetentionDays, logger });
   const tenderExpiry = startTenderExpiry({ db, clock, logger });
+  const detentionStarts = startDetentionStarts({ db, clock: clock, logger });
   const keyExpiry = startIdempotencyKeyExpiry({ db, clock, logger });
   const eventRetention = startEventRetention({ db, clock, logger });
   return {
     async stop() {
       await partitions.stop();
       await tenderExpiry.stop();
+      await detentionStarts.stop();
       await keyExpiry.stop();
       await eventRetention.stop();
     },

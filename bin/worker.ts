@@ -9,6 +9,7 @@ import { Dispatcher } from '../workers/dispatcher.js';
 import { startPositionPartitions } from '../workers/position-partitions.js';
 import { startEventRetention } from '../workers/event-retention.js';
 import { startTenderExpiry } from '../workers/tender-expiry.js';
+import { startDetentionStarts } from '../workers/detention-start.js';
 import { startIdempotencyKeyExpiry } from '../workers/idempotency-key-expiry.js';
 import { resolveSecretKey } from './secret-key.js';
 import { stopOnSignals } from './shutdown.js';
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
   await migrateToLatest(db);
   const partitions = await startPositionPartitions({ db, clock: systemClock, retentionDays: config.positionRetentionDays, logger });
   const tenderExpiry = startTenderExpiry({ db, clock: systemClock, logger });
+  const detentionStarts = startDetentionStarts({ db, clock: systemClock, logger });
   const keyExpiry = startIdempotencyKeyExpiry({ db, clock: systemClock, logger });
   const eventRetention = startEventRetention({ db, clock: systemClock, logger });
   const dispatcher = new Dispatcher({ db, config, clock: systemClock, logger });
@@ -44,6 +46,7 @@ async function main(): Promise<void> {
     await dispatcher.stop();
     await partitions.stop();
     await tenderExpiry.stop();
+    await detentionStarts.stop();
     await keyExpiry.stop();
     await eventRetention.stop();
     await db.destroy();

@@ -35,6 +35,7 @@ import type { TrackingLinksTable } from './tables/tracking-links.js';
 import type { VisibilityLoadStateTable, VisibilitySharesTable } from './tables/visibility-shares.js';
 import type { LoadNotesTable } from './tables/load-notes.js';
 import type { CheckCallsTable } from './tables/check-calls.js';
+import type { StopDetentionsTable } from './tables/stop-detentions.js';
 
 /**
  * Every table of the database, by name. Column types are chosen so that SQLite and Postgres
@@ -102,6 +103,7 @@ export interface Database {
   tracking_links: TrackingLinksTable;
   load_notes: LoadNotesTable;
   check_calls: CheckCallsTable;
+  stop_detentions: StopDetentionsTable;
   visibility_shares: VisibilitySharesTable;
   visibility_load_state: VisibilityLoadStateTable;
 

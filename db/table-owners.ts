@@ -66,6 +66,7 @@ export const TABLE_OWNERS: Record<keyof Database, string> = {
   tracking_links: 'core/tracking',
   load_notes: 'core/load-notes',
   check_calls: 'core/check-calls',
+  stop_detentions: 'core/detention',
   visibility_shares: 'core/visibility-shares',
   visibility_load_state: 'core/visibility-shares',
 

@@ -5,6 +5,7 @@ import { NEW_INVOICE_FIELDS, checkNewInvoice } from '../core/invoices/new-invoic
 import { ZNewLoad } from '../core/loads/new-load.schemas.js';
 import { ZExternalIds } from '../core/external-ids/external-ids.schemas.js';
 import { ZDepartRadiusMeters, ZDetentionFreeMinutes, ZGeofenceInput, toGeofence } from '../core/locations/geofence.schemas.js';
+import { ZCustomerFreeMinutes, ZDetentionRateInput } from '../core/customers/customer-detention.schemas.js';
 import { fenceProblem } from '../core/locations/location-fence-rules.js';
 import {
   ZCoordinates,
@@ -280,6 +281,8 @@ export const ZFixtureCustomer = withTimestamps({
     })
     .nullish(),
   ExternalId: z.string().min(1).max(128).nullish(),
+  DetentionFreeMinutes: ZCustomerFreeMinutes.nullish(),
+  DetentionRate: ZDetentionRateInput.nullish(),
 });
 export type TFixtureCustomer = z.infer<typeof ZFixtureCustomer>;
 

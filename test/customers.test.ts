@@ -29,6 +29,8 @@ const heartland = {
   Phone: ['+1 785 555 0110'],
   InvoicingInformation: { InvoicingName: 'Heartland Grain Co-op AP', EmailAddresses: ['ap@heartlandgrain.example'], PaymentTermsDays: 30 },
   ExternalId: 'ACCT-HGC-01',
+  DetentionFreeMinutes: null,
+  DetentionRate: null,
   CreatedAt: '2026-05-04T15:00:00.000Z',
   UpdatedAt: '2026-10-01T13:30:00.000Z',
 };

@@ -65,6 +65,7 @@ const pickupStop = {
   LocationId: null,
   References: [],
   Eta: { Planned: '2026-11-21T14:00:00.000Z', Live: null, Manual: '2026-11-21T14:00:00.000Z' },
+  Detention: null,
 };
 
 const deliveryStop = {
@@ -88,6 +89,7 @@ const deliveryStop = {
   LocationId: null,
   References: [],
   Eta: { Planned: '2026-11-22T15:30:00.000Z', Live: null, Manual: '2026-11-22T14:00:00.000Z' },
+  Detention: null,
 };
 
 const trip1001 = {

@@ -22,6 +22,23 @@ const diffSchema: Json = {
   additionalProperties: false,
 };
 
+/** `{ LoadNumber, TripId, StopId, Detention }` of the detention events; the ended one's Detention may be null (withdrawn). */
+function detentionData(schemas: Json, nullable: boolean): Json {
+  if (!schemas.Detention) throw new Error('webhooks: no component Detention');
+  const detention = { $ref: '#/components/schemas/Detention' };
+  return {
+    type: 'object',
+    properties: {
+      LoadNumber: { type: 'string' },
+      TripId: { type: 'string' },
+      StopId: { type: 'string' },
+      Detention: nullable ? { anyOf: [detention, { type: 'null' }] } : detention,
+    },
+    required: ['LoadNumber', 'TripId', 'StopId', 'Detention'],
+    additionalProperties: false,
+  };
+}
+
 /**
  * What each event's `data` is, from the code that appends it to the outbox: a component of
  * the document (the same snapshot the API's read answers) with the extra members the event
@@ -76,6 +93,8 @@ const payloads: Record<EventType, { component?: string; extra?: Json; required?:
   'truck.changed': { component: 'Truck', extra: { diff: diffSchema }, required: ['diff'] },
   'trailer.created': { component: 'Trailer' },
   'trailer.changed': { component: 'Trailer', extra: { diff: diffSchema }, required: ['diff'] },
+  'stop.detention.started': { inline: (schemas) => detentionData(schemas, false) },
+  'stop.detention.ended': { inline: (schemas) => detentionData(schemas, true) },
   'webhook.test': {
     inline: () => ({
       type: 'object',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { appendCustomerEvent } from './customer-events.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
+import { minorOf } from '../shared/money-input.js';
 import { ZCreatedHeaders } from '../shared/record-headers.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
@@ -30,7 +31,8 @@ export const createCustomer = authedProcedure
         'Name and Type are required; Status defaults to Active. Without CompanyNumber the customer gets the next free ' +
         "number of the tenant (one more than the tenant's highest numeric CompanyNumber, deleted customers included). A " +
         'CompanyNumber or ExternalId another customer of the tenant holds is a 409 Conflict/Duplicate whose Detail and ' +
-        "Field name the field (a deleted customer's no longer count). Emits customer.created.",
+        "Field name the field (a deleted customer's no longer count). DetentionFreeMinutes and DetentionRate are the " +
+        'detention terms of its loads\' stops: the free time before detention starts and the hourly rate billed at departure. Emits customer.created.',
       protect: true,
       responseHeaders: ZCreatedHeaders,
       errorResponses: [409],
@@ -82,6 +84,9 @@ export const createCustomer = authedProcedure
           invoicing_emails: invoicing ? JSON.stringify(invoicing.EmailAddresses ?? []) : null,
           invoicing_payment_terms_days: invoicing?.PaymentTermsDays ?? null,
           external_id: externalId,
+          detention_free_minutes: input.DetentionFreeMinutes ?? null,
+          detention_rate: input.DetentionRate ? minorOf(input.DetentionRate.Amount) : null,
+          detention_currency: input.DetentionRate ? input.DetentionRate.Currency : null,
           version: 1,
           deleted_at: null,
           created_at: now,

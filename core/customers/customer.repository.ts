@@ -4,6 +4,7 @@ import type { CustomersTable } from '../../db/tables/parties.js';
 import { AppError } from '../errors.js';
 import { containsText, inDateTimeRange, stringList } from '../shared/master-data-filters.js';
 import { etagOf } from '../shared/etag.js';
+import { toMoney } from '../shared/money.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
@@ -41,6 +42,8 @@ export function toCustomer(row: CustomerRow): TCustomer {
             PaymentTermsDays: row.invoicing_payment_terms_days,
           },
     ExternalId: row.external_id,
+    DetentionFreeMinutes: row.detention_free_minutes,
+    DetentionRate: row.detention_rate === null ? null : toMoney(Number(row.detention_rate), row.detention_currency),
     CreatedAt: row.created_at,
     UpdatedAt: row.updated_at,
   };
@@ -210,4 +213,21 @@ export async function hasOpenLoads(trx: Db, tenantId: string, customerId: string
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** A customer's detention terms (docs/api-rules.md#detention), deleted customers included: their loads keep them. */
+export async function customerDetentionTerms(
+  db: Db,
+  tenantId: string,
+  customerId: string,
+): Promise<{ freeMinutes: number | null; rate: { minor: number; currency: number } | null; subsidiaryId: string | null }> {
+  const row = await db
+    .selectFrom('customers')
+    .select(['subsidiary_id', 'detention_free_minutes', 'detention_rate', 'detention_currency'])
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', customerId)
+    .executeTakeFirst();
+  if (!row) return { freeMinutes: null, rate: null, subsidiaryId: null };
+  const rate = row.detention_rate === null ? null : { minor: Number(row.detention_rate), currency: Number(row.detention_currency) };
+  return { freeMinutes: row.detention_free_minutes, rate, subsidiaryId: row.subsidiary_id };
 }

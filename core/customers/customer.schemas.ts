@@ -6,6 +6,7 @@ import { ZPathId, atLeastOneOf, bodyRules, input } from '../shared/schemas.js';
 import { ZQueryPage, ZSearchPage, pageOf } from '../shared/search-page.js';
 import { ZPostalAddress } from '../locations/location.schemas.js';
 import { ZContactList, ZPostalAddressInput, ZPostalAddressPatch } from '../shared/master-data-input.js';
+import { ZCustomerFreeMinutes, ZDetentionRate, ZDetentionRateInput } from './customer-detention.schemas.js';
 
 export const CUSTOMER_TYPES = ['Customer', 'Broker/3PL'] as const;
 export const CUSTOMER_STATUSES = ['Active', 'Inactive'] as const;
@@ -36,6 +37,8 @@ export const ZCustomer = z
     Phone: z.array(z.string()),
     InvoicingInformation: ZInvoicingInformation.nullable(),
     ExternalId: z.string().nullable().meta({ description: "The integration's own id; unique per tenant among customers that are not deleted." }),
+    DetentionFreeMinutes: z.number().int().nullable().meta({ description: "Free time at the customer's stops before detention, in minutes; null: 120 (a location's own wins)." }),
+    DetentionRate: ZDetentionRate,
     CreatedAt: ZDateTimeOut,
     UpdatedAt: ZDateTimeOut,
   })
@@ -73,6 +76,8 @@ export const ZCreateCustomerInput = input({
   Phone: ZContactList.optional(),
   InvoicingInformation: ZInvoicingInput.nullish(),
   ExternalId: ZCustomerExternalId.nullish(),
+  DetentionFreeMinutes: ZCustomerFreeMinutes.nullish(),
+  DetentionRate: ZDetentionRateInput.nullish(),
 });
 export type TCreateCustomerInput = z.output<typeof ZCreateCustomerInput>;
 
@@ -95,6 +100,8 @@ export const PATCH_FIELDS = [
   'Phone',
   'InvoicingInformation',
   'ExternalId',
+  'DetentionFreeMinutes',
+  'DetentionRate',
 ] as const;
 
 export const ZUpdateCustomerInput = input({
@@ -111,6 +118,8 @@ export const ZUpdateCustomerInput = input({
   Phone: ZContactList.optional(),
   InvoicingInformation: ZInvoicingPatch.nullish(),
   ExternalId: ZCustomerExternalId.nullish(),
+  DetentionFreeMinutes: ZCustomerFreeMinutes.nullish().meta({ description: 'null clears it (120 applies).' }),
+  DetentionRate: ZDetentionRateInput.nullish().meta({ description: 'Replaced whole; null stops billing detention.' }),
 })
   .superRefine((value, ctx) => {
     if (PATCH_FIELDS.every((field) => value[field] === undefined)) {

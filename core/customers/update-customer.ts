@@ -2,6 +2,7 @@ import type { Updateable } from 'kysely';
 import type { CustomersTable } from '../../db/tables/parties.js';
 import { AppError, notFound } from '../errors.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
+import { minorOf } from '../shared/money-input.js';
 import { checkIfMatch } from '../shared/etag.js';
 import { ZEtagHeader, ZIfMatchRequired } from '../shared/record-headers.js';
 import { scopeOf } from '../shared/scope.js';
@@ -36,6 +37,11 @@ function mergePatch(row: CustomerRow, input: TUpdateCustomerInput, subsidiaryId:
   if (input.Email !== undefined) changes.emails = JSON.stringify(input.Email);
   if (input.Phone !== undefined) changes.phones = JSON.stringify(input.Phone);
   if (input.ExternalId !== undefined) changes.external_id = input.ExternalId;
+  if (input.DetentionFreeMinutes !== undefined) changes.detention_free_minutes = input.DetentionFreeMinutes;
+  if (input.DetentionRate !== undefined) {
+    changes.detention_rate = input.DetentionRate === null ? null : minorOf(input.DetentionRate.Amount);
+    changes.detention_currency = input.DetentionRate === null ? null : input.DetentionRate.Currency;
+  }
 
   const address = input.BillingAddress;
   if (address !== undefined) {
@@ -67,8 +73,9 @@ export const updateCustomer = authedProcedure
       summary: 'Update a customer',
       description:
         'A JSON merge patch (RFC 7396): a field left out is unchanged, null clears a nullable field (SubsidiaryId, ' +
-        'BillingAddress, InvoicingInformation, ExternalId, and Country and PaymentTermsDays inside them); null on any other ' +
-        'field is a 400. Send at least one field. BillingAddress and InvoicingInformation merge into the current ones. ' +
+        'BillingAddress, InvoicingInformation, ExternalId, DetentionFreeMinutes, DetentionRate, and Country and PaymentTermsDays ' +
+        'inside them); null on any other ' +
+        'field is a 400. Send at least one field. BillingAddress and InvoicingInformation merge into the current ones; DetentionRate is replaced whole. ' +
         'If-Match with the ETag of the GET is required (428 without, 412 when stale). A CompanyNumber or ExternalId another ' +
         'customer holds is a 409 Conflict/Duplicate naming the field. A patch that changes nothing keeps the ETag and emits ' +
         'nothing; otherwise customer.updated carries data.diff.changes.',

@@ -209,3 +209,9 @@ export async function takenLoadNumbers(db: Db, scope: Scope, numbers: readonly s
     .execute();
   return new Set(rows.map((row) => row.load_number));
 }
+
+/** The customer of a load the caller reached through its scoped trip. */
+export async function loadCustomerId(trx: Db, loadId: string): Promise<string | null> {
+  const row = await trx.selectFrom('loads').select('customer_id').where('id', '=', loadId).executeTakeFirstOrThrow();
+  return row.customer_id;
+}

@@ -158,3 +158,14 @@ export async function locationNames(db: Db, tenantId: string, ids: readonly stri
     .execute();
   return new Map(rows.map((row) => [row.id, { companyNumber: row.company_number, name: row.name }]));
 }
+
+/** The location's own detention free time (docs/api-rules.md#detention); null when it has none or is not the tenant's. */
+export async function locationFreeMinutes(db: Db, tenantId: string, id: string): Promise<number | null> {
+  const row = await db
+    .selectFrom('locations')
+    .select('detention_free_minutes')
+    .where(locationsInScope({ tenantId, subsidiaryId: null }))
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.detention_free_minutes ?? null;
+}

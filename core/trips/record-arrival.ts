@@ -4,6 +4,7 @@ import { authedProcedure } from '../trpc.js';
 import { ZStop } from './trip.schemas.js';
 import { ZRecordArrivalInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { writeStop } from './stop-write.js';
+import { syncStopDetention } from './stop-detention-hook.js';
 import { patchStop, patchTrip } from './trip-write.repository.js';
 
 export const recordArrival = authedProcedure
@@ -17,6 +18,7 @@ export const recordArrival = authedProcedure
         'Stores ArrivedAt, a correction included. A value without an offset is the stop\'s local time. ' +
         'An Open stop becomes Arrived; an Arrived or Completed stop keeps its status. ' +
         'The first arrival at a pickup moves a Dispatched trip to InTransit. An ArrivedAt later than the stop\'s DepartedAt is 400. ' +
+        'An arrival recorded after its free time ran out starts the stop\'s Detention at once (stop.detention.started). ' +
         'The `ETag` header is the trip\'s.',
       responseHeaders: ZTripEtagHeader,
       protect: true,
@@ -32,6 +34,7 @@ export const recordArrival = authedProcedure
         throw validationError('ArrivedAt', `must not be later than the stop's DepartedAt (${stop.departed_at}).`);
       }
       await patchStop(trx, stop, { arrived_at: arrivedAt, status: stop.status === 'Open' ? 'Arrived' : stop.status }, now);
+      await syncStopDetention(trx, ctx.clock, { trip: before.meta, stop, arrivedAt, departedAt: stop.departed_at, clientId: ctx.principal.ClientId });
       if (stop.stop_type === 'Pickup' && before.meta.status === 'Dispatched') {
         await patchTrip(trx, before.meta.id, { status: before.meta.status }, { status: 'InTransit' });
       }

@@ -4,6 +4,7 @@ import { authedProcedure } from '../trpc.js';
 import { ZStop } from './trip.schemas.js';
 import { ZRecordDepartureInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { invalidState, refuseTripStatuses, writeStop } from './stop-write.js';
+import { syncStopDetention } from './stop-detention-hook.js';
 import { patchStop, patchTrip } from './trip-write.repository.js';
 
 export const recordDeparture = authedProcedure
@@ -16,7 +17,8 @@ export const recordDeparture = authedProcedure
       description:
         'Stores DepartedAt (date-time rules of the arrival) and makes the stop Completed. ' +
         'Departure from the final stop makes the trip Delivered. 409 InvalidState without an arrival or on a Cancelled trip; ' +
-        'a DepartedAt before ArrivedAt is 400. The `ETag` header is the trip\'s.',
+        'a DepartedAt before ArrivedAt is 400. A departure after free time ends the stop\'s Detention (stop.detention.ended) and bills ' +
+        'a customer with a DetentionRate; a corrected one updates both. The `ETag` header is the trip\'s.',
       responseHeaders: ZTripEtagHeader,
       errorResponses: [409],
       protect: true,
@@ -35,5 +37,6 @@ export const recordDeparture = authedProcedure
         throw validationError('DepartedAt', `must not be earlier than the stop's ArrivedAt (${stop.arrived_at}).`);
       }
       await patchStop(trx, stop, { departed_at: departedAt, status: 'Completed' }, now);
+      await syncStopDetention(trx, ctx.clock, { trip: before.meta, stop, arrivedAt: stop.arrived_at, departedAt, clientId: ctx.principal.ClientId });
       if (isFinal) await patchTrip(trx, before.meta.id, { status: before.meta.status }, { status: 'Delivered' });
     }));

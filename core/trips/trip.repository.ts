@@ -3,6 +3,8 @@ import type { Db } from '../../db/create-db.js';
 import { readsInTurn } from '../../db/reads-in-turn.js';
 import type { StopsTable, TripLineItemsTable, TripsTable } from '../../db/tables/loads.js';
 import type { TripReferencesTable } from '../../db/tables/references.js';
+import { detentionsOfStops } from '../detention/stop-detention.repository.js';
+import type { TDetention } from '../detention/detention.schemas.js';
 import { locationNames, type LocationName } from '../locations/location.repository.js';
 import { etagOf } from '../shared/etag.js';
 import { countListRows } from '../shared/list-counts.js';
@@ -125,7 +127,7 @@ function toAddress(row: StopApiRow): TStop['Address'] {
  * is the tenant's location the stop's CompanyId names, if any: the stop shows its
  * CompanyNumber and name (docs/api-rules.md#locations), as they are now.
  */
-export function toStop(row: StopApiRow, references: readonly TripReferenceRow[], location?: LocationName): TStop {
+export function toStop(row: StopApiRow, references: readonly TripReferenceRow[], location: LocationName | undefined, detention: TDetention | undefined): TStop {
   return {
     $type: row.stop_kind as StopKind,
     Id: row.id,
@@ -148,6 +150,7 @@ export function toStop(row: StopApiRow, references: readonly TripReferenceRow[],
     LocationId: row.location_id,
     References: references.map(toReference),
     Eta: toEta(row),
+    Detention: detention ?? null,
   };
 }
 
@@ -226,10 +229,20 @@ function stopLocations(db: Db, tenantId: string, stops: readonly Pick<StopRow, '
   );
 }
 
+/** The Detention of the stops that have one (only arrived stops can: no query when none has arrived). */
+function stopDetentions(db: Db, tenantId: string, stops: readonly Pick<StopRow, 'id' | 'arrived_at'>[]): Promise<Map<string, TDetention>> {
+  return detentionsOfStops(
+    db,
+    tenantId,
+    stops.flatMap((stop) => (stop.arrived_at === null ? [] : [stop.id])),
+  );
+}
+
 /**
  * The full records of already-scoped trip rows, in the order given, with four queries in
  * all however many trips there are (lists and loads read many at once), plus one for the
- * stops' locations when a stop names one. The queries run in turn (db/reads-in-turn.ts): on
+ * stops' locations when a stop names one and one for their Detention when a stop has arrived
+ * (core/detention). The queries run in turn (db/reads-in-turn.ts): on
  * SQLite a 100-trip page no longer holds the event loop for all of them at once.
  */
 export async function assembleTrips(db: Db, rows: readonly TripRow[]): Promise<TripRecord[]> {
@@ -261,11 +274,16 @@ export async function assembleTrips(db: Db, rows: readonly TripRow[]): Promise<T
   );
   const itemsByTrip = groupBy(lineItems, (item) => item.trip_id);
   const loadNumbers = new Map(loads.map((load) => [load.id, load.load_number]));
-  const [locations] = await readsInTurn(db, () => stopLocations(db, rows[0]!.tenant_id, stops));
+  const tenantId = rows[0]!.tenant_id;
+  const [locations, detentions] = await readsInTurn(
+    db,
+    () => stopLocations(db, tenantId, stops),
+    () => stopDetentions(db, tenantId, stops),
+  );
   return rows.map((row) => {
     const loadNumber = loadNumbers.get(row.load_id) ?? '';
     const tripStops = (stopsByTrip.get(row.id) ?? []).map((stop) =>
-      toStop(stop, stopRefs.get(stop.id) ?? [], stop.company_id === null ? undefined : locations.get(stop.company_id)),
+      toStop(stop, stopRefs.get(stop.id) ?? [], stop.company_id === null ? undefined : locations.get(stop.company_id), detentions.get(stop.id)),
     );
     return {
       trip: toTrip(row, loadNumber, tripStops, tripRefs.get(row.id) ?? [], itemsByTrip.get(row.id) ?? []),
@@ -312,7 +330,8 @@ export async function getStopRecord(db: Db, scope: Scope, tripId: string, stopId
   ]);
   if (!row) return undefined;
   const location = row.company_id === null ? undefined : (await stopLocations(db, trip.tenant_id, [row])).get(row.company_id);
-  return { stop: toStop(row, references, location), row, trip: toMeta(trip, load.load_number), isFinal: last?.id === row.id };
+  const detention = (await stopDetentions(db, trip.tenant_id, [row])).get(row.id);
+  return { stop: toStop(row, references, location, detention), row, trip: toMeta(trip, load.load_number), isFinal: last?.id === row.id };
 }
 
 /** The trip list's order: creation, the id breaking ties. */
@@ -358,8 +377,11 @@ export async function findTripStops(db: Db, scope: Scope, tripId: string, page: 
           .execute();
   const byStop = groupBy(references, (ref) => ref.stop_id as string);
   const locations = await stopLocations(db, trip.tenant_id, rows);
+  const detentions = await stopDetentions(db, trip.tenant_id, rows);
   return {
-    items: rows.map((row) => toStop(row, byStop.get(row.id) ?? [], row.company_id === null ? undefined : locations.get(row.company_id))),
+    items: rows.map((row) =>
+      toStop(row, byStop.get(row.id) ?? [], row.company_id === null ? undefined : locations.get(row.company_id), detentions.get(row.id)),
+    ),
     total,
     nextCursor,
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZDetention } from '../detention/detention.schemas.js';
 import { ZMoney } from '../shared/money.schemas.js';
 import { ZCoordinates } from '../shared/place.schemas.js';
 import { ZPathId, input } from '../shared/schemas.js';
@@ -64,6 +65,7 @@ const stopFields = {
   LocationId: z.string().nullable().meta({ description: 'The location the stop is at, null when it names none.' }),
   References: z.array(ZReference),
   Eta: ZEta.nullable(),
+  Detention: ZDetention.nullable(),
 };
 
 export const STOP_KINDS = ['appointment', 'delivery_window', 'waypoint'] as const;

@@ -39,6 +39,18 @@ export const EVENT_TYPES = [
   { Type: 'truck.changed', Description: 'A truck changed (retired included); data is the truck with data.diff.changes. Routed like truck.created (to both subsidiaries after a move).' },
   { Type: 'trailer.created', Description: 'A trailer was created; data is the trailer. Routed by its subsidiary, to every subscription when it has none.' },
   { Type: 'trailer.changed', Description: 'A trailer changed (retired included); data is the trailer with data.diff.changes. Routed like trailer.created (to both subsidiaries after a move).' },
+  {
+    Type: 'stop.detention.started',
+    Description:
+      "A stop's free time ran out while the truck was there: sent within 60 seconds of it, or when a late arrival or departure is recorded; " +
+      "data is { LoadNumber, TripId, StopId, Detention } with EndedAt and Minutes null. Routed by the trip's subsidiary.",
+  },
+  {
+    Type: 'stop.detention.ended',
+    Description:
+      'The truck left a stop in detention (and again when a corrected time changes the Detention); data is { LoadNumber, TripId, StopId, Detention } ' +
+      "with Minutes and AccessorialId. Detention is null when a correction or a cleared arrival put the stop back within its free time. Routed by the trip's subsidiary.",
+  },
   { Type: 'webhook.test', Description: 'Sent only by POST /webhooks/{id}/test, to that subscription.' },
 ] as const;
 

@@ -34,6 +34,10 @@ export interface CustomersTable {
   invoicing_payment_terms_days: number | null;
   /** Unique per tenant among live customers when set. */
   external_id: string | null;
+  /** Detention terms (migration 2026-11-27T0210): free minutes, and the rate per hour in minor units with its currency; null when unset. */
+  detention_free_minutes: number | null;
+  detention_rate: number | null;
+  detention_currency: number | null;
   /** The ETag's version: one more on every write. */
   version: number;
   /** Soft delete: a deleted customer reads as 404 and is in no list; its loads keep it. */
