@@ -23,7 +23,7 @@ const sent: string[] = [];
 
 beforeAll(async () => {
   t = await startTestApp();
-  const document = await (await fetch(`${t.apiUrl}/openapi/v1.0.json`)).json();
+  const document = (await (await fetch(`${t.apiUrl}/openapi/v1.0.json`)).json()) as Record<string, unknown>;
   folder = mkdtempSync(join(tmpdir(), 'waybill-hey-api-'));
   // In-process, from the fetched document: nothing is downloaded, no formatter or linter runs.
   await generateClient({ input: document, output: { path: folder }, plugins: ['@hey-api/client-fetch'], logs: { level: 'silent', file: false } });

@@ -548,7 +548,9 @@ function mutationsOf(doc: OpenApiDocument, validator: SchemaValidator, operation
         }),
       );
     }
-    out.push(fc.constantFrom('', '[]', '"text"', '1', 'null', '{', '{"a":1,}', '\u0000').map((raw) => mutate('body-shape', JSON.stringify(raw), { body: undefined, rawBody: raw }, true)));
+    // No body at all is a body-shape fault only where the document requires one.
+    const shapes = ['[]', '"text"', '1', 'null', '{', '{"a":1,}', '\u0000', ...(operation.spec.requestBody?.required ? [''] : [])];
+    out.push(fc.constantFrom(...shapes).map((raw) => mutate('body-shape', JSON.stringify(raw), { body: undefined, rawBody: raw }, true)));
     out.push(fc.constantFrom('text/plain', 'application/xml', 'multipart/form-data; boundary=x').map((type) => mutate('media-type', type, { contentType: type }, true)));
   }
 
