@@ -71,13 +71,22 @@ interface KnownDefect {
 const P = API_PREFIX;
 /**
  * Refusals this test finds today of requests the document calls valid, each a rule JSON Schema
- * cannot state: across fields of one body (Quantity × Rate in whole cents, a range's end after
- * its start) or on stored data that docs/api-rules.md answers with a 400 (a reference Name
- * must be its definition's, arrival and departure in order). Each is stated in the field's
- * description instead. A listed violation does not fail its operation; a fixed one fails the
- * last test until its entry goes.
+ * cannot state (docs/api-rules.md#rules-the-schema-cannot-state lists them): across fields of
+ * one body (Quantity × Rate in whole cents, a range's end after its start), a list's last item,
+ * a set the document cannot list (time zones, cursors the server issued), the caller, or stored
+ * data (a reference Name must be its definition's, arrival and departure in order). Each is
+ * stated in the field's description instead. A listed violation does not fail its operation; a
+ * fixed one fails the last test until its entry goes.
  */
 const KNOWN_DEFECTS: KnownDefect[] = [
+  {
+    ops: /./,
+    kind: 'valid-refused',
+    detail: /^400 Cursor$/,
+    defect:
+      'a Cursor must be one the server issued for this list, with Page 0 or absent (docs/api-rules.md#paging): the pattern states its alphabet, not which texts the server issued, and OpenAPI has no rule across query parameters',
+    probe: { op: `GET ${P}loads`, path: '/api/p/v1.0/loads?Cursor=AAAA' },
+  },
   {
     ops: /(accessorials|credits)\/(driver|customer|carrier)/,
     kind: 'valid-refused',
@@ -311,6 +320,7 @@ interface PoolEntry {
 class RecordPools implements Hints {
   private readonly byPrefix = new Map<string, PoolEntry[]>();
   private readonly byName = new Map<string, string[]>();
+  /** Only a value the server handed out is valid: mostly that one (`cursors`), sometimes one drawn from the schema. */
   readonly opaque = new Set(['Cursor']);
   readonly cursors = new Map<string, string>();
   readonly etags = new Map<string, string>();
@@ -438,7 +448,7 @@ async function send(operation: Operation, request: GeneratedRequest): Promise<{ 
   if (request.useKnownCursor && pools.cursors.has(operation.key)) {
     const cursor = pools.cursors.get(operation.key)!;
     if (parametersOf(operation, 'query').some((p) => p.name === 'Cursor')) {
-      sent.query = [...sent.query.filter(([k]) => k !== 'Page'), ['Cursor', cursor]];
+      sent.query = [...sent.query.filter(([k]) => k !== 'Page' && k !== 'Cursor'), ['Cursor', cursor]];
     } else if (sent.body && typeof sent.body === 'object') {
       const { Page: _page, ...rest } = sent.body as Record<string, unknown>;
       sent.body = { ...rest, Cursor: cursor };

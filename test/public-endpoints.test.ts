@@ -47,7 +47,7 @@ describe('GET /openapi/v1.0.json', () => {
     expect(fixed.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const templates = Object.keys(full.paths);
     expect(templates.length).toBeGreaterThan(80);
-    // The spec's paths, as the API reads them: every operation takes the version as a required path parameter.
+    // The paths as the API reads them: every operation takes the version as a required path parameter.
     for (const template of templates) {
       expect(template).toMatch(/^\/api\/p\/v\{version\}\//);
       for (const operation of Object.values<any>(full.paths[template])) {
