@@ -413,7 +413,7 @@ export function requestArbitraries(doc: OpenApiDocument, validator: SchemaValida
       ...queryParameters.map((p) => {
         const value = valueArbitrary(doc, p.schema ?? { type: 'string' }, { ...valueOptions, name: p.name, extraProperties: false });
         // An opaque value drawn from its schema now and then: the document's pattern is all a client has to go by.
-        if (hints.opaque.has(p.name)) return fc.option(value, { nil: undefined, freq: OPAQUE_ABSENT_FREQ });
+        if (hints.opaque.has(p.name)) return fc.oneof({ weight: OPAQUE_ABSENT_FREQ, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: value });
         return p.required ? value : fc.option(value, { nil: undefined, freq: 2 });
       }),
     )
