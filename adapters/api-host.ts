@@ -16,6 +16,7 @@ import { sendStaticBody } from './http/static-body.js';
 import { requestLineLogger, type Logger } from './logger.js';
 import { fixedRouteLabel, requestDuration } from './metrics/registry.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
+import { FIXED_VERSION_DOCUMENT_PATH, withFixedVersion } from './rest/openapi-fixed-version.js';
 import type { ApiOutcome } from './rest/api-request.js';
 import { handleApiRequest } from './rest/pipeline.js';
 import { buildRoutes } from './rest/routes.js';
@@ -61,7 +62,8 @@ interface PathHandler {
  * - `/api/trpc/…`: tRPC's own HTTP adapter for internal apps (tRPC's chain, tRPC's envelope).
  * - other `/api/…` paths: 404 under the default per-IP rate rules.
  * - tokenless paths under the public per-IP rule: `/files/{token}` (signed downloads),
- *   `/track/{token}` (customer tracking pages), `/openapi.json`, `/docs`, `/healthz`, `/readyz`,
+ *   `/track/{token}` (customer tracking pages), `/openapi.json`, `/openapi/v1.0.json` (the same
+ *   document with the version fixed in its paths, for client generators), `/docs`, `/healthz`, `/readyz`,
  *   and `/errors/…` (the pages behind problem Types); any other path is a 404.
  * Every request gets an X-Request-Id and one log line with its status and time, CORS headers
  * when it comes from a page of a CORS_ORIGINS origin (whose preflights are answered before
@@ -100,7 +102,6 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
   };
   const pageDeps = { db: options.db, config, clock: options.clock };
   const healthPages = createHealthPages(options.db, baseUrl);
-  let openApiJson: Buffer | undefined;
 
   const notFound: Serve = (_req, res, url) =>
     sendProblem(res, buildProblem(config.publicBaseUrl, { kind: problemKinds.NOT_FOUND, detail: 'Nothing exists at this path.', instance: url.pathname }));
@@ -111,6 +112,14 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
       if (req.method === 'GET' || req.method === 'HEAD') return serve(req, res, url, requestId);
       sendProblem(res, buildProblem(config.publicBaseUrl, { kind: edgeKinds.METHOD_NOT_ALLOWED, instance: url.pathname }), { Allow: 'GET, HEAD' });
     };
+  /** A JSON document, built on its first request (the base URL is known by then) and kept. */
+  const jsonDocument = (build: () => unknown): Serve => {
+    let body: Buffer | undefined;
+    return readOnly((req, res) => {
+      body ??= Buffer.from(JSON.stringify(build()));
+      sendStaticBody(req, res, body, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache' });
+    });
+  };
   const errorPage = readOnly((req, res, url) => void serveErrorPage(req, res, url.pathname));
   const apiRules: RateRule[] = [defaultBurstRule, defaultRule];
   const publicRules: RateRule[] = [publicRule];
@@ -124,14 +133,12 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
     { prefix: '/api/', rules: apiRules, serve: notFound },
     { prefix: FILES_PATH_PREFIX, rules: publicRules, serve: (req, res, url) => serveFile(pageDeps, req, res, url.pathname) },
     { prefix: TRACK_PATH_PREFIX, rules: publicRules, serve: (req, res, url) => serveTrackingPage(pageDeps, req, res, url.pathname) },
+    { prefix: '/openapi.json', exact: true, rules: publicRules, serve: jsonDocument(() => buildOpenApiDocument(router, routes, config, TOKEN_HOST_DOCUMENT_PATH)) },
     {
-      prefix: '/openapi.json',
+      prefix: FIXED_VERSION_DOCUMENT_PATH,
       exact: true,
       rules: publicRules,
-      serve: readOnly((req, res) => {
-        openApiJson ??= Buffer.from(JSON.stringify(buildOpenApiDocument(router, routes, config, TOKEN_HOST_DOCUMENT_PATH)));
-        sendStaticBody(req, res, openApiJson, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache' });
-      }),
+      serve: jsonDocument(() => withFixedVersion(buildOpenApiDocument(router, routes, config, TOKEN_HOST_DOCUMENT_PATH))),
     },
     { prefix: '/healthz', exact: true, rules: publicRules, serve: readOnly((_req, res, url) => healthPages.health(res, url.pathname)) },
     { prefix: '/readyz', exact: true, rules: publicRules, serve: readOnly((_req, res, url) => healthPages.readiness(res, url.pathname)) },

@@ -354,6 +354,49 @@ describe('the document: values the server refuses are refused by the schema', ()
     expect(neither.status).toBe(400);
   });
 
+  it("pairs a stop's $type with its StopType and ScheduleType, and starts a route with a Pickup, as the server does", async () => {
+    const at = '2026-11-24T14:00:00Z';
+    const appointment = { $type: 'appointment', StopType: 'Pickup', ScheduleType: 'APPT', AppointmentDate: at };
+    const window = { $type: 'delivery_window', StopType: 'Delivery', ScheduleType: 'FCFS', StopWindow: { Begin: at, End: at } };
+    const addStop = bodySchema('post', '/trips/{tripId}/stops');
+    const mismatched: Array<[Record<string, unknown>, string]> = [
+      [{ ...appointment, ScheduleType: 'FCFS' }, 'ScheduleType'],
+      [{ ...window, ScheduleType: 'APPT' }, 'ScheduleType'],
+      [{ $type: 'waypoint', StopType: 'Pickup', ScheduleType: 'FCFS' }, 'StopType'],
+      [{ ...appointment, StopType: 'Waypoint' }, '$type'],
+    ];
+    for (const stop of [appointment, window, { $type: 'waypoint', StopType: 'Waypoint', ScheduleType: 'APPT' }]) expect(valid(addStop, { Stop: stop }), JSON.stringify(stop)).toBe(true);
+    for (const [stop, field] of mismatched) {
+      expect(valid(addStop, { Stop: stop }), JSON.stringify(stop)).toBe(false);
+      // The body is checked before the trip is looked up: any trip id shows the rule.
+      const refused = await t.api(`${V}/trips/trp_any/stops`, { method: 'POST', as: 'tn_prairie-all', headers: { 'If-Match': '*' }, body: { Stop: stop } });
+      expect(refused.status, JSON.stringify(stop)).toBe(400);
+      expect(Object.keys(refused.body.Errors)).toEqual([`Stop.${field}`]);
+    }
+
+    const load = bodySchema('post', '/loads');
+    const trip = (first: Record<string, unknown>) => ({ CustomerId: 'cus_any', Trips: [{ Stops: [first, window] }] });
+    expect(valid(load, trip(appointment))).toBe(true);
+    expect(valid(load, trip({ ...appointment, StopType: 'Delivery' }))).toBe(false);
+    const loadRefused = await t.api(`${V}/loads`, { method: 'POST', as: 'tn_prairie-all', body: trip({ ...appointment, StopType: 'Delivery' }) });
+    expect(loadRefused.status).toBe(400);
+    expect(loadRefused.body.Errors).toHaveProperty(['Trips[0].Stops[0].StopType']);
+
+    const tender = bodySchema('post', '/tenders');
+    const address = { Street: '1 Main', City: 'Salina', State: 'KS', ZipCode: '67401' };
+    const offer = (first: string) => ({
+      ExternalId: 'first-stop',
+      CustomerId: 'cus_any',
+      Rate: { Amount: 100 },
+      Stops: [first, 'Delivery'].map((StopType) => ({ StopType, ScheduleType: 'APPT', AppointmentDate: at, Address: address })),
+    });
+    expect(valid(tender, offer('Pickup'))).toBe(true);
+    expect(valid(tender, offer('Delivery'))).toBe(false);
+    const tenderRefused = await t.api(`${V}/tenders`, { method: 'POST', as: 'tn_prairie-all', body: offer('Delivery') });
+    expect(tenderRefused.status).toBe(400);
+    expect(tenderRefused.body.Errors).toHaveProperty(['Stops[0].StopType']);
+  });
+
   it('refuses unknown properties in every request body, as the server does', async () => {
     for (const { key, op } of operations()) {
       if (!op.requestBody) continue;

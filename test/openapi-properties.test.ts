@@ -17,7 +17,9 @@
 // 17,000 per database, a minute or two), and OPENAPI_PROPERTIES_BUDGET_MS, when set, is a time
 // all cases share, evenly per operation (exploring: more runs in a fixed time). OPENAPI_PROPERTIES_SURVEY=1 records
 // every violation instead of failing on the first, and OPENAPI_PROPERTIES_REPORT=<file> writes
-// them as JSON: that is how KNOWN_DEFECTS below was drawn up.
+// them as JSON: that is how KNOWN_DEFECTS below was drawn up. OPENAPI_PROPERTIES_BLIND=1 draws
+// body and query values from the schemas alone (below): run it with the survey to find rules
+// stated only in prose.
 import { writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,6 +36,12 @@ const INVALID_RUNS = Math.ceil(VALID_RUNS * 0.7);
 /** Optional: a time for all generated cases, shared evenly by the operations and both kinds. */
 const TOTAL_BUDGET_MS = process.env.OPENAPI_PROPERTIES_BUDGET_MS ? Number(process.env.OPENAPI_PROPERTIES_BUDGET_MS) : undefined;
 const SURVEY = process.env.OPENAPI_PROPERTIES_SURVEY === '1';
+/**
+ * Body and query values from the schemas alone, none learned from answers (path ids stay real,
+ * so cases reach records): the requests a client generated from the document sends. A value set
+ * or format stated only in prose shows here as a refusal the real names would hide.
+ */
+const BLIND = process.env.OPENAPI_PROPERTIES_BLIND === '1';
 const AS = 'tn_prairie-all';
 const API_PREFIX = '/api/p/v{version}/';
 
@@ -63,13 +71,30 @@ interface KnownDefect {
 const P = API_PREFIX;
 /**
  * Refusals this test finds today of requests the document calls valid, each a rule JSON Schema
- * cannot state: across fields of one body (Quantity × Rate in whole cents, a range's end after
- * its start) or on stored data that docs/api-rules.md answers with a 400 (a reference Name
- * must be its definition's, arrival and departure in order). Each is stated in the field's
- * description instead. A listed violation does not fail its operation; a fixed one fails the
- * last test until its entry goes.
+ * cannot state (docs/api-rules.md#rules-the-schema-cannot-state lists them): across fields of
+ * one body (Quantity × Rate in whole cents, a range's end after its start), a list's last item,
+ * a set the document cannot list (time zones, cursors the server issued), the caller, or stored
+ * data (a reference Name must be its definition's, arrival and departure in order). Each is
+ * stated in the field's description instead. A listed violation does not fail its operation; a
+ * fixed one fails the last test until its entry goes.
  */
 const KNOWN_DEFECTS: KnownDefect[] = [
+  {
+    ops: /./,
+    kind: 'valid-refused',
+    detail: /^400 Cursor$/,
+    defect:
+      'a Cursor must be one the server issued for this list, with Page 0 or absent (docs/api-rules.md#paging): the pattern states its alphabet, not which texts the server issued, and OpenAPI has no rule across query parameters',
+    probe: { op: `GET ${P}loads`, path: '/api/p/v1.0/loads?Cursor=AAAA' },
+  },
+  {
+    ops: /^GET \/api\/p\/v\{version\}\/events$/,
+    kind: 'valid-refused',
+    detail: /^400 After$/,
+    defect:
+      'After must be a position the feed has answered (docs/api-rules.md#events-feed): the pattern states its form, not which positions exist yet, so a cursor past the end is refused rather than skipping events',
+    probe: { op: `GET ${P}events`, path: '/api/p/v1.0/events?After=czzzzzzzz' },
+  },
   {
     ops: /(accessorials|credits)\/(driver|customer|carrier)/,
     kind: 'valid-refused',
@@ -133,8 +158,8 @@ const KNOWN_DEFECTS: KnownDefect[] = [
   {
     ops: /^POST \/api\/p\/v\{version\}\/trips\/\{tripId\}\/stops$/,
     kind: 'valid-refused',
-    detail: /^400 Stop\.(StopWindow\.End|StopType|\$type|ScheduleType)$/,
-    defect: "a new stop's rules across its fields ($type, StopType and ScheduleType agree; StopWindow.End not before Begin), stated in the Stop's description",
+    detail: /^400 Stop\.StopWindow\.End$/,
+    defect: "a new stop's StopWindow.End must not be before its Begin: a comparison of two fields JSON Schema cannot state, given in the Stop's description",
     probe: {
       op: `POST ${P}trips/{tripId}/stops`,
       path: '/api/p/v1.0/trips/trp_1001_a/stops',
@@ -165,10 +190,10 @@ const KNOWN_DEFECTS: KnownDefect[] = [
   {
     ops: /^POST \/api\/p\/v\{version\}\/loads(\/\{loadNumber\}\/trips)?$/,
     kind: 'valid-refused',
-    detail: /^400 (Trips\[\]\.)?Stops\[\]\.(StopType|ScheduleType|\$type|TimeZone|StopWindow\.End)$/,
+    detail: /^400 (Trips\[\]\.)?Stops\[\]\.(StopType|TimeZone|StopWindow\.End)$/,
     defect:
-      "a trip's first stop must be a Pickup and its last a Delivery, a stop's $type, StopType and ScheduleType must agree, its StopWindow.End must not be before Begin, and TimeZone must be an IANA zone (docs/api-rules.md#loads, #trips-and-stops): " +
-      "JSON Schema cannot pin an array's last item, state the pairing across fields, or list the zones the runtime knows, so each is stated in the description",
+      "a trip's last stop must be a Delivery, a stop's StopWindow.End must not be before Begin, and TimeZone must be a zone the server knows (docs/api-rules.md#loads, #trips-and-stops): " +
+      "JSON Schema cannot pin an array's last item, compare two fields, or list the zones the runtime knows, so each is stated in the description (the first stop's Pickup and the $type pairing are in the schema)",
     probe: { op: `POST ${P}loads`, path: '/api/p/v1.0/loads', body: { CustomerId: 'cus_heartland', Trips: [{ Stops: [0, 1].map(() => ({ $type: 'appointment', StopType: 'Pickup', ScheduleType: 'APPT', AppointmentDate: '2026-11-24T14:00:00Z' })) }] } },
   },
   {
@@ -224,7 +249,7 @@ const KNOWN_DEFECTS: KnownDefect[] = [
     ops: /^POST \/api\/p\/v\{version\}\/tenders$/,
     kind: 'valid-refused',
     detail: /^400 Stops\[\]\.StopType$/,
-    defect: "a tender's first stop must be a Pickup and its last a Delivery: JSON Schema can pin an array's first item (prefixItems) but not its last, so both are stated in the description",
+    defect: "a tender's last stop must be a Delivery: JSON Schema pins an array's first item (prefixItems: the first a Pickup is in the schema) but not its last, so the description states it",
     probe: {
       op: `POST ${P}tenders`,
       path: '/api/p/v1.0/tenders',
@@ -303,7 +328,7 @@ interface PoolEntry {
 class RecordPools implements Hints {
   private readonly byPrefix = new Map<string, PoolEntry[]>();
   private readonly byName = new Map<string, string[]>();
-  // After: the events feed's cursor, opaque like Cursor (a position it never answered is a 400).
+  /** Only a value the server handed out is valid: mostly that one (`cursors`), sometimes one drawn from the schema (`After` is the events feed's cursor). */
   readonly opaque = new Set(['Cursor', 'After']);
   readonly cursors = new Map<string, string>();
   readonly etags = new Map<string, string>();
@@ -329,10 +354,14 @@ class RecordPools implements Hints {
     const matching = entries.filter((e) => JSON.stringify(e.parents) === JSON.stringify(parents));
     if (entries.length) return (matching.length ? matching : entries).map(field);
     // A record with no list of its own (a carrier): the ids other answers name it by.
-    return name === 'id' || name === 'number' ? [] : this.namedValues(name[0]!.toUpperCase() + name.slice(1));
+    return name === 'id' || name === 'number' ? [] : this.realValues(name[0]!.toUpperCase() + name.slice(1));
   }
 
   namedValues(name: string): string[] {
+    return BLIND ? [] : this.realValues(name);
+  }
+
+  private realValues(name: string): string[] {
     const alias: Record<string, string> = { DriverIds: 'DriverId', TruckIds: 'TruckId', TrailerIds: 'TrailerId', DocumentType: 'AttachmentType' };
     const own = this.byName.get(alias[name] ?? name) ?? [];
     const prefix: Record<string, string> = { AccessorialTypeId: 'accessorials/accessorial-types/{}', Id: 'maintenance/{}', WebhookId: 'webhooks/{}' };
@@ -427,7 +456,7 @@ async function send(operation: Operation, request: GeneratedRequest): Promise<{ 
   if (request.useKnownCursor && pools.cursors.has(operation.key)) {
     const cursor = pools.cursors.get(operation.key)!;
     if (parametersOf(operation, 'query').some((p) => p.name === 'Cursor')) {
-      sent.query = [...sent.query.filter(([k]) => k !== 'Page'), ['Cursor', cursor]];
+      sent.query = [...sent.query.filter(([k]) => k !== 'Page' && k !== 'Cursor'), ['Cursor', cursor]];
     } else if (sent.body && typeof sent.body === 'object') {
       const { Page: _page, ...rest } = sent.body as Record<string, unknown>;
       sent.body = { ...rest, Cursor: cursor };

@@ -121,6 +121,7 @@ describe('Prometheus metrics (METRICS_PORT)', () => {
     expect((await t.api('/api/p/v1.0/loads/L-NOPE-42', { as: 'prairie-integration' })).status).toBe(404);
     expect((await t.api('/api/p/v1.0/nothing/here/77')).status).toBe(404);
     expect((await t.api('/healthz')).status).toBe(200);
+    expect((await t.api('/openapi/v1.0.json')).status).toBe(200);
     const after = await scrape();
 
     const count = (text: string, status: string) => sample(text, 'waybill_http_request_duration_seconds_count{', route, 'method="GET"', `status="${status}"`);
@@ -130,6 +131,7 @@ describe('Prometheus metrics (METRICS_PORT)', () => {
     expect(bucket(after) - bucket(before)).toBe(3);
     expect(sample(after, 'waybill_http_request_duration_seconds_sum{', route, 'status="200"')).toBeGreaterThan(0);
     expect(sample(after, 'waybill_http_request_duration_seconds_count{', 'route="/healthz"')).toBeGreaterThanOrEqual(1);
+    expect(sample(after, 'waybill_http_request_duration_seconds_count{', 'route="/openapi/v1.0.json"')).toBeGreaterThanOrEqual(1);
     expect(sample(after, 'waybill_http_request_duration_seconds_count{', 'route="unmatched"')).toBeGreaterThanOrEqual(1);
     expect(after).not.toContain('L-1001');
     expect(after).not.toContain('L-NOPE-42');

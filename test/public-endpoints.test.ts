@@ -39,9 +39,50 @@ describe('GET /openapi.json', () => {
   });
 });
 
+describe('GET /openapi/v1.0.json', () => {
+  it('is /openapi.json with version 1.0 fixed in the paths and no version parameter, which keeps its {version} paths', async () => {
+    const full = (await t.api('/openapi.json')).body;
+    const fixed = await t.api('/openapi/v1.0.json');
+    expect(fixed.status).toBe(200);
+    expect(fixed.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const templates = Object.keys(full.paths);
+    expect(templates.length).toBeGreaterThan(80);
+    // The paths as the API reads them: every operation takes the version as a required path parameter.
+    for (const template of templates) {
+      expect(template).toMatch(/^\/api\/p\/v\{version\}\//);
+      for (const operation of Object.values<any>(full.paths[template])) {
+        expect(operation.parameters.find((p: any) => p.in === 'path' && p.name === 'version')).toMatchObject({ required: true, schema: { default: '1.0' } });
+      }
+    }
+    expect(Object.keys(fixed.body.paths)).toEqual(templates.map((template) => template.replace('/v{version}/', '/v1.0/')));
+    for (const template of templates) {
+      for (const [method, operation] of Object.entries<any>(full.paths[template])) {
+        const without = { ...operation, parameters: operation.parameters.filter((p: any) => p.name !== 'version' || p.in !== 'path') };
+        expect(fixed.body.paths[template.replace('/v{version}/', '/v1.0/')][method]).toEqual(without);
+      }
+    }
+    const { paths: _full, ...fullRest } = full;
+    const { paths: _fixed, ...fixedRest } = fixed.body;
+    expect(fixedRest).toEqual(fullRest);
+  });
+
+  it('is linked from the reference page, as /openapi.json is', async () => {
+    const page = await t.api('/docs');
+    expect(page.text).toContain('<a href="/openapi/v1.0.json">');
+    expect(page.text).toContain('<a href="/openapi.json">');
+  });
+
+  it('answers a wrong method with 405 and Allow, and only that exact path', async () => {
+    const response = await t.api('/openapi/v1.0.json', { method: 'POST', body: {} });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, HEAD');
+    expect((await t.api('/openapi/v2.0.json')).status).toBe(404);
+  });
+});
+
 describe('the document and the reference page assets', () => {
   it('are gzip-compressed when accepted and revalidate with their ETag (304)', async () => {
-    for (const path of ['/openapi.json', '/docs/swagger-ui-bundle.js']) {
+    for (const path of ['/openapi.json', '/openapi/v1.0.json', '/docs/swagger-ui-bundle.js']) {
       const plain = await fetch(t.apiUrl + path, { headers: { 'accept-encoding': 'identity' } });
       const plainBytes = (await plain.arrayBuffer()).byteLength;
       expect(plain.headers.get('content-encoding'), path).toBeNull();

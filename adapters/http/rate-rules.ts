@@ -21,7 +21,7 @@ export const defaultBurstRule: RateRule = { name: 'default-burst', points: 1, wi
 /** POST {auth_url}/oauth/token, per client id named in the request (docs/api-rules.md#rate-limits); clients are told to cache tokens. */
 export const tokenEndpointRule: RateRule = { name: 'oauth-token', points: 30, windowSeconds: 60, blockSeconds: 0 };
 
-/** /openapi.json, /docs, /healthz and /files/{token}, per client IP. */
+/** /openapi.json (and its fixed-version copy), /docs, /healthz and /files/{token}, per client IP. */
 export const publicRule: RateRule = { name: 'public', points: 20, windowSeconds: 1, blockSeconds: 0 };
 
 /** Endpoint table of docs/api-rules.md#rate-limits: threshold per minute per client application, then a block. */

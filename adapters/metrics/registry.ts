@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { setObservations } from '../../core/shared/observations.js';
+import { FIXED_VERSION_DOCUMENT_PATH } from '../rest/openapi-fixed-version.js';
 import type { Db } from '../../db/create-db.js';
 
 /**
@@ -70,7 +71,7 @@ export function observeCore(): void {
 
 /** Route label of a request outside the REST routes: a fixed name, never the path itself. */
 export function fixedRouteLabel(pathname: string): string {
-  if (pathname === '/healthz' || pathname === '/readyz' || pathname === '/openapi.json') return pathname;
+  if (pathname === '/healthz' || pathname === '/readyz' || pathname === '/openapi.json' || pathname === FIXED_VERSION_DOCUMENT_PATH) return pathname;
   if (pathname === '/docs' || pathname.startsWith('/docs/')) return '/docs';
   if (pathname.startsWith('/files/')) return '/files/{token}';
   if (pathname === '/api/trpc' || pathname.startsWith('/api/trpc/')) return '/api/trpc';

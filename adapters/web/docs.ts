@@ -27,6 +27,8 @@ const page = `<!doctype html>
 <link rel="stylesheet" href="/docs/page.css">
 </head>
 <body>
+<p id="documents">OpenAPI 3.1: <a href="/openapi.json">/openapi.json</a> (paths as the API reads them, <code>/api/p/v{version}/…</code>) ·
+<a href="/openapi/v1.0.json">/openapi/v1.0.json</a> (version 1.0 fixed in the paths: generate clients from this one, so no call passes a version)</p>
 <nav id="tags" aria-label="API sections"></nav>
 <div id="swagger-ui"></div>
 <script src="/docs/swagger-ui-bundle.js"></script>
@@ -34,8 +36,10 @@ const page = `<!doctype html>
 </body>
 </html>`;
 
-// The list of sections above Swagger UI (init.js fills it).
-const pageCss = `#tags { display: flex; flex-wrap: wrap; gap: 6px; max-width: 1460px; margin: 0 auto; padding: 16px 20px 0; box-sizing: border-box; font-family: sans-serif; }
+// The links to both documents (adapters/rest/openapi-fixed-version.ts serves the second), and
+// the list of sections above Swagger UI (init.js fills it).
+const pageCss = `#documents { max-width: 1460px; margin: 0 auto; padding: 12px 20px 0; box-sizing: border-box; font-family: sans-serif; font-size: 13px; color: #3b4151; }
+#tags { display: flex; flex-wrap: wrap; gap: 6px; max-width: 1460px; margin: 0 auto; padding: 16px 20px 0; box-sizing: border-box; font-family: sans-serif; }
 #tags a { padding: 4px 10px; border: 1px solid #d0d4da; border-radius: 14px; color: #3b4151; text-decoration: none; font-size: 13px; }
 #tags a[aria-current="page"] { background: #3b4151; border-color: #3b4151; color: #fff; }
 `;

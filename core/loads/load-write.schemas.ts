@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ZExternalIds, ZExternalIdsPatch } from '../external-ids/external-ids.schemas.js';
 import { ZText } from '../shared/money-input.js';
 import { ZRecordId } from '../shared/record-fields.js';
-import { ZPathId, atLeastOneOf, bodyRules, input } from '../shared/schemas.js';
+import { ZPathId, atLeastOneOf, bodyRules, firstItemHas, input } from '../shared/schemas.js';
 import { ZNewLineItem, ZReferenceInput, ZStopInput } from '../trips/new-trip.schemas.js';
 import { ZEquipment, ZOrderNumber } from './new-load.schemas.js';
 
@@ -29,7 +29,8 @@ const ZTripStops = z
     const last = stops.length - 1;
     if (last > 0 && stops[last]!.StopType !== 'Delivery') ctx.addIssue({ code: 'custom', path: [last, 'StopType'], message: 'The last stop must be a Delivery.' });
   })
-  .meta({ description: `2 to ${MAX_STOPS} stops in route order: the first a Pickup, the last a Delivery.` });
+  // JSON Schema pins the first item; the last one only the description can.
+  .meta({ description: `2 to ${MAX_STOPS} stops in route order: the first a Pickup, the last a Delivery.`, ...firstItemHas('StopType', 'Pickup') });
 
 /** A NewTrip: a trip as an integrator sends it, on a new load or added to one. */
 export const tripInputFields = {

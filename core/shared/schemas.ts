@@ -44,6 +44,15 @@ export function exactlyOneOf(first: string, second: string): BodyRules {
   return { oneOf: [only(first, second), only(second, first)] };
 }
 
+/**
+ * An array's first item has `value` in `field` (a route starts with its Pickup), for the array's
+ * meta. Inside an allOf: beside `prefixItems` in the array's own schema, `items` would no longer
+ * apply to the first item.
+ */
+export function firstItemHas(field: string, value: string): { allOf: Array<Record<string, unknown>> } {
+  return { allOf: [{ prefixItems: [{ properties: { [field]: { const: value } } }] }] };
+}
+
 /** The alternation of `values`, letters in any case, unanchored. */
 export function caseInsensitiveAlternation(values: readonly string[]): string {
   const one = (value: string) =>

@@ -4,7 +4,7 @@ import { ZDateTimeRange, ZIdList } from '../shared/master-data-filters.js';
 import { ZAmountInput, ZCurrencyInput, ZDateTimeInput, ZText } from '../shared/money-input.js';
 import { ZMoney } from '../shared/money.schemas.js';
 import { ZCoordinates, ZCoordinatesInput } from '../shared/place.schemas.js';
-import { ZPathId, input } from '../shared/schemas.js';
+import { ZPathId, firstItemHas, input } from '../shared/schemas.js';
 import { ZQueryPage, ZSearchPage, pageOf } from '../shared/search-page.js';
 import { ZStopWindow } from '../trips/trip.schemas.js';
 
@@ -116,7 +116,8 @@ export const ZCreateTenderInput = input({
       const last = stops.length - 1;
       if (last > 0 && stops[last]!.StopType !== 'Delivery') ctx.addIssue({ code: 'custom', path: [last, 'StopType'], message: 'The last stop must be a Delivery.' });
     })
-    .meta({ description: 'At least two: the first a Pickup, the last a Delivery.' }),
+    // JSON Schema pins the first item; the last one only the description can.
+    .meta({ description: 'At least two: the first a Pickup, the last a Delivery.', ...firstItemHas('StopType', 'Pickup') }),
 });
 export type TCreateTenderInput = z.output<typeof ZCreateTenderInput>;
 

@@ -101,6 +101,18 @@ function stopRules(stop: StopRuleInput, ctx: z.RefinementCtx): void {
   }
 }
 
+/**
+ * What stopRules says of `$type`, StopType and ScheduleType, in JSON Schema for the document: one
+ * branch per `$type` (docs/api-rules.md#trips-and-stops), so a generated client's types say it.
+ */
+const STOP_KIND_BRANCHES = {
+  oneOf: [
+    { properties: { $type: { const: 'appointment' }, StopType: { enum: ['Pickup', 'Delivery'] }, ScheduleType: { const: 'APPT' } } },
+    { properties: { $type: { const: 'delivery_window' }, StopType: { enum: ['Pickup', 'Delivery'] }, ScheduleType: { const: 'FCFS' } } },
+    { properties: { $type: { const: 'waypoint' }, StopType: { const: 'Waypoint' } } },
+  ],
+};
+
 /** A stop as a fixture or a tender records it: with its id and, for the past, its status and times. */
 export const ZNewStop = z
   .strictObject({
@@ -113,6 +125,7 @@ export const ZNewStop = z
     // null and absent differ: null is "no estimate", absent gets the default Manual ETA.
     Eta: ZEta.nullable().optional(),
   })
+  .meta(STOP_KIND_BRANCHES)
   .superRefine(stopRules);
 export type TNewStop = z.infer<typeof ZNewStop>;
 
@@ -122,6 +135,7 @@ export type TNewStop = z.infer<typeof ZNewStop>;
  */
 export const ZStopInput = z
   .strictObject({ ...newStopFields, References: z.array(ZReferenceInput).nullish() })
+  .meta(STOP_KIND_BRANCHES)
   .superRefine(stopRules);
 export type TStopInput = z.infer<typeof ZStopInput>;
 

@@ -259,15 +259,30 @@ function generatedValue(doc: OpenApiDocument, schema: JsonSchema, options: Value
       const items = schema.items ? valueArbitrary(doc, schema.items, { ...inner, name: options.name }) : fc.jsonValue({ maxDepth: 1 });
       const minLength: number = schema.minItems ?? 0;
       const maxLength: number = Math.min(schema.maxItems ?? minLength + 4, minLength + 4);
-      return schema.uniqueItems
+      const array = schema.uniqueItems
         ? fc.uniqueArray(items, { minLength, maxLength, selector: (v) => JSON.stringify(v) })
         : fc.array(items, { minLength, maxLength });
+      return Array.isArray(schema.prefixItems) ? array.map((list) => withPrefixConstants(list, schema.prefixItems)) : array;
     }
     case 'object':
       return objectArbitrary(doc, schema, options);
     default:
       throw new Error(`unsupported type ${types[0]}`);
   }
+}
+
+/**
+ * The constants `prefixItems` give the first items' properties (a route's first stop a Pickup),
+ * set on the items drawn from `items`: drawn alone, most arrays of several items would miss them.
+ * The validator still judges the result.
+ */
+function withPrefixConstants(list: unknown[], prefixItems: JsonSchema[]): unknown[] {
+  return list.map((item, i) => {
+    const properties: Record<string, JsonSchema> = prefixItems[i]?.properties ?? {};
+    const constants = Object.entries(properties).filter(([, property]) => 'const' in property);
+    if (!constants.length || !item || typeof item !== 'object' || Array.isArray(item)) return item;
+    return { ...item, ...Object.fromEntries(constants.map(([name, property]) => [name, property.const])) };
+  });
 }
 
 function objectArbitrary(doc: OpenApiDocument, schema: JsonSchema, options: ValueOptions): fc.Arbitrary<Record<string, unknown>> {
@@ -368,6 +383,9 @@ export interface RequestArbitraries {
   invalid: fc.Arbitrary<GeneratedRequest & { schemaValid: boolean }>;
 }
 
+/** An opaque query parameter or body property is left out OPAQUE_ABSENT_FREQ times to each time it is drawn from its schema. */
+const OPAQUE_ABSENT_FREQ = 9;
+
 export function requestArbitraries(doc: OpenApiDocument, validator: SchemaValidator, operation: Operation, hints: Hints): RequestArbitraries {
   const pathParameters = parametersOf(operation, 'path');
   const queryParameters = parametersOf(operation, 'query');
@@ -393,8 +411,9 @@ export function requestArbitraries(doc: OpenApiDocument, validator: SchemaValida
   const queryArbitrary = fc
     .tuple(
       ...queryParameters.map((p) => {
-        if (hints.opaque.has(p.name)) return fc.constant(undefined);
         const value = valueArbitrary(doc, p.schema ?? { type: 'string' }, { ...valueOptions, name: p.name, extraProperties: false });
+        // An opaque value drawn from its schema now and then: the document's pattern is all a client has to go by.
+        if (hints.opaque.has(p.name)) return fc.oneof({ weight: OPAQUE_ABSENT_FREQ, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: value });
         return p.required ? value : fc.option(value, { nil: undefined, freq: 2 });
       }),
     )
@@ -430,11 +449,15 @@ export function requestArbitraries(doc: OpenApiDocument, validator: SchemaValida
 
   const bodyArbitrary: fc.Arbitrary<{ body?: unknown; contentType?: string; valid: boolean; schema?: JsonSchema }> = media.length
     ? fc
-        .tuple(fc.nat({ max: media.length - 1 }).map((i) => (i < media.length - 1 ? 0 : i)), fc.oneof(...media.map((m) => valueArbitrary(doc, m.schema, valueOptions))))
-        .map(([i, body]) => {
+        .tuple(
+          fc.nat({ max: media.length - 1 }).map((i) => (i < media.length - 1 ? 0 : i)),
+          fc.oneof(...media.map((m) => valueArbitrary(doc, m.schema, valueOptions))),
+          fc.nat({ max: OPAQUE_ABSENT_FREQ }),
+        )
+        .map(([i, body, keepOpaque]) => {
           const { contentType, schema } = media[i]!;
           let value = body;
-          if (value && typeof value === 'object' && !Array.isArray(value)) {
+          if (keepOpaque !== 0 && value && typeof value === 'object' && !Array.isArray(value)) {
             value = Object.fromEntries(Object.entries(value).filter(([k]) => !hints.opaque.has(k)));
           }
           return { body: value, contentType, valid: validator.isValid(schema, value), schema };
@@ -548,7 +571,9 @@ function mutationsOf(doc: OpenApiDocument, validator: SchemaValidator, operation
         }),
       );
     }
-    out.push(fc.constantFrom('', '[]', '"text"', '1', 'null', '{', '{"a":1,}', '\u0000').map((raw) => mutate('body-shape', JSON.stringify(raw), { body: undefined, rawBody: raw }, true)));
+    // No body at all is a body-shape fault only where the document requires one.
+    const shapes = ['[]', '"text"', '1', 'null', '{', '{"a":1,}', '\u0000', ...(operation.spec.requestBody?.required ? [''] : [])];
+    out.push(fc.constantFrom(...shapes).map((raw) => mutate('body-shape', JSON.stringify(raw), { body: undefined, rawBody: raw }, true)));
     out.push(fc.constantFrom('text/plain', 'application/xml', 'multipart/form-data; boundary=x').map((type) => mutate('media-type', type, { contentType: type }, true)));
   }
 
