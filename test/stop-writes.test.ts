@@ -315,7 +315,7 @@ describe('DELETE arrival', () => {
       response = await del(stopPath('trp_undo', 'trp_undo_p', 'arrival'));
     });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ Status: 'Open', ArrivedAt: null, DepartedAt: null });
+    expect(response.body).toMatchObject({ Status: 'Open', ArrivedAt: null, DepartedAt: null, ArrivalSource: null, DepartureSource: null });
     expect(response.headers.get('etag')).toBe((await getTrip('trp_undo')).headers.get('etag'));
     expect((await getTrip('trp_undo')).body.Status).toBe('Dispatched');
     const load = await t.db.selectFrom('loads').select('status').where('id', '=', 'lod_trp_undo').executeTakeFirstOrThrow();
