@@ -485,6 +485,18 @@ describe('what a geofence arrival shares', () => {
     expect(history.status).toBe(200);
     expect(history.body.Items.map((item: any) => item.EventType)).toEqual(expect.arrayContaining(['Arrival', 'Departure']));
   });
+
+  it('shows the shipper who recorded the times on the tracking page: "(geofence)", and ArrivalSource in its JSON', async () => {
+    const link = await t.api(`${base}/loads/L-gf-share/tracking-link`, { method: 'POST', as: ALL });
+    expect(link.status, link.text).toBe(201);
+    const path = new URL(link.body.Url).pathname;
+    const html = await t.api(path, { as: null });
+    expect(html.status).toBe(200);
+    expect(html.text).toMatch(/id="stop-1"[^]*Arrived [^<]* CST \(geofence\) · Departed [^<]* CST \(geofence\)/);
+    const json = await t.api(path, { as: null, headers: { accept: 'application/json' } });
+    expect(json.body.Stops[0]).toMatchObject({ Status: 'Completed', ArrivalSource: 'Geofence', DepartureSource: 'Geofence' });
+    expect(json.body.Stops[1]).toMatchObject({ Status: 'Open', ArrivalSource: null, DepartureSource: null });
+  });
 });
 
 describe('readings sent together', () => {
