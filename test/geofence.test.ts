@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encryptSecret } from '../core/crypto/secret-box.js';
+import { ZNewStop } from '../core/trips/new-trip.schemas.js';
 import { SECRET_KEY, startTestApp, testFixture, type TestApp } from './harness.js';
 import { expectRefusedWrite } from './support/refused-write.js';
 import { eventsDuring, tripVersion, type OutboxEvent } from './support/trip-write-fixture.js';
@@ -53,6 +54,7 @@ interface StopSpec {
   locationId?: string;
   arrivedAt?: string;
   departedAt?: string;
+  arrivalSource?: string;
 }
 
 interface Scenario {
@@ -78,6 +80,7 @@ const SCENARIOS: Scenario[] = [
   { id: 'planned', status: 'Assigned' },
   { id: 'share', customerId: 'cus_flint_hills' },
   { id: 'batch' },
+  { id: 'seeded', status: 'InTransit', pickup: { arrivedAt: '2026-11-22T10:00:00Z', arrivalSource: 'Geofence' }, delivery: { arrivedAt: '2026-11-22T11:00:00Z' } },
 ];
 
 function stopOf(tripId: string, kind: 'p' | 'd', spec: StopSpec = {}, fallback: Point) {
@@ -93,6 +96,7 @@ function stopOf(tripId: string, kind: 'p' | 'd', spec: StopSpec = {}, fallback: 
     ...(spec.locationId ? { LocationId: spec.locationId } : {}),
     ...(spec.arrivedAt ? { ArrivedAt: spec.arrivedAt } : {}),
     ...(spec.departedAt ? { DepartedAt: spec.departedAt } : {}),
+    ...(spec.arrivalSource ? { ArrivalSource: spec.arrivalSource } : {}),
   };
 }
 
@@ -496,6 +500,21 @@ describe('what a geofence arrival shares', () => {
     const json = await t.api(path, { as: null, headers: { accept: 'application/json' } });
     expect(json.body.Stops[0]).toMatchObject({ Status: 'Completed', ArrivalSource: 'Geofence', DepartureSource: 'Geofence' });
     expect(json.body.Stops[1]).toMatchObject({ Status: 'Open', ArrivalSource: null, DepartureSource: null });
+  });
+});
+
+describe('sources in fixtures', () => {
+  it('reads a seeded time as Manual unless the fixture says Geofence, and refuses a source without its time', async () => {
+    const stops = (await trip('seeded')).Stops;
+    expect(stops.map((s: any) => [s.ArrivalSource, s.DepartureSource])).toEqual([
+      ['Geofence', null],
+      ['Manual', null],
+    ]);
+    const base = stopOf('trp_x', 'p', {}, KC);
+    const refused = ZNewStop.safeParse({ ...base, DepartureSource: 'Manual', ArrivedAt: '2026-11-22T10:00:00Z' });
+    expect(refused.success).toBe(false);
+    expect(refused.error!.issues.map((issue) => issue.path.join('.'))).toEqual(['DepartureSource']);
+    expect(ZNewStop.safeParse({ ...base, ArrivalSource: 'Radar', ArrivedAt: '2026-11-22T10:00:00Z' }).success).toBe(false);
   });
 });
 
