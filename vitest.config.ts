@@ -14,6 +14,7 @@ const UNIT = [
   'test/docs-links.test.ts',
   'test/doc-references.test.ts',
   'test/eta.test.ts',
+  'test/fence-geometry.test.ts',
   'test/group-commit.test.ts',
   'test/local-datetime.test.ts',
   'test/polygon.test.ts',

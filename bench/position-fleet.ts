@@ -52,7 +52,29 @@ function startOf(index: number): { latitude: number; longitude: number } {
 /** A fixed signing secret per tenant (`whsec_` and 32 bytes): the bench verifies nothing. */
 const visibilitySecret = (t: number) => `whsec_${Buffer.from(`bench-visibility-secret-${pad(t)}`.padEnd(32, '.')).toString('base64')}`;
 
-export function buildFleet(visibilityUrl: string | null = null): Fleet {
+/**
+ * The geofence's cost (docs/api-rules.md#geofences): with `waypoint`, every trip gets a waypoint
+ * between its completed pickup and its delivery, the trip's next Open stop, so the trip is
+ * watched (`fenced`: the waypoint has coordinates, so a 300 m circle) or not (`unfenced`: no
+ * coordinates, no fence, and the geofence skips the trip). Everything else is the same: the
+ * trucks drive far from every stop, and the delivery's Live ETA moves with each reading in both.
+ */
+export type WaypointFence = 'fenced' | 'unfenced';
+
+function waypointOf(id: string, start: { latitude: number; longitude: number }, fence: WaypointFence) {
+  return {
+    Id: id,
+    $type: 'waypoint' as const,
+    StopType: 'Waypoint' as const,
+    ScheduleType: 'FCFS' as const,
+    StopWindow: { Begin: '2030-01-01T02:00:00Z', End: '2030-01-01T06:00:00Z' },
+    Status: 'Open' as const,
+    TimeZone: 'America/Chicago',
+    ...(fence === 'fenced' ? { Coordinates: { Latitude: (start.latitude + 1).toFixed(4), Longitude: (start.longitude + 1.5).toFixed(4) } } : {}),
+  };
+}
+
+export function buildFleet(visibilityUrl: string | null = null, options: { waypoint?: WaypointFence } = {}): Fleet {
   const tenants: TFixtureTenant[] = [];
   const clients: Fleet['clients'] = [];
   const byTenant: FleetTruck[][] = [];
@@ -94,6 +116,7 @@ export function buildFleet(visibilityUrl: string | null = null): Fleet {
                   ArrivedAt: '2026-11-21T13:52:00Z',
                   DepartedAt: '2026-11-21T15:05:00Z',
                 },
+                ...(options.waypoint ? [waypointOf(`stp_${pad(t)}_${pad(n, 3)}_w`, start, options.waypoint)] : []),
                 {
                   Id: `stp_${pad(t)}_${pad(n, 3)}_2`,
                   $type: 'delivery_window' as const,

@@ -24,13 +24,17 @@
  * The fleet's loads belong to customers whose visibility integration is a local receiver
  * (bench/share-receiver.ts), so the server shares their progress as it ingests. With
  * BENCH_BASELINE=<git ref>, each database also gets a head-to-head (`compareWithBaseline`).
+ *
+ * Then the geofence's cost (`measureGeofenceCost`, issue 28: at most 5% of the throughput): the
+ * same load, limits off, against two fleets that differ only in whether each trip's next Open
+ * stop has a fence, each on a fresh database, both reported with their ratio.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb } from '../db/create-db.js';
 import { AUDIENCE, SECRET_KEY } from '../test/harness.js';
-import { buildFleet, CLIENTS_PER_TENANT, TENANTS, type Fleet } from './position-fleet.js';
+import { buildFleet, CLIENTS_PER_TENANT, TENANTS, type Fleet, type WaypointFence } from './position-fleet.js';
 import type { LoadPlan, LoadResult } from './position-load.js';
 import { recordResults } from './results.js';
 import { buildBaseline, createBenchDatabase, dropBenchDatabases, runLoadGenerator, startBare, startServer, stop, type BaselineBuild } from './server-process.js';
@@ -309,6 +313,48 @@ async function compareWithBaseline(
   );
 }
 
+/**
+ * Issue 28: what watching geofences costs ingestion. Two fleets whose trips' next Open stop is a
+ * waypoint with a fence (coordinates: the default circle) or without one, the trucks far from
+ * every stop as most readings are; each on a fresh database, limits off, after a warm-up.
+ */
+async function measureGeofenceCost(label: string, freshDatabase: (name: string) => Promise<string>, visibilityUrl: string): Promise<void> {
+  const results = new Map<WaypointFence, LoadResult>();
+  for (const fence of ['unfenced', 'fenced'] as const) {
+    const fleet = buildFleet(visibilityUrl, { waypoint: fence });
+    const fixturePath = join(work, `fleet-${fence}.json`);
+    writeFileSync(fixturePath, JSON.stringify(fleet.fixture));
+    // RATE_LIMITS=off: the limiter costs both the same, and a 429 would cap the fleet below what it sends.
+    const server = await startServer(await freshDatabase(`geofence_${fence}`), fixturePath, false);
+    const slots = slotsOf(fleet, await fetchTokens(server.authUrl!, fleet));
+    await load(server.apiUrl, slots, WARMUP_SECONDS);
+    const result = await load(server.apiUrl, slots, SECONDS);
+    await stop(server);
+    console.log(format({ name: `geofence: next stop ${fence}`, result }));
+    results.set(fence, result);
+  }
+  const rate = (result: LoadResult) => result.accepted / result.seconds;
+  const fenced = results.get('fenced')!;
+  const unfenced = results.get('unfenced')!;
+  const cost = 1 - rate(fenced) / rate(unfenced);
+  console.log(
+    `[${label}] geofence: ${rate(fenced).toFixed(0)}/s p99 ${fenced.p99} ms with fenced next stops, ${rate(unfenced).toFixed(0)}/s ` +
+      `p99 ${unfenced.p99} ms without: ${(cost * 100).toFixed(1)}% of the throughput (the budget is 5%)`,
+  );
+  recordResults(
+    `position-ingest-geofence/${label}`,
+    {
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      fenced_accepted_per_s: rate(fenced),
+      fenced_p99_ms: fenced.p99,
+      unfenced_accepted_per_s: rate(unfenced),
+      unfenced_p99_ms: unfenced.p99,
+    },
+    { geofence_cost: cost },
+  );
+}
+
 async function main(): Promise<void> {
   const receiver = await startShareReceiver();
   const fleet = buildFleet(receiver.url);
@@ -317,11 +363,14 @@ async function main(): Promise<void> {
   const baseline = process.env.BENCH_BASELINE ? buildBaseline(process.env.BENCH_BASELINE) : null;
   // BENCH_BASELINE_ONLY=1: only the head-to-head, without the three rows above.
   const baselineOnly = baseline !== null && process.env.BENCH_BASELINE_ONLY === '1';
+  // BENCH_GEOFENCE_ONLY=1: only the geofence's cost.
+  const geofenceOnly = process.env.BENCH_GEOFENCE_ONLY === '1';
   try {
     const only = process.env.BENCH_POSITION_DB;
     if (only !== 'postgres') {
-      if (!baselineOnly) await benchDatabase('sqlite', `sqlite:${join(work, 'freight.db')}`, fleet, fixturePath);
+      if (!baselineOnly && !geofenceOnly) await benchDatabase('sqlite', `sqlite:${join(work, 'freight.db')}`, fleet, fixturePath);
       if (baseline) await compareWithBaseline('sqlite', baseline, async (name) => `sqlite:${join(work, `${name}.db`)}`, fleet, fixturePath, receiver);
+      if (!baselineOnly) await measureGeofenceCost('sqlite', async (name) => `sqlite:${join(work, `${name}.db`)}`, receiver.url);
     }
     const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
     if (only !== 'sqlite') {
@@ -334,8 +383,9 @@ async function main(): Promise<void> {
           return createBenchDatabase(postgresUrl, `${prefix}_${name}`);
         };
         try {
-          if (!baselineOnly) await benchDatabase('postgres', await fresh('main'), fleet, fixturePath);
+          if (!baselineOnly && !geofenceOnly) await benchDatabase('postgres', await fresh('main'), fleet, fixturePath);
           if (baseline) await compareWithBaseline('postgres', baseline, fresh, fleet, fixturePath, receiver);
+          if (!baselineOnly) await measureGeofenceCost('postgres', fresh, receiver.url);
         } finally {
           if (!process.env.BENCH_KEEP_WORK) await dropBenchDatabases(postgresUrl, made);
         }

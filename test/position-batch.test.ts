@@ -101,9 +101,11 @@ describe('position batches in few statements', () => {
     expect(outcomes(results)).toEqual(['held', 'held']);
     const after = await t.db.selectFrom('trips').select('version').where('id', '=', 'trp_1001_a').executeTakeFirstOrThrow();
     expect(after.version).toBe(before.version + 1);
-    // Lookups: assets, trips. Then Postgres: positions with history and the reads; stops with the
-    // trips' versions. SQLite: upsert, history, stops read, stops update, trips update.
-    expect(counter.count).toBe(testDatabaseKind() === 'postgres' ? 2 + 2 : 2 + 5);
+    // Lookups: assets, trips (with the stops' fences). Then Postgres: positions with history and
+    // the reads (the geofence's watched stops among them: the delivery has coordinates, so a
+    // fence); stops with the trips' versions. SQLite: upsert, history, watched stops read, stops
+    // read, stops update, trips update.
+    expect(counter.count).toBe(testDatabaseKind() === 'postgres' ? 2 + 2 : 2 + 6);
     await t.db.updateTable('customers').set({ visibility_url: 'http://127.0.0.1:9/tracking' }).where('id', '=', 'cus_heartland').execute();
   });
 
@@ -166,7 +168,7 @@ describe('position batches in few statements', () => {
     const row = positionRow(
       request('trk_101', formatStoredDateTime(t.clock.now())).reading,
       { id: 'trk_101', kind: 'truck', type: 'Truck', subsidiaryId: 'sub_kc' },
-      { id: 'trp_1001_a', tripNumber: 'T-1001-1', status: 'InTransit', share: link },
+      { id: 'trp_1001_a', tripNumber: 'T-1001-1', status: 'InTransit', share: link, fences: null },
     );
     const staleRead = new Map([['lod_1001', { locationSharedAt: firstShare, etaShared: null }]]);
     // Another process shared the load after this batch's read, at the same clock time.

@@ -143,7 +143,16 @@ describe('PUT arrival: statuses, ETag and events', () => {
     const load = await t.db.selectFrom('loads').select('status').where('id', '=', 'lod_trp_go').executeTakeFirstOrThrow();
     expect(load.status).toBe('InTransit');
 
-    expect(events.map((e) => e.type).sort()).toEqual(['load.status.changed', 'trip.changed', 'trip.status.changed']);
+    expect(events.map((e) => e.type).sort()).toEqual(['load.status.changed', 'stop.arrived', 'trip.changed', 'trip.status.changed']);
+    // docs/api-rules.md#geofences: the stop event of either source, routed like the trip's.
+    expect(events.find((e) => e.type === 'stop.arrived')!.data).toEqual({
+      LoadNumber: 'L-trp_go',
+      TripId: 'trp_go',
+      StopId: 'trp_go_p',
+      StopType: 'Pickup',
+      ArrivedAt: '2026-11-23T14:52:00.000Z',
+      Source: 'Manual',
+    });
     for (const event of events) {
       expect(event.tenantId).toBe('tn_prairie');
       expect(event.subsidiaryId).toBe('sub_kc');
@@ -159,9 +168,10 @@ describe('PUT arrival: statuses, ETag and events', () => {
         { Field: 'Status', From: 'Dispatched', To: 'InTransit' },
         { Field: 'Stops[trp_go_p].Status', From: 'Open', To: 'Arrived' },
         { Field: 'Stops[trp_go_p].ArrivedAt', From: null, To: '2026-11-23T14:52:00.000Z' },
+        { Field: 'Stops[trp_go_p].ArrivalSource', From: null, To: 'Manual' },
       ]),
     );
-    expect(changed.diff.changes).toHaveLength(3);
+    expect(changed.diff.changes).toHaveLength(4);
     const status = events.find((e) => e.type === 'trip.status.changed')!.data;
     expect(status.diff.changes).toEqual([{ Field: 'Status', From: 'Dispatched', To: 'InTransit' }]);
     expect(status.Id).toBe('trp_go');
@@ -190,8 +200,9 @@ describe('PUT arrival: statuses, ETag and events', () => {
       const response = await put(stopPath('trp_go', 'trp_go_p', 'arrival'), { ArrivedAt: '2026-11-23T14:40:00Z' });
       expect(response.body).toMatchObject({ Status: 'Arrived', ArrivedAt: '2026-11-23T14:40:00.000Z' });
     });
-    expect(events.map((e) => e.type)).toEqual(['trip.changed']);
-    expect(events[0]!.data.diff.changes).toEqual([
+    expect(events.map((e) => e.type).sort()).toEqual(['stop.arrived', 'trip.changed']);
+    expect(events.find((e) => e.type === 'stop.arrived')!.data).toMatchObject({ ArrivedAt: '2026-11-23T14:40:00.000Z', Source: 'Manual' });
+    expect(events.find((e) => e.type === 'trip.changed')!.data.diff.changes).toEqual([
       { Field: 'Stops[trp_go_p].ArrivedAt', From: '2026-11-23T14:52:00.000Z', To: '2026-11-23T14:40:00.000Z' },
     ]);
     const delivery = await put(stopPath('trp_go', 'trp_go_d', 'arrival'), { ArrivedAt: '2026-11-24T09:00' });
@@ -247,8 +258,16 @@ describe('PUT departure', () => {
       expect(response.body).toMatchObject({ Status: 'Completed', DepartedAt: '2026-11-23T16:15:00.000Z' });
       expect(response.headers.get('etag')).toBe((await getTrip('trp_dep')).headers.get('etag'));
     });
-    expect(events.map((e) => e.type)).toEqual(['trip.changed']);
-    expect(events[0]!.data.diff.changes).toEqual(
+    expect(events.map((e) => e.type).sort()).toEqual(['stop.departed', 'trip.changed']);
+    expect(events.find((e) => e.type === 'stop.departed')!.data).toEqual({
+      LoadNumber: 'L-trp_dep',
+      TripId: 'trp_dep',
+      StopId: 'trp_dep_p',
+      StopType: 'Pickup',
+      DepartedAt: '2026-11-23T16:15:00.000Z',
+      Source: 'Manual',
+    });
+    expect(events.find((e) => e.type === 'trip.changed')!.data.diff.changes).toEqual(
       expect.arrayContaining([
         { Field: 'Stops[trp_dep_p].Status', From: 'Arrived', To: 'Completed' },
         { Field: 'Stops[trp_dep_p].DepartedAt', From: null, To: '2026-11-23T16:15:00.000Z' },
@@ -264,7 +283,7 @@ describe('PUT departure', () => {
       expect(response.status).toBe(200);
       expect(response.body.Status).toBe('Completed');
     });
-    expect(events.map((e) => e.type).sort()).toEqual(['load.status.changed', 'trip.changed', 'trip.status.changed']);
+    expect(events.map((e) => e.type).sort()).toEqual(['load.status.changed', 'stop.departed', 'trip.changed', 'trip.status.changed']);
     expect(events.find((e) => e.type === 'trip.status.changed')!.data.diff.changes).toEqual([
       { Field: 'Status', From: 'InTransit', To: 'Delivered' },
     ]);
@@ -296,7 +315,7 @@ describe('DELETE arrival', () => {
       response = await del(stopPath('trp_undo', 'trp_undo_p', 'arrival'));
     });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ Status: 'Open', ArrivedAt: null, DepartedAt: null });
+    expect(response.body).toMatchObject({ Status: 'Open', ArrivedAt: null, DepartedAt: null, ArrivalSource: null, DepartureSource: null });
     expect(response.headers.get('etag')).toBe((await getTrip('trp_undo')).headers.get('etag'));
     expect((await getTrip('trp_undo')).body.Status).toBe('Dispatched');
     const load = await t.db.selectFrom('loads').select('status').where('id', '=', 'lod_trp_undo').executeTakeFirstOrThrow();

@@ -133,7 +133,7 @@ describe('GET /track/{token}', () => {
     expect(html).toContain('PO Number');
     expect(html).toContain('PO-55821');
     expect(html.indexOf('id="stop-1"')).toBeLessThan(html.indexOf('id="stop-2"'));
-    expect(html).toMatch(/id="stop-1"[^]*Pickup[^]*Kansas City, MO[^]*Completed[^]*Appointment Sat Nov 21, 08:00 CST[^]*Arrived Sat Nov 21, 07:52 CST · Departed Sat Nov 21, 09:05 CST/);
+    expect(html).toMatch(/id="stop-1"[^]*Pickup[^]*Kansas City, MO[^]*Completed[^]*Appointment Sat Nov 21, 08:00 CST[^]*Arrived Sat Nov 21, 07:52 CST \(manual\) · Departed Sat Nov 21, 09:05 CST \(manual\)/);
     expect(html).toMatch(/id="stop-2"[^]*Delivery[^]*Oklahoma City, OK[^]*Open[^]*Window Sun Nov 22, 08:00–16:00 CST/);
     expect(html).toMatch(/id="eta-text">Arriving (Sun|Mon) Nov \d\d, \d\d:\d\d CST/);
     expect(html).toContain('Last known position near Wichita, KS: <strong>1 h ago</strong>');
@@ -181,6 +181,8 @@ describe('GET /track/{token}', () => {
         Status: 'Completed',
         ArrivedAt: '2026-11-21T13:52:00.000Z',
         DepartedAt: '2026-11-21T15:05:00.000Z',
+        ArrivalSource: 'Manual',
+        DepartureSource: 'Manual',
         Coordinates: { Latitude: '39.0997', Longitude: '-94.5786' },
       },
       {
@@ -195,6 +197,8 @@ describe('GET /track/{token}', () => {
         Status: 'Open',
         ArrivedAt: null,
         DepartedAt: null,
+        ArrivalSource: null,
+        DepartureSource: null,
         Coordinates: { Latitude: '35.4676', Longitude: '-97.5164' },
       },
     ]);

@@ -39,6 +39,23 @@ function detentionData(schemas: Json, nullable: boolean): Json {
   };
 }
 
+/** `data` of `stop.arrived` and `stop.departed` (docs/api-rules.md#geofences). */
+function stopVisitSchema(time: 'ArrivedAt' | 'DepartedAt'): Json {
+  return {
+    type: 'object',
+    properties: {
+      LoadNumber: { type: 'string' },
+      TripId: { type: 'string' },
+      StopId: { type: 'string' },
+      StopType: { type: 'string', description: 'Pickup, Delivery or Waypoint.' },
+      [time]: { type: 'string', format: 'date-time', description: 'UTC, as the stop reads it.' },
+      Source: { type: 'string', enum: ['Manual', 'Geofence'], description: 'Manual: the stop route; Geofence: positions attached to the trip.' },
+    },
+    required: ['LoadNumber', 'TripId', 'StopId', 'StopType', time, 'Source'],
+    additionalProperties: false,
+  };
+}
+
 /**
  * What each event's `data` is, from the code that appends it to the outbox: a component of
  * the document (the same snapshot the API's read answers) with the extra members the event
@@ -93,6 +110,8 @@ const payloads: Record<EventType, { component?: string; extra?: Json; required?:
   'truck.changed': { component: 'Truck', extra: { diff: diffSchema }, required: ['diff'] },
   'trailer.created': { component: 'Trailer' },
   'trailer.changed': { component: 'Trailer', extra: { diff: diffSchema }, required: ['diff'] },
+  'stop.arrived': { inline: () => stopVisitSchema('ArrivedAt') },
+  'stop.departed': { inline: () => stopVisitSchema('DepartedAt') },
   'stop.detention.started': { inline: (schemas) => detentionData(schemas, false) },
   'stop.detention.ended': { inline: (schemas) => detentionData(schemas, true) },
   'webhook.test': {

@@ -11,6 +11,9 @@ export type LoadStatus = TripStatus;
 
 export const STOP_STATUSES = ['Open', 'Arrived', 'Completed'] as const;
 export type StopStatus = (typeof STOP_STATUSES)[number];
+/** Where a stop's arrival or departure came from (docs/api-rules.md#geofences): the stop routes, or positions. */
+export const VISIT_SOURCES = ['Manual', 'Geofence'] as const;
+export type VisitSource = (typeof VISIT_SOURCES)[number];
 
 export const DRIVER_STATEMENT_STATUSES = ['Open', 'Processed', 'Paid'] as const;
 export type DriverStatementStatus = (typeof DRIVER_STATEMENT_STATUSES)[number];

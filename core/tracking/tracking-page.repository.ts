@@ -53,6 +53,8 @@ export async function findRouteStops(db: Db, tenantId: string, tripIds: string[]
       'longitude',
       'arrived_at',
       'departed_at',
+      'arrival_source',
+      'departure_source',
       'eta_planned',
       'eta_live',
       'eta_manual',
@@ -76,6 +78,8 @@ export async function findRouteStops(db: Db, tenantId: string, tripIds: string[]
     Status: row.status,
     ArrivedAt: row.arrived_at,
     DepartedAt: row.departed_at,
+    ArrivalSource: row.arrival_source,
+    DepartureSource: row.departure_source,
     Coordinates: row.latitude !== null && row.longitude !== null ? { Latitude: row.latitude, Longitude: row.longitude } : null,
     eta: { live: row.eta_live, planned: row.eta_planned, manual: row.eta_manual },
   }));

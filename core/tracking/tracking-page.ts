@@ -23,6 +23,9 @@ export interface TrackingStop {
   Status: string;
   ArrivedAt: string | null;
   DepartedAt: string | null;
+  /** Who recorded the time (docs/api-rules.md#geofences): `Manual`, `Geofence`, or null while it is. */
+  ArrivalSource: string | null;
+  DepartureSource: string | null;
   Coordinates: TrackingCoordinates | null;
 }
 

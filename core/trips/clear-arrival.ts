@@ -13,7 +13,7 @@ export const clearArrival = authedProcedure
       tags: ['Stops'],
       summary: 'Clear the arrival at a stop',
       description:
-        'Makes the stop Open again (ArrivedAt and DepartedAt null) and reverts the trip status the arrival caused: ' +
+        'Makes the stop Open again (ArrivedAt, DepartedAt and their sources null; a geofence watches it again) and reverts the trip status the arrival caused: ' +
         'an InTransit trip with no other pickup arrival goes back to Dispatched. 409 InvalidState on a Cancelled or Delivered trip. ' +
         'Clearing an Open stop changes nothing. A started Detention is withdrawn (stop.detention.ended with Detention null). ' +
         'The `ETag` header is the trip\'s.',
@@ -29,7 +29,12 @@ export const clearArrival = authedProcedure
     writeStop(ctx, input, async (write) => {
       const { trx, stop, stops, before, now } = write;
       refuseTripStatuses(write, ['Cancelled', 'Delivered'], 'clear an arrival');
-      await patchStop(trx, stop, { arrived_at: null, departed_at: null, status: 'Open' }, now);
+      await patchStop(
+        trx,
+        stop,
+        { arrived_at: null, departed_at: null, arrival_source: null, departure_source: null, geofence_entered_at: null, status: 'Open' },
+        now,
+      );
       await syncStopDetention(trx, ctx.clock, { trip: before.meta, stop, arrivedAt: null, departedAt: null, clientId: ctx.principal.ClientId });
       // The arrival caused InTransit when it was the trip's only pickup arrival.
       const otherPickupArrived = stops.some((row) => row.id !== stop.id && row.stop_type === 'Pickup' && row.arrived_at !== null);

@@ -10,7 +10,7 @@ import {
   ZTimeZone,
   instantOf,
 } from '../shared/record-fields.js';
-import { STOP_STATUSES, TRIP_STATUSES } from '../shared/statuses.js';
+import { STOP_STATUSES, TRIP_STATUSES, VISIT_SOURCES } from '../shared/statuses.js';
 import { STOP_KINDS } from './trip.schemas.js';
 
 /**
@@ -73,7 +73,8 @@ const newStopFields = {
   LocationId: ZRecordId.nullish(),
 };
 
-type StopRuleInput = Pick<TNewStop, '$type' | 'StopType' | 'ScheduleType' | 'StopWindow'> & Partial<Pick<TNewStop, 'ArrivedAt' | 'DepartedAt'>>;
+type StopRuleInput = Pick<TNewStop, '$type' | 'StopType' | 'ScheduleType' | 'StopWindow'> &
+  Partial<Pick<TNewStop, 'ArrivedAt' | 'DepartedAt' | 'ArrivalSource' | 'DepartureSource'>>;
 
 /** docs/api-rules.md#trips-and-stops: the rules within one stop, for every shape a new stop comes in. */
 function stopRules(stop: StopRuleInput, ctx: z.RefinementCtx): void {
@@ -95,6 +96,12 @@ function stopRules(stop: StopRuleInput, ctx: z.RefinementCtx): void {
   }
   if (stop.DepartedAt && !stop.ArrivedAt) {
     ctx.addIssue({ code: 'custom', path: ['DepartedAt'], message: 'needs ArrivedAt: a stop is departed only after an arrival' });
+  }
+  if (stop.ArrivalSource && !stop.ArrivedAt) {
+    ctx.addIssue({ code: 'custom', path: ['ArrivalSource'], message: 'needs ArrivedAt: a source is the source of a recorded time' });
+  }
+  if (stop.DepartureSource && !stop.DepartedAt) {
+    ctx.addIssue({ code: 'custom', path: ['DepartureSource'], message: 'needs DepartedAt: a source is the source of a recorded time' });
   }
   if (stop.DepartedAt && stop.ArrivedAt && instantOf(stop.DepartedAt) < instantOf(stop.ArrivedAt)) {
     ctx.addIssue({ code: 'custom', path: ['DepartedAt'], message: 'must not be before ArrivedAt' });
@@ -122,6 +129,9 @@ export const ZNewStop = z
     Status: z.enum(STOP_STATUSES).nullish(),
     ArrivedAt: ZRecordDateTime.nullish(),
     DepartedAt: ZRecordDateTime.nullish(),
+    // docs/api-rules.md#geofences: a recorded time is Manual unless the data says a geofence found it.
+    ArrivalSource: z.enum(VISIT_SOURCES).nullish(),
+    DepartureSource: z.enum(VISIT_SOURCES).nullish(),
     // null and absent differ: null is "no estimate", absent gets the default Manual ETA.
     Eta: ZEta.nullable().optional(),
   })

@@ -4,8 +4,7 @@ import { authedProcedure } from '../trpc.js';
 import { ZStop } from './trip.schemas.js';
 import { ZRecordArrivalInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { writeStop } from './stop-write.js';
-import { syncStopDetention } from './stop-detention-hook.js';
-import { patchStop, patchTrip } from './trip-write.repository.js';
+import { arriveAtStop } from './stop-visit.js';
 
 export const recordArrival = authedProcedure
   .meta({
@@ -19,6 +18,8 @@ export const recordArrival = authedProcedure
         'An Open stop becomes Arrived; an Arrived or Completed stop keeps its status. ' +
         'The first arrival at a pickup moves a Dispatched trip to InTransit. An ArrivedAt later than the stop\'s DepartedAt is 400. ' +
         'An arrival recorded after its free time ran out starts the stop\'s Detention at once (stop.detention.started). ' +
+        'ArrivalSource becomes Manual, also when it corrects a geofence\'s arrival (which a geofence never overwrites); ' +
+        '`stop.arrived` is emitted when ArrivedAt or its source changed. ' +
         'The `ETag` header is the trip\'s.',
       responseHeaders: ZTripEtagHeader,
       protect: true,
@@ -28,14 +29,11 @@ export const recordArrival = authedProcedure
   .input(ZRecordArrivalInput)
   .output(ZStop)
   .mutation(async ({ ctx, input }) =>
-    writeStop(ctx, input, async ({ trx, stop, before, now }) => {
+    writeStop(ctx, input, async (write) => {
+      const { stop } = write;
       const arrivedAt = requireStopDateTime('ArrivedAt', input.ArrivedAt, stop.time_zone);
       if (stop.departed_at !== null && arrivedAt > stop.departed_at) {
         throw validationError('ArrivedAt', `must not be later than the stop's DepartedAt (${stop.departed_at}).`);
       }
-      await patchStop(trx, stop, { arrived_at: arrivedAt, status: stop.status === 'Open' ? 'Arrived' : stop.status }, now);
-      await syncStopDetention(trx, ctx.clock, { trip: before.meta, stop, arrivedAt, departedAt: stop.departed_at, clientId: ctx.principal.ClientId });
-      if (stop.stop_type === 'Pickup' && before.meta.status === 'Dispatched') {
-        await patchTrip(trx, before.meta.id, { status: before.meta.status }, { status: 'InTransit' });
-      }
+      await arriveAtStop(write, { at: arrivedAt, source: 'Manual', clientId: ctx.principal.ClientId });
     }));

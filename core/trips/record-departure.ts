@@ -4,8 +4,7 @@ import { authedProcedure } from '../trpc.js';
 import { ZStop } from './trip.schemas.js';
 import { ZRecordDepartureInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { invalidState, refuseTripStatuses, writeStop } from './stop-write.js';
-import { syncStopDetention } from './stop-detention-hook.js';
-import { patchStop, patchTrip } from './trip-write.repository.js';
+import { departFromStop } from './stop-visit.js';
 
 export const recordDeparture = authedProcedure
   .meta({
@@ -17,8 +16,9 @@ export const recordDeparture = authedProcedure
       description:
         'Stores DepartedAt (date-time rules of the arrival) and makes the stop Completed. ' +
         'Departure from the final stop makes the trip Delivered. 409 InvalidState without an arrival or on a Cancelled trip; ' +
-        'a DepartedAt before ArrivedAt is 400. A departure after free time ends the stop\'s Detention (stop.detention.ended) and bills ' +
-        'a customer with a DetentionRate; a corrected one updates both. The `ETag` header is the trip\'s.',
+        'a DepartedAt before ArrivedAt is 400. DepartureSource becomes Manual, also when it corrects a geofence\'s departure; ' +
+        '`stop.departed` is emitted when DepartedAt or its source changed. A departure after free time ends the stop\'s Detention ' +
+        '(stop.detention.ended) and bills a customer with a DetentionRate; a corrected one updates both. The `ETag` header is the trip\'s.',
       responseHeaders: ZTripEtagHeader,
       errorResponses: [409],
       protect: true,
@@ -29,14 +29,12 @@ export const recordDeparture = authedProcedure
   .output(ZStop)
   .mutation(async ({ ctx, input }) =>
     writeStop(ctx, input, async (write) => {
-      const { trx, stop, before, now, isFinal } = write;
+      const { stop } = write;
       const departedAt = requireStopDateTime('DepartedAt', input.DepartedAt, stop.time_zone);
       refuseTripStatuses(write, ['Cancelled'], 'record a departure');
       if (stop.arrived_at === null) throw invalidState('Record the arrival at this stop before its departure.');
       if (departedAt < stop.arrived_at) {
         throw validationError('DepartedAt', `must not be earlier than the stop's ArrivedAt (${stop.arrived_at}).`);
       }
-      await patchStop(trx, stop, { departed_at: departedAt, status: 'Completed' }, now);
-      await syncStopDetention(trx, ctx.clock, { trip: before.meta, stop, arrivedAt: stop.arrived_at, departedAt, clientId: ctx.principal.ClientId });
-      if (isFinal) await patchTrip(trx, before.meta.id, { status: before.meta.status }, { status: 'Delivered' });
+      await departFromStop(write, { at: departedAt, source: 'Manual', clientId: ctx.principal.ClientId });
     }));

@@ -22,18 +22,20 @@ export async function writeStop(
   path: { tripId: string; stopId: string },
   apply: (write: StopWrite) => Promise<void>,
 ): Promise<TStop> {
-  const { record, etag } = await writeTrip(ctx, path.tripId, {
-    emitTripChanged: true,
-    apply: async (write) => {
-      const stops = await tripStopRows(write.trx, path.tripId);
-      const stop = stops.find((row) => row.id === path.stopId);
-      if (!stop) throw notFound('Stop');
-      await apply({ ...write, stop, stops, isFinal: stops.at(-1)?.id === stop.id });
-    },
-  });
+  const { record, etag } = await writeTrip(ctx, path.tripId, { emitTripChanged: true, apply: onStop(path.stopId, apply) });
   const stop = record.trip.Stops.find((candidate) => candidate.Id === path.stopId);
   if (!stop) throw notFound('Stop');
   return withHeaders(stop, { etag });
+}
+
+/** A trip write's `apply` for one of its stops, read under the trip's lock; 404 for a stop that is not the trip's. */
+export function onStop<R>(stopId: string, apply: (write: StopWrite) => Promise<R>): (write: TripWrite) => Promise<R> {
+  return async (write) => {
+    const stops = await tripStopRows(write.trx, write.before.meta.id);
+    const stop = stops.find((row) => row.id === stopId);
+    if (!stop) throw notFound('Stop');
+    return apply({ ...write, stop, stops, isFinal: stops.at(-1)?.id === stop.id });
+  };
 }
 
 export function invalidState(message: string): AppError {

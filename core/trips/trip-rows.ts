@@ -90,6 +90,10 @@ export function stopRow(stop: TNewStop, trip: Pick<TNewTrip, 'Id'>, sequence: nu
     // A stop created arrived (seeded, built from a tender) was received with it.
     arrival_received_at: arrivedAt === null ? null : ctx.now,
     departure_received_at: departedAt === null ? null : ctx.now,
+    // docs/api-rules.md#geofences: data entered by people, unless it says a geofence recorded the time.
+    arrival_source: arrivedAt === null ? null : (stop.ArrivalSource ?? 'Manual'),
+    departure_source: departedAt === null ? null : (stop.DepartureSource ?? 'Manual'),
+    geofence_entered_at: null,
     eta_planned: eta ? toStoredDateTimeOrNull(eta.Planned) : null,
     eta_live: eta ? toStoredDateTimeOrNull(eta.Live) : null,
     eta_manual: manual,

@@ -14,6 +14,7 @@
  *    tracking shares to its customer's visibility integration (arrivals, departures, ETA).
  */
 import type { Db } from '../../db/create-db.js';
+import type { Clock } from '../clock.js';
 import { notFound } from '../errors.js';
 import type { FieldChange } from '../events/field-change.js';
 import { appendEvent } from '../events/outbox.repository.js';
@@ -33,6 +34,7 @@ export type WriteContext = Context & { principal: Principal };
 export interface TripWrite {
   trx: Db;
   scope: Scope;
+  clock: Clock;
   /** The trip as it was when the lock was taken. */
   before: TripRecord;
   /** The tenant's plan (`Standard`, `HosEta`). */
@@ -58,32 +60,45 @@ export interface TripWriteResult<R> {
 
 /** Runs one trip write in a transaction; the result carries the trip's ETag for the answer. */
 export async function writeTrip<R>(ctx: WriteContext, tripId: string, options: TripWriteOptions<R>): Promise<TripWriteResult<R>> {
-  const scope = scopeOf(ctx.principal);
-  const outcome = await ctx.db.transaction().execute(async (trx) => {
-    if (!(await lockTrip(trx, scope, tripId))) throw notFound('Trip');
-    const before = await getTripRecord(trx, scope, tripId);
-    if (!before) throw notFound('Trip');
-    const plan = await findTenantPlan(trx, before.meta.tenantId);
-    const now = formatStoredDateTime(ctx.clock.now());
-
-    const result = await options.apply({ trx, scope, before, plan, now });
-
-    const changedRecord = await getTripRecord(trx, scope, tripId);
-    if (!changedRecord || !tripsDiffer(before.trip, changedRecord.trip)) {
-      return { result, record: before, changed: false };
-    }
-    await bumpTripVersion(trx, tripId, now);
-    const loadChange = await followLoadStatus(trx, before.meta.loadId, now);
-    // The bump touched only the version and the timestamp, so the record need not be read again.
-    const after: TripRecord = {
-      trip: { ...changedRecord.trip, UpdatedAt: now },
-      meta: { ...changedRecord.meta, version: before.meta.version + 1 },
-    };
-    await emitTripEvents(ctx, trx, scope, before, after, loadChange, options.emitTripChanged);
-    await shareTripWrite(trx, ctx.clock, before, after);
-    return { result, record: after, changed: true };
-  });
+  const env = { scope: scopeOf(ctx.principal), clock: ctx.clock };
+  const outcome = await ctx.db.transaction().execute((trx) => writeTripIn(trx, env, tripId, options));
   return { ...outcome, etag: tripEtag(outcome.record.meta.id, outcome.record.meta.version) };
+}
+
+/**
+ * The same write in a transaction the caller holds: position ingestion records the arrivals
+ * and departures its positions cause in the transaction that holds the positions
+ * (docs/api-rules.md#geofences), with the trip's tenant as its scope.
+ */
+export async function writeTripIn<R>(
+  trx: Db,
+  env: { scope: Scope; clock: Clock },
+  tripId: string,
+  options: TripWriteOptions<R>,
+): Promise<Omit<TripWriteResult<R>, 'etag'>> {
+  const { scope, clock } = env;
+  if (!(await lockTrip(trx, scope, tripId))) throw notFound('Trip');
+  const before = await getTripRecord(trx, scope, tripId);
+  if (!before) throw notFound('Trip');
+  const plan = await findTenantPlan(trx, before.meta.tenantId);
+  const now = formatStoredDateTime(clock.now());
+
+  const result = await options.apply({ trx, scope, clock, before, plan, now });
+
+  const changedRecord = await getTripRecord(trx, scope, tripId);
+  if (!changedRecord || !tripsDiffer(before.trip, changedRecord.trip)) {
+    return { result, record: before, changed: false };
+  }
+  await bumpTripVersion(trx, tripId, now);
+  const loadChange = await followLoadStatus(trx, before.meta.loadId, now);
+  // The bump touched only the version and the timestamp, so the record need not be read again.
+  const after: TripRecord = {
+    trip: { ...changedRecord.trip, UpdatedAt: now },
+    meta: { ...changedRecord.meta, version: before.meta.version + 1 },
+  };
+  await emitTripEvents(clock, trx, scope, before, after, loadChange, options.emitTripChanged);
+  await shareTripWrite(trx, clock, before, after);
+  return { result, record: after, changed: true };
 }
 
 /** A load's status follows its trips (core/shared/statuses.ts); returns the change when there is one. */
@@ -96,7 +111,7 @@ async function followLoadStatus(trx: Db, loadId: string, now: string): Promise<F
 }
 
 async function emitTripEvents(
-  ctx: WriteContext,
+  clock: Clock,
   trx: Db,
   scope: Scope,
   before: TripRecord,
@@ -107,10 +122,10 @@ async function emitTripEvents(
   const route = { tenantId: after.meta.tenantId, subsidiaryId: after.meta.subsidiaryId };
   const changes = diffTrips(before.trip, after.trip);
   if (emitTripChanged && changes.length > 0) {
-    await appendEvent(trx, ctx.clock, { ...route, type: 'trip.changed', data: { ...after.trip, diff: { changes } } });
+    await appendEvent(trx, clock, { ...route, type: 'trip.changed', data: { ...after.trip, diff: { changes } } });
   }
   if (before.trip.Status !== after.trip.Status) {
-    await appendEvent(trx, ctx.clock, {
+    await appendEvent(trx, clock, {
       ...route,
       type: 'trip.status.changed',
       data: { ...after.trip, diff: { changes: [{ Field: 'Status', From: before.trip.Status, To: after.trip.Status }] } },
@@ -119,7 +134,7 @@ async function emitTripEvents(
   if (loadChange) {
     const load = await getLoadRecord(trx, scope, after.meta.loadNumber);
     if (!load) throw notFound('Load');
-    await appendEvent(trx, ctx.clock, {
+    await appendEvent(trx, clock, {
       tenantId: after.meta.tenantId,
       subsidiaryId: load.load.SubsidiaryId,
       type: 'load.status.changed',

@@ -10,6 +10,7 @@ import { etagOf } from '../shared/etag.js';
 import { countListRows } from '../shared/list-counts.js';
 import { fromMinorUnits, toMoney } from '../shared/money.js';
 import { inScope, type Scope } from '../shared/scope.js';
+import type { VisitSource } from '../shared/statuses.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
 import { needsLoadJoin, onlyStatusFilter, tripConditions, type TripFilterValues } from './trip-filters.js';
@@ -45,6 +46,8 @@ const STOP_API_COLUMNS = [
   'longitude',
   'arrived_at',
   'departed_at',
+  'arrival_source',
+  'departure_source',
   'company_id',
   'company_number',
   'company_name',
@@ -144,6 +147,8 @@ export function toStop(row: StopApiRow, references: readonly TripReferenceRow[],
       row.latitude === null || row.longitude === null ? null : { Latitude: row.latitude, Longitude: row.longitude },
     ArrivedAt: row.arrived_at,
     DepartedAt: row.departed_at,
+    ArrivalSource: row.arrival_source as VisitSource | null,
+    DepartureSource: row.departure_source as VisitSource | null,
     CompanyId: row.company_id,
     CompanyNumber: location ? location.companyNumber : row.company_number,
     CompanyName: location ? location.name : row.company_name,

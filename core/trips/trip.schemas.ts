@@ -3,6 +3,7 @@ import { ZDetention } from '../detention/detention.schemas.js';
 import { ZMoney } from '../shared/money.schemas.js';
 import { ZCoordinates } from '../shared/place.schemas.js';
 import { ZPathId, input } from '../shared/schemas.js';
+import { VISIT_SOURCES } from '../shared/statuses.js';
 import { ZQueryPage, ZSearchPage, pageOf } from '../shared/search-page.js';
 import { tripBodyFilters, tripQueryFilters } from './trip-filters.js';
 
@@ -45,6 +46,8 @@ export const ZStopWindow = z
   .object({ Begin: ZDateTimeOut.nullable(), End: ZDateTimeOut.nullable() })
   .meta({ id: 'StopWindow' });
 
+const ZVisitSource = z.enum(VISIT_SOURCES);
+
 const stopFields = {
   Id: z.string(),
   AppointmentRequested: z.boolean(),
@@ -59,6 +62,17 @@ const stopFields = {
   Coordinates: ZCoordinates.nullable().meta({ description: 'Null when the stop is not geocoded.' }),
   ArrivedAt: ZDateTimeOut.nullable(),
   DepartedAt: ZDateTimeOut.nullable(),
+  ArrivalSource: ZVisitSource.nullable().meta({
+    description:
+      'Who recorded ArrivedAt: Manual (the arrival route, or data entered by people) or Geofence (positions attached to the trip: ' +
+      'the first position inside the stop\'s fence of a stay of 2 minutes or more). Null while ArrivedAt is. A geofence never ' +
+      'overwrites a recorded arrival; a correction through the arrival route makes it Manual.',
+  }),
+  DepartureSource: ZVisitSource.nullable().meta({
+    description:
+      'Who recorded DepartedAt: Manual (the departure route) or Geofence (the first position beyond the depart radius after the ' +
+      'arrival). Null while DepartedAt is.',
+  }),
   CompanyId: z.string().nullable(),
   CompanyNumber: z.string().nullable(),
   CompanyName: z.string().nullable(),

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/create-db.js';
 import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
 import { Refusal } from '../shared/group-commit.js';
+import { recordGeofenceVisits } from '../trips/geofence-watch.js';
 import { refreshLiveEtasOfTrips, type LiveEtaUpdate } from '../trips/trip-etas.js';
 import { sharePositionBatch, type DeliveryEta } from '../visibility-shares/share-progress.js';
 import type { ShareLink } from '../visibility-shares/share.repository.js';
@@ -27,22 +28,26 @@ export async function commitPositions(db: Db, checked: readonly (AcceptedPositio
 }
 
 /**
- * One transaction: the held-position upsert, the history insert, the Live ETA refresh and the
- * customers' tracking shares; per reading, held or stale.
+ * One transaction: the held-position upsert, the history insert, the Live ETA refresh, the
+ * customers' tracking shares and the arrivals and departures the positions cause at their
+ * trips' fences; per reading, held or stale. The geofence goes last: its trip writes read the
+ * trips afresh (after the Live ETAs) and share what they record themselves.
  */
 async function writePositions(db: Db, accepted: readonly AcceptedPosition[]): Promise<boolean[]> {
   if (accepted.length === 0) return [];
   const shareLoadIds = new Set(accepted.flatMap(({ trip }) => (trip?.share ? [trip.share.loadId] : [])));
   const etaTripIds = new Set(accepted.flatMap(({ trip }) => (trip?.status === 'InTransit' ? [trip.id] : [])));
+  const fenceTripIds = new Set(accepted.flatMap(({ trip }) => (trip?.fences ? [trip.id] : [])));
   return db.transaction().execute(async (trx) => {
     const {
       held: outcomes,
       shareStates,
       etaStops,
+      fenceStops,
     } = await holdAndAppendPositions(
       trx,
       accepted.map((item) => item.row),
-      { shareLoadIds: [...shareLoadIds], etaTripIds: [...etaTripIds] },
+      { shareLoadIds: [...shareLoadIds], etaTripIds: [...etaTripIds], fenceTripIds: [...fenceTripIds] },
     );
     const heldItems = accepted.filter((_, index) => outcomes[index]);
     const live: LiveEtaUpdate[] = heldItems
@@ -67,6 +72,14 @@ async function writePositions(db: Db, accepted: readonly AcceptedPosition[]): Pr
       heldItems.flatMap(({ row, trip }) => (trip?.share ? [{ row, link: trip.share }] : [])),
       deliveryEtas,
       shareStates,
+    );
+    await recordGeofenceVisits(
+      trx,
+      accepted[0]!.request.clock,
+      heldItems.flatMap(({ request, row, trip }) =>
+        trip?.fences ? [{ tripId: trip.id, tenantId: request.scope.tenantId, fences: trip.fences, recordedAt: row.recorded_at, point: request.point }] : [],
+      ),
+      fenceStops,
     );
     return outcomes;
   });

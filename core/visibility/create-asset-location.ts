@@ -1,5 +1,5 @@
 import { authedProcedure } from '../trpc.js';
-import { recordPosition } from './record-position.js';
+import { POSITION_EFFECTS, recordPosition } from './record-position.js';
 import { ZAssetLocation, ZRecordLocationInput } from './position.schemas.js';
 
 export const createAssetLocation = authedProcedure
@@ -10,7 +10,8 @@ export const createAssetLocation = authedProcedure
       tags: ['Visibility'],
       summary: 'Record the position of a driver, truck or trailer',
       description:
-        'One reading per request, body at most 8 KB. 409 StaleLocation (with CurrentRecordedAt) when a newer or equal RecordedAt is held; 422 FutureRecordedAt when RecordedAt is more than 5 minutes ahead.',
+        'One reading per request, body at most 8 KB. 409 StaleLocation (with CurrentRecordedAt) when a newer or equal RecordedAt is held; 422 FutureRecordedAt when RecordedAt is more than 5 minutes ahead. ' +
+        POSITION_EFFECTS,
       protect: true,
       errorResponses: [409, 422],
     },

@@ -1,5 +1,5 @@
 import { authedProcedure } from '../trpc.js';
-import { recordPosition } from './record-position.js';
+import { POSITION_EFFECTS, recordPosition } from './record-position.js';
 import { ZAssetLocation, ZRecordTypedLocationInput } from './position.schemas.js';
 
 export const createTypedAssetLocation = authedProcedure
@@ -9,7 +9,7 @@ export const createTypedAssetLocation = authedProcedure
       path: '/api/p/v{version}/visibility/assets/{assetType}/{assetId}/locations',
       tags: ['Visibility'],
       summary: 'Record the position of an asset of a given type',
-      description: 'The typed twin of POST /assets/{assetId}/locations; assetType is driver, truck or trailer, case-insensitive.',
+      description: 'The typed twin of POST /assets/{assetId}/locations; assetType is driver, truck or trailer, case-insensitive. ' + POSITION_EFFECTS,
       protect: true,
       errorResponses: [409, 422],
     },

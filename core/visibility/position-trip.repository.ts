@@ -1,9 +1,12 @@
 import type { Db } from '../../db/create-db.js';
 import type { AssetKind } from '../assets/position-asset.repository.js';
 import { toLatLng, type LatLng } from '../eta/road-distance.js';
+import { stopFence, type Fence } from '../locations/fence-geometry.js';
 
 export const ASSET_COLUMN = { driver: 'driver_id', truck: 'truck_id', trailer: 'trailer_id' } as const;
 export const ACTIVE = ['Dispatched', 'InTransit'];
+/** Stops a position may arrive at (Open) or depart from (Arrived). */
+const WATCHED_STOP_STATUSES = ['Open', 'Arrived'];
 
 export interface CandidateTrip {
   id: string;
@@ -27,12 +30,18 @@ export interface TripCandidates {
   trips: CandidateTrip[];
   /** Trip id → its next open stop's coordinates (null when it has none or it is not geocoded). */
   nextStop: Map<string, LatLng | null>;
+  /**
+   * Trip id → the fences of its Open and Arrived stops by stop id, for an active trip with a
+   * fenced stop to watch (its next Open stop or an Arrived one: docs/api-rules.md#geofences);
+   * absent otherwise, and then its positions cost the geofence nothing.
+   */
+  fences: Map<string, Map<string, Fence>>;
 }
 
 /**
  * One read for a whole batch: the Dispatched or InTransit trips of its assets, plus any trip a
- * reading names by TripId (whatever its status), each with the open stops of the active ones
- * and its load's customer when that one has a visibility integration (the share link: read
+ * reading names by TripId (whatever its status), each with the Open and Arrived stops of the
+ * active ones (with their locations' fences) and its load's customer when that one has a visibility integration (the share link: read
  * here, outside the write transaction, as a load's customer and its integration rarely change;
  * the share state itself is read in the transaction).
  */
@@ -43,13 +52,14 @@ export async function findTripCandidates(
 ): Promise<TripCandidates> {
   const ids = (kind: AssetKind) => [...new Set(assets.filter((asset) => asset.kind === kind).map((asset) => asset.id))];
   const byKind = (['driver', 'truck', 'trailer'] as const).map((kind) => [ASSET_COLUMN[kind], ids(kind)] as const).filter(([, list]) => list.length > 0);
-  if (byKind.length === 0 && givenTripIds.length === 0) return { trips: [], nextStop: new Map() };
-  // One statement: each trip with its open stops (none for a trip that is not active).
+  if (byKind.length === 0 && givenTripIds.length === 0) return { trips: [], nextStop: new Map(), fences: new Map() };
+  // One statement: each trip with its Open and Arrived stops (none for a trip that is not active).
   const rows = await db
     .selectFrom('trips')
     .leftJoin('stops', (join) =>
-      join.onRef('stops.trip_id', '=', 'trips.id').on('stops.status', '=', 'Open').on('trips.status', 'in', ACTIVE),
+      join.onRef('stops.trip_id', '=', 'trips.id').on('stops.status', 'in', WATCHED_STOP_STATUSES).on('trips.status', 'in', ACTIVE),
     )
+    .leftJoin('locations', (join) => join.onRef('locations.id', '=', 'stops.location_id').onRef('locations.tenant_id', '=', 'stops.tenant_id'))
     .innerJoin('loads', 'loads.id', 'trips.load_id')
     .leftJoin('customers', (join) =>
       join.onRef('customers.id', '=', 'loads.customer_id').onRef('customers.tenant_id', '=', 'loads.tenant_id').on('customers.visibility_url', 'is not', null),
@@ -68,9 +78,15 @@ export async function findTripCandidates(
       'loads.tenant_id as load_tenant_id',
       'loads.subsidiary_id as load_subsidiary_id',
       'customers.id as share_customer_id',
-      'stops.sequence',
+      'stops.id as stop_id',
+      'stops.status as stop_status',
       'stops.latitude',
       'stops.longitude',
+      'locations.latitude as location_latitude',
+      'locations.longitude as location_longitude',
+      'locations.geofence_radius_meters',
+      'locations.geofence_polygon',
+      'locations.depart_radius_meters',
     ])
     .where((eb) => {
       const active = byKind.length > 0 ? [eb.and([eb('trips.status', 'in', ACTIVE), eb.or(byKind.map(([column, list]) => eb(`trips.${column}`, 'in', list)))])] : [];
@@ -82,13 +98,36 @@ export async function findTripCandidates(
     .execute();
   const trips: CandidateTrip[] = [];
   const nextStop = new Map<string, LatLng | null>();
+  const fences = new Map<string, Map<string, Fence>>();
+  const watched = new Set<string>();
   for (const row of rows) {
     if (trips.at(-1)?.id !== row.id) {
-      const { sequence: _sequence, latitude: _latitude, longitude: _longitude, ...trip } = row;
-      trips.push(trip);
+      trips.push({
+        id: row.id,
+        trip_number: row.trip_number,
+        status: row.status,
+        tenant_id: row.tenant_id,
+        subsidiary_id: row.subsidiary_id,
+        driver_id: row.driver_id,
+        truck_id: row.truck_id,
+        trailer_id: row.trailer_id,
+        load_id: row.load_id,
+        load_number: row.load_number,
+        load_tenant_id: row.load_tenant_id,
+        load_subsidiary_id: row.load_subsidiary_id,
+        share_customer_id: row.share_customer_id,
+      });
     }
+    if (row.stop_id === null) continue;
     // Rows come in stop order: the first open stop of an active trip is its next one.
-    if (row.sequence !== null && !nextStop.has(row.id)) nextStop.set(row.id, toLatLng(row.latitude, row.longitude));
+    const isNext = row.stop_status === 'Open' && !nextStop.has(row.id);
+    if (isNext) nextStop.set(row.id, toLatLng(row.latitude, row.longitude));
+    const fence = stopFence(row);
+    if (!fence) continue;
+    const tripFences = fences.get(row.id) ?? fences.set(row.id, new Map()).get(row.id)!;
+    tripFences.set(row.stop_id, fence);
+    if (isNext || row.stop_status === 'Arrived') watched.add(row.id);
   }
-  return { trips, nextStop };
+  for (const tripId of fences.keys()) if (!watched.has(tripId)) fences.delete(tripId);
+  return { trips, nextStop, fences };
 }

@@ -1,6 +1,7 @@
 import type { PositionAsset } from '../assets/position-asset.repository.js';
 import { greatCircleMiles, type LatLng } from '../eta/road-distance.js';
 import { rowInScope, type Scope } from '../shared/scope.js';
+import type { Fence } from '../locations/fence-geometry.js';
 import type { ShareLink } from '../visibility-shares/share.repository.js';
 import { ACTIVE, ASSET_COLUMN, type CandidateTrip, type TripCandidates } from './position-trip.repository.js';
 
@@ -10,6 +11,8 @@ export interface PositionTrip {
   status: string;
   /** Where the trip's progress is shared: null when its load's customer has no visibility integration. */
   share: ShareLink | null;
+  /** The fences of its Open and Arrived stops when it has a fenced stop to watch (docs/api-rules.md#geofences); null otherwise. */
+  fences: ReadonlyMap<string, Fence> | null;
 }
 
 /**
@@ -32,7 +35,7 @@ export function chooseTrip(
   const own = candidates.trips.filter((trip) => rowInScope(trip, scope) && trip[column] === asset.id);
   if (tripId !== null && tripId !== undefined) {
     const trip = own.find((candidate) => candidate.id === tripId);
-    return trip ? toPositionTrip(trip) : 'unknown';
+    return trip ? toPositionTrip(trip, candidates) : 'unknown';
   }
   let best: { trip: CandidateTrip; miles: number } | null = null;
   // `own` is in trip id order, and only a strictly nearer trip replaces the best.
@@ -42,10 +45,10 @@ export function chooseTrip(
     const miles = point ? greatCircleMiles(position, point) : Number.POSITIVE_INFINITY;
     if (!best || miles < best.miles) best = { trip, miles };
   }
-  return best && toPositionTrip(best.trip);
+  return best && toPositionTrip(best.trip, candidates);
 }
 
-function toPositionTrip(trip: CandidateTrip): PositionTrip {
+function toPositionTrip(trip: CandidateTrip, candidates: TripCandidates): PositionTrip {
   const share =
     trip.share_customer_id === null
       ? null
@@ -58,5 +61,5 @@ function toPositionTrip(trip: CandidateTrip): PositionTrip {
           loadId: trip.load_id,
           loadNumber: trip.load_number,
         };
-  return { id: trip.id, tripNumber: trip.trip_number, status: trip.status, share };
+  return { id: trip.id, tripNumber: trip.trip_number, status: trip.status, share, fences: candidates.fences.get(trip.id) ?? null };
 }

@@ -6,6 +6,7 @@ import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
+import { selectGeofenceStops, type GeofenceStopRow } from '../trips/geofence.repository.js';
 import { selectLiveEtaStops, type LiveEtaStop } from '../trips/live-eta.repository.js';
 import { selectShareStates, toShareStates, type ShareState, type ShareStateRow } from '../visibility-shares/share.repository.js';
 import type { TAssetLocation } from './position.schemas.js';
@@ -110,6 +111,15 @@ export interface BatchReads {
   shareLoadIds: readonly string[];
   /** Trips whose stops the Live ETA refresh may need (it reads them itself when they are not read here). */
   etaTripIds: readonly string[];
+  /** Trips with a fenced stop to watch, whose stops' statuses and visits the geofence needs (core/trips/geofence-watch.ts). */
+  fenceTripIds: readonly string[];
+}
+
+export interface BatchReadResults {
+  held: boolean[];
+  shareStates: Map<string, ShareState>;
+  etaStops: LiveEtaStop[] | undefined;
+  fenceStops: GeofenceStopRow[];
 }
 
 /**
@@ -118,7 +128,8 @@ export interface BatchReads {
  * whose history insert selects the upsert's RETURNING (only rows the guard let through), each
  * paired with its history id by key (keys are unique within a round); the first round's
  * statement also returns, in one more row, the loads' share state and the trips' stops as JSON
- * arrays (the snapshot is the transaction's, as statements of their own would see). The
+ * arrays, and the watched trips' stops for the geofence (the snapshot is the transaction's, as
+ * statements of their own would see). The
  * history's statement triggers (counters, migrations 0074 and 0085) fire once for it, over the
  * rows it inserted. On SQLite, in-process, a statement costs no round trip: the statements one
  * by one, and the stops are left to the Live ETA refresh (which reads only the trips it needs).
@@ -127,8 +138,8 @@ export async function holdAndAppendPositions(
   trx: Db,
   rows: readonly AssetPositionColumns[],
   reads: BatchReads,
-): Promise<{ held: boolean[]; shareStates: Map<string, ShareState>; etaStops: LiveEtaStop[] | undefined }> {
-  const { shareLoadIds, etaTripIds } = reads;
+): Promise<BatchReadResults> {
+  const { shareLoadIds, etaTripIds, fenceTripIds } = reads;
   if (dialectOf(trx) !== 'postgres') {
     const held = await holdLatestPositions(trx, rows);
     await appendPositionHistory(
@@ -136,10 +147,12 @@ export async function holdAndAppendPositions(
       rows.filter((_, index) => held[index]),
     );
     const shareStates = shareLoadIds.length === 0 ? new Map() : toShareStates(await selectShareStates(trx, shareLoadIds).execute());
-    return { held, shareStates, etaStops: undefined };
+    const fenceStops = fenceTripIds.length === 0 ? [] : await selectGeofenceStops(trx, fenceTripIds).execute();
+    return { held, shareStates, etaStops: undefined, fenceStops };
   }
   let shareStates = new Map<string, ShareState>();
   let etaStops: LiveEtaStop[] = [];
+  let fenceStops: GeofenceStopRow[] = [];
   const held = await holdInRounds(rows, async (round, first) => {
     const ids = sql<{ column1: string; column2: string; column3: string }>`(values ${sql.join(
       round.map((row) => sql`(${row.asset_id}, ${row.source}, ${historyId()})`),
@@ -164,11 +177,16 @@ export async function holdAndAppendPositions(
         sql<string | null>`history.source`.as('source'),
         sql<ShareStateRow[] | null>`null`.as('share_states'),
         sql<LiveEtaStop[] | null>`null`.as('eta_stops'),
+        sql<GeofenceStopRow[] | null>`null`.as('fence_stops'),
       ]);
     const shareStatesJson = shareLoadIds.length > 0 ? sql<ShareStateRow[] | null>`(select json_agg(s) from ${selectShareStates(trx, shareLoadIds).as('s')})` : sql<null>`null`;
     // json_agg's own ORDER BY: the rows' order as the refresh's own read orders them.
     const etaStopsJson =
       etaTripIds.length > 0 ? sql<LiveEtaStop[] | null>`(select json_agg(s order by s.trip_id, s.sequence) from ${selectLiveEtaStops(trx, etaTripIds).as('s')})` : sql<null>`null`;
+    const fenceStopsJson =
+      fenceTripIds.length > 0
+        ? sql<GeofenceStopRow[] | null>`(select json_agg(s order by s.trip_id, s.sequence) from ${selectGeofenceStops(trx, fenceTripIds).as('s')})`
+        : sql<null>`null`;
     // The reads' row is the one without an asset (a held key always has one).
     const returned = await (first
       ? statement.unionAll(
@@ -177,6 +195,7 @@ export async function holdAndAppendPositions(
             sql<string | null>`null`.as('source'),
             shareStatesJson.as('share_states'),
             etaStopsJson.as('eta_stops'),
+            fenceStopsJson.as('fence_stops'),
           ]),
         )
       : statement
@@ -187,11 +206,12 @@ export async function holdAndAppendPositions(
       else {
         shareStates = toShareStates(row.share_states ?? []);
         etaStops = row.eta_stops ?? [];
+        fenceStops = row.fence_stops ?? [];
       }
     }
     return keys;
   });
-  return { held, shareStates, etaStops };
+  return { held, shareStates, etaStops, fenceStops };
 }
 
 export async function heldRecordedAt(db: Db, scope: Scope, assetId: string, source: string): Promise<string | undefined> {

@@ -9,6 +9,15 @@ import { positionWriterFor } from './position-writer.js';
 import type { TAssetLocation, TRecordLocationInput } from './position.schemas.js';
 import { formatAddress, resolveAddress } from './reverse-geocode.js';
 
+/** What an accepted reading does besides being held, for both position routes' descriptions. */
+export const POSITION_EFFECTS =
+  'An accepted reading attaches to a trip (TripId, else the asset\'s Dispatched or InTransit trip whose next Open stop is nearest), ' +
+  'refreshes its Live ETAs on the HosEta plan, shares tracking.location with the load\'s customer, and watches the trip\'s ' +
+  'geofences: readings inside the fence of the trip\'s next Open stop for 2 minutes or more ' +
+  'record its arrival (ArrivedAt: the first of them), and a reading beyond the depart radius of an Arrived stop records its ' +
+  'departure, with ArrivalSource/DepartureSource Geofence and the events, status moves and shares of the stop routes, committed ' +
+  'with the reading. A geofence never overwrites a recorded arrival or departure, and watches only Dispatched and InTransit trips.';
+
 /** Positions submitted through this API (2.4 Source). */
 export const PUBLIC_API_SOURCE = 'PublicApi';
 const MAX_AHEAD_MS = 5 * 60 * 1000;

@@ -39,6 +39,8 @@ export const EVENT_TYPES = [
   { Type: 'truck.changed', Description: 'A truck changed (retired included); data is the truck with data.diff.changes. Routed like truck.created (to both subsidiaries after a move).' },
   { Type: 'trailer.created', Description: 'A trailer was created; data is the trailer. Routed by its subsidiary, to every subscription when it has none.' },
   { Type: 'trailer.changed', Description: 'A trailer changed (retired included); data is the trailer with data.diff.changes. Routed like trailer.created (to both subsidiaries after a move).' },
+  { Type: 'stop.arrived', Description: "A stop's arrival was recorded or corrected, by the arrival route (Source Manual) or by positions inside its fence (Source Geofence); data is { LoadNumber, TripId, StopId, StopType, ArrivedAt, Source }. Routed by the trip's subsidiary." },
+  { Type: 'stop.departed', Description: "A stop's departure was recorded or corrected, by the departure route (Source Manual) or by a position beyond its depart radius (Source Geofence); data is { LoadNumber, TripId, StopId, StopType, DepartedAt, Source }. Routed like stop.arrived." },
   {
     Type: 'stop.detention.started',
     Description:

@@ -37,6 +37,7 @@ import * as notesAndCheckCalls from './2026-11-27T0130-notes-and-check-calls.js'
 import * as fleetWrites from './2026-11-27T0140-fleet-writes.js';
 import * as partnerWrites from './2026-11-27T0150-partner-writes.js';
 import * as invoiceWrites from './2026-11-27T0160-invoice-writes.js';
+import * as stopVisitSources from './2026-11-27T0200-stop-visit-sources.js';
 import * as detention from './2026-11-27T0210-detention.js';
 import * as eventsFeed from './2026-11-27T0220-events-feed.js';
 
@@ -83,6 +84,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T0140-fleet-writes': fleetWrites,
   '2026-11-27T0150-partner-writes': partnerWrites,
   '2026-11-27T0160-invoice-writes': invoiceWrites,
+  '2026-11-27T0200-stop-visit-sources': stopVisitSources,
   '2026-11-27T0210-detention': detention,
   '2026-11-27T0220-events-feed': eventsFeed,
 };

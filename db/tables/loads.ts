@@ -96,6 +96,11 @@ export interface StopsTable {
   /** When the server recorded ArrivedAt (DepartedAt): the inbound history's ReceivedAt (migration 2026-11-23T0103). */
   arrival_received_at: string | null;
   departure_received_at: string | null;
+  /** `Manual` or `Geofence`, null while the time is (migration 2026-11-27T0200, docs/api-rules.md#geofences). */
+  arrival_source: string | null;
+  departure_source: string | null;
+  /** The first position inside an Open stop's fence while the visit is under 2 minutes; null otherwise. */
+  geofence_entered_at: string | null;
   /** The stop's Eta is null when all three are null. */
   eta_planned: string | null;
   eta_live: string | null;

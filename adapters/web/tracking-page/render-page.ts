@@ -71,10 +71,13 @@ function schedule(stop: TrackingStop): string {
   return 'First come, first served';
 }
 
+/** "(geofence)" or "(manual)": who recorded an arrival or departure (docs/api-rules.md#geofences). */
+const bySource = (source: string | null) => (source ? ` (${source.toLowerCase()})` : '');
+
 function stopItem(stop: TrackingStop): string {
   const actual = [
-    stop.ArrivedAt ? `Arrived ${localTime(stop.ArrivedAt, stop.TimeZone)}` : null,
-    stop.DepartedAt ? `Departed ${localTime(stop.DepartedAt, stop.TimeZone)}` : null,
+    stop.ArrivedAt ? `Arrived ${localTime(stop.ArrivedAt, stop.TimeZone)}${bySource(stop.ArrivalSource)}` : null,
+    stop.DepartedAt ? `Departed ${localTime(stop.DepartedAt, stop.TimeZone)}${bySource(stop.DepartureSource)}` : null,
   ].filter(Boolean);
   return (
     `<li class="stop stop-${escapeHtml(stop.Status.toLowerCase())}" id="stop-${stop.Sequence}" data-sequence="${stop.Sequence}">` +
