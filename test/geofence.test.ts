@@ -280,7 +280,13 @@ describe('departure from a yard', () => {
       DepartedAt: trace.time(leaving),
       DepartureSource: 'Geofence',
     });
-    expect(events.map((e) => e.type).sort()).toEqual(['stop.departed', 'trip.changed']);
+    // Five hours is past the default 120 free minutes: the geofence's departure starts (no pass
+    // ran while the truck was there) and ends the detention as a manual one does (docs/api-rules.md#detention).
+    expect(events.map((e) => e.type).sort()).toEqual(['stop.departed', 'stop.detention.ended', 'stop.detention.started', 'trip.changed']);
+    expect(ofType(events, 'stop.detention.ended')[0]!.data).toMatchObject({
+      StopId: 'trp_gf_yard_p',
+      Detention: { EndedAt: trace.time(leaving), FreeMinutes: 120, Minutes: expect.any(Number) },
+    });
     expect(ofType(events, 'stop.departed')[0]!.data).toEqual({
       LoadNumber: 'L-gf-yard',
       TripId: 'trp_gf_yard',
