@@ -3,14 +3,7 @@
  * docs/architecture.md apart: db below core, core below the adapters and workers. Which
  * domain's repository may issue SQL against a table is not an import question:
  * test/table-owners.test.ts checks every statement against db/table-owners.ts.
- *
- * Every rule is an error but one: the folder-level circle between core/loads and core/trips
- * (no module imports itself back; see no-circular-domains-known) is printed as a warning until
- * it is broken.
  */
-
-/** The one pair of domains that still import each other (at folder level). */
-const domainsInKnownCircles = '^core/(loads|trips)(/|$)';
 
 module.exports = {
   forbidden: [
@@ -25,18 +18,6 @@ module.exports = {
       name: 'no-circular-domains',
       comment: 'Two domains that import each other are one tangle; the shared piece belongs lower.',
       severity: 'error',
-      scope: 'folder',
-      from: { path: '^core/', pathNot: domainsInKnownCircles },
-      to: { circular: true, pathNot: domainsInKnownCircles },
-    },
-    {
-      name: 'no-circular-domains-known',
-      comment:
-        'Between core/loads and core/trips: a load is read with its trips (loads imports trips), and a ' +
-        'trip write moves its load\'s status and emits load.status.changed with the load snapshot ' +
-        '(trips/trip-write.ts imports the loads repository). Merge into no-circular-domains once the ' +
-        'trip write no longer needs the load (the write side of loads, issue 27, is where that moves).',
-      severity: 'warn',
       scope: 'folder',
       from: { path: '^core/' },
       to: { circular: true },

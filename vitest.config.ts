@@ -65,9 +65,12 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 60_000,
-    // Each file runs in a process of its own, with a database of its own (an in-memory SQLite
-    // copy of the run's migrated image, or its own Postgres schema).
+    // Each file has a database of its own (an in-memory SQLite copy of the run's migrated image,
+    // or a Postgres database copied from one) and an app of its own, so the files of a worker
+    // share its process and the modules it loaded: loading the app afresh for every file cost
+    // as much CPU as the tests themselves (docs/testing.md).
     pool: 'forks',
+    isolate: false,
     globalSetup: RUN_SETUP,
     projects: [
       lane('unit', UNIT),

@@ -12,6 +12,7 @@ import { invoicesRouter } from './invoices/router.js';
 import { fuelRouter } from './fuel/router.js';
 import { tendersRouter } from './tenders/router.js';
 import { loadNotesRouter } from './load-notes/router.js';
+import { loadFollowsItsTrip } from './loads/load-follows-trips.js';
 import { loadsRouter } from './loads/router.js';
 import { locationsRouter } from './locations/router.js';
 import { maintenanceRouter } from './maintenance/router.js';
@@ -20,6 +21,7 @@ import { settlementsRouter } from './settlements/router.js';
 import { subsidiariesRouter } from './subsidiaries/router.js';
 import { tollsRouter } from './tolls/router.js';
 import { trackingRouter } from './tracking/router.js';
+import { followTripWrites } from './trips/trip-write.js';
 import { tripsRouter } from './trips/router.js';
 import { usersRouter } from './users/router.js';
 import { visibilityRouter } from './visibility/router.js';
@@ -60,6 +62,9 @@ export const appRouter = router({
   checkCalls: checkCallsRouter,
   events: eventsRouter,
 });
+
+// Trips sit below loads, so the loads domain's answer to a trip write is handed to them here.
+followTripWrites(loadFollowsItsTrip);
 
 export type AppRouter = typeof appRouter;
 

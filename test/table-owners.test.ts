@@ -32,16 +32,6 @@ const BUILDING_BLOCKS = new Set([
   'core/shared/list-counts.ts',
 ]);
 
-/**
- * Statements still outside their owner's repository, as `file table`, each with why. A new
- * violation fails; so does an entry that no longer matches anything, so the list only shrinks.
- */
-const KNOWN_EXCEPTIONS: Record<string, string> = {
-  'core/documents/document-content.ts document_chunks': 'the documents domain writing its own table; becomes a repository file with the rest of core/documents',
-  'core/trips/trip-filters.ts stops': "an `exists` over the trips domain's own stops, a where-clause fragment trip.repository.ts and load.repository.ts compose",
-  'seeding/fixture-checks.ts ?': 'a fixture names records of many tables by id; the check looks each table up by name before anything is written',
-};
-
 const WRITES = new Set(['insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto']);
 const STATEMENT = /\.(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto|innerJoin|leftJoin|rightJoin|fullJoin)\(\s*([^,)]*)/g;
 const RAW_SQL = /\bsql(?:<[^`]*?>)?`([^`]*)`/g;
@@ -116,16 +106,10 @@ describe('table owners', () => {
   });
 
   it('issues SQL against a table only from its owner (writes) or a repository (reads)', () => {
-    const found = new Map<string, string[]>();
-    for (const use of uses) {
+    const problems = uses.flatMap((use) => {
       const problem = violation(use);
-      if (!problem) continue;
-      const key = `${use.file} ${use.table}`;
-      found.set(key, [...(found.get(key) ?? []), `${use.file}:${use.line} ${problem}`]);
-    }
-    const unexpected = [...found].filter(([key]) => !(key in KNOWN_EXCEPTIONS)).flatMap(([, lines]) => lines);
-    expect(unexpected, 'route this SQL through the owning repository (db/table-owners.ts)').toEqual([]);
-    const stale = Object.keys(KNOWN_EXCEPTIONS).filter((key) => !found.has(key));
-    expect(stale, 'these exceptions are fixed: drop them from KNOWN_EXCEPTIONS').toEqual([]);
+      return problem ? [`${use.file}:${use.line} ${problem}`] : [];
+    });
+    expect(problems, 'route this SQL through the owning repository (db/table-owners.ts)').toEqual([]);
   });
 });

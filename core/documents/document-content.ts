@@ -1,5 +1,6 @@
 import type { Db } from '../../db/create-db.js';
 import type { Row } from '../shared/row-set.js';
+import { findDocumentChunk, insertDocumentChunk } from './document-chunk.repository.js';
 
 /**
  * A document's bytes, kept as pieces of CHUNK_BYTES in `document_chunks` (migration 0098), so
@@ -60,7 +61,7 @@ export async function writeDocumentContent(trx: Db, document: { id: string; tena
   let seq = 0;
   let bytes = 0;
   for await (const content of inChunks(source)) {
-    await trx.insertInto('document_chunks').values({ document_id: document.id, seq, tenant_id: document.tenantId, content }).execute();
+    await insertDocumentChunk(trx, { documentId: document.id, tenantId: document.tenantId, seq, content });
     seq++;
     bytes += content.length;
   }
@@ -75,12 +76,7 @@ export async function writeDocumentContent(trx: Db, document: { id: string; tena
 export async function* readDocumentContent(db: Db, documentId: string, size: number): AsyncGenerator<Buffer> {
   let bytes = 0;
   for (let seq = 0; bytes < size; seq++) {
-    const piece = await db
-      .selectFrom('document_chunks')
-      .select('content')
-      .where('document_id', '=', documentId)
-      .where('seq', '=', seq)
-      .executeTakeFirst();
+    const piece = await findDocumentChunk(db, documentId, seq);
     if (!piece) throw new Error(`document ${documentId}: piece ${seq} missing after ${bytes} of ${size} bytes`);
     const content = asBuffer(piece.content);
     bytes += content.length;

@@ -5,7 +5,8 @@ import { countListRows } from '../shared/list-counts.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
-import { inList, lowerBound, onlyStatusFilter, tripLevelConditions, type TripFilterValues } from '../trips/trip-filters.js';
+import { inList, tripLevelConditions } from '../trips/trip-conditions.repository.js';
+import { lowerBound, onlyStatusFilter, type TripFilterValues } from '../trips/trip-filters.js';
 import { assembleTrips, type TripRecord } from '../trips/trip.repository.js';
 import type { TStop } from '../trips/trip.schemas.js';
 import { holdsExternalId } from '../external-ids/external-id.repository.js';
@@ -208,10 +209,4 @@ export async function takenLoadNumbers(db: Db, scope: Scope, numbers: readonly s
     .where('load_number', 'in', [...numbers])
     .execute();
   return new Set(rows.map((row) => row.load_number));
-}
-
-/** The customer of a load the caller reached through its scoped trip. */
-export async function loadCustomerId(trx: Db, loadId: string): Promise<string | null> {
-  const row = await trx.selectFrom('loads').select('customer_id').where('id', '=', loadId).executeTakeFirstOrThrow();
-  return row.customer_id;
 }

@@ -1,8 +1,8 @@
 import type { Db } from '../../db/create-db.js';
 import type { Clock } from '../clock.js';
 import { onStopVisitChanged } from '../detention/stop-detention.js';
-import { loadCustomerId } from '../loads/load.repository.js';
 import type { StopRow, TripMeta } from './trip.repository.js';
+import { customerOfTripLoad } from './trip-write.repository.js';
 
 /**
  * Hands a stop write's new ArrivedAt and DepartedAt to core/detention in the write's
@@ -20,7 +20,7 @@ export async function syncStopDetention(
     subsidiaryId: trip.subsidiaryId,
     tripId: trip.id,
     loadNumber: trip.loadNumber,
-    customerId: await loadCustomerId(trx, trip.loadId),
+    customerId: await customerOfTripLoad(trx, trip.loadId),
     clientId: change.clientId,
     stop: { ...stop, arrived_at: change.arrivedAt, departed_at: change.departedAt },
   });

@@ -100,3 +100,9 @@ export async function cancelLoadTrips(trx: Db, loadId: string, statuses: string[
     .where('status', 'in', statuses)
     .execute();
 }
+
+/** The customer of a trip's load, for the detention a stop write may bill (docs/api-rules.md#detention); read like the load number a trip read shows. */
+export async function customerOfTripLoad(trx: Db, loadId: string): Promise<string | null> {
+  const row = await trx.selectFrom('loads').select('customer_id').where('id', '=', loadId).executeTakeFirstOrThrow();
+  return row.customer_id;
+}

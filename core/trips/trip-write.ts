@@ -7,21 +7,19 @@
  * 2. let the operation check its rules and change rows, writing only values that differ;
  * 3. compare the trip's API snapshot before and after: if nothing changed, nothing more is
  *    written, the ETag stays and no event is emitted;
- * 4. otherwise bump `trips.version` (the ETag), let the load's status follow its trips, and
- *    append `trip.changed` (with `diff.changes`, never Eta fields; not for dispatch or an
- *    ETA-only change, whose diff is empty), `trip.status.changed` and `load.status.changed`
- *    to the outbox in the same transaction, routed by the trip's subsidiary, and the load's
- *    tracking shares to its customer's visibility integration (arrivals, departures, ETA).
+ * 4. otherwise bump `trips.version` (the ETag), append `trip.changed` (with `diff.changes`,
+ *    never Eta fields; not for dispatch or an ETA-only change, whose diff is empty) and
+ *    `trip.status.changed` to the outbox in the same transaction, routed by the trip's
+ *    subsidiary, let the load's status follow its trips (`load.status.changed`, by the follower
+ *    below), and the load's tracking shares to its customer's visibility integration
+ *    (arrivals, departures, ETA).
  */
 import type { Db } from '../../db/create-db.js';
 import type { Clock } from '../clock.js';
 import { notFound } from '../errors.js';
-import type { FieldChange } from '../events/field-change.js';
 import { appendEvent } from '../events/outbox.repository.js';
-import { getLoadRecord, loadStatusOf, setLoadStatus } from '../loads/load.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf, type Scope } from '../shared/scope.js';
-import { deriveLoadStatus, type TripStatus } from '../shared/statuses.js';
 import { findTenantPlan } from '../tenancy/tenant.repository.js';
 import type { Context, Principal } from '../trpc.js';
 import { shareTripWrite } from '../visibility-shares/share-progress.js';
@@ -58,6 +56,19 @@ export interface TripWriteResult<R> {
   etag: string;
 }
 
+/**
+ * What follows a trip write that changed the trip: its load's status (core/loads sits above
+ * trips, as a load is read with its trips, so the composition root, core/router.ts, hands the
+ * loads domain's follower in here instead of this module importing it).
+ */
+export type TripWriteFollower = (trx: Db, clock: Clock, scope: Scope, after: TripRecord, now: string) => Promise<void>;
+
+let follower: TripWriteFollower | null = null;
+
+export function followTripWrites(next: TripWriteFollower): void {
+  follower = next;
+}
+
 /** Runs one trip write in a transaction; the result carries the trip's ETag for the answer. */
 export async function writeTrip<R>(ctx: WriteContext, tripId: string, options: TripWriteOptions<R>): Promise<TripWriteResult<R>> {
   const env = { scope: scopeOf(ctx.principal), clock: ctx.clock };
@@ -76,6 +87,9 @@ export async function writeTripIn<R>(
   tripId: string,
   options: TripWriteOptions<R>,
 ): Promise<Omit<TripWriteResult<R>, 'etag'>> {
+  // A load whose status stopped following its trips would be wrong data: refuse rather than write it.
+  const follow = follower;
+  if (!follow) throw new Error('trip writes need their follower: core/router.ts sets it');
   const { scope, clock } = env;
   if (!(await lockTrip(trx, scope, tripId))) throw notFound('Trip');
   const before = await getTripRecord(trx, scope, tripId);
@@ -90,33 +104,22 @@ export async function writeTripIn<R>(
     return { result, record: before, changed: false };
   }
   await bumpTripVersion(trx, tripId, now);
-  const loadChange = await followLoadStatus(trx, before.meta.loadId, now);
   // The bump touched only the version and the timestamp, so the record need not be read again.
   const after: TripRecord = {
     trip: { ...changedRecord.trip, UpdatedAt: now },
     meta: { ...changedRecord.meta, version: before.meta.version + 1 },
   };
-  await emitTripEvents(clock, trx, scope, before, after, loadChange, options.emitTripChanged);
+  await emitTripEvents(clock, trx, before, after, options.emitTripChanged);
+  await follow(trx, clock, scope, after, now);
   await shareTripWrite(trx, clock, before, after);
   return { result, record: after, changed: true };
-}
-
-/** A load's status follows its trips (core/shared/statuses.ts); returns the change when there is one. */
-async function followLoadStatus(trx: Db, loadId: string, now: string): Promise<FieldChange | null> {
-  const [load, trips] = await Promise.all([loadStatusOf(trx, loadId), tripStatusesOfLoad(trx, loadId)]);
-  const status = deriveLoadStatus(trips.map((trip) => trip.status as TripStatus));
-  if (status === load.status) return null;
-  await setLoadStatus(trx, loadId, status, now);
-  return { Field: 'Status', From: load.status, To: status };
 }
 
 async function emitTripEvents(
   clock: Clock,
   trx: Db,
-  scope: Scope,
   before: TripRecord,
   after: TripRecord,
-  loadChange: FieldChange | null,
   emitTripChanged: boolean,
 ): Promise<void> {
   const route = { tenantId: after.meta.tenantId, subsidiaryId: after.meta.subsidiaryId };
@@ -129,16 +132,6 @@ async function emitTripEvents(
       ...route,
       type: 'trip.status.changed',
       data: { ...after.trip, diff: { changes: [{ Field: 'Status', From: before.trip.Status, To: after.trip.Status }] } },
-    });
-  }
-  if (loadChange) {
-    const load = await getLoadRecord(trx, scope, after.meta.loadNumber);
-    if (!load) throw notFound('Load');
-    await appendEvent(trx, clock, {
-      tenantId: after.meta.tenantId,
-      subsidiaryId: load.load.SubsidiaryId,
-      type: 'load.status.changed',
-      data: { ...load.load, diff: { changes: [loadChange] } },
     });
   }
 }

@@ -13,7 +13,8 @@ import { inScope, type Scope } from '../shared/scope.js';
 import type { VisitSource } from '../shared/statuses.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
-import { needsLoadJoin, onlyStatusFilter, tripConditions, type TripFilterValues } from './trip-filters.js';
+import { tripConditions } from './trip-conditions.repository.js';
+import { needsLoadJoin, onlyStatusFilter, type TripFilterValues } from './trip-filters.js';
 import type { StopKind, TEta, TReference, TStop, TTrip, TTripLineItem } from './trip.schemas.js';
 
 export type StopRow = Selectable<StopsTable>;

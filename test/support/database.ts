@@ -110,10 +110,10 @@ async function migratedSchema(url: string, fill: (db: Db) => Promise<void>): Pro
 const images = new Map<string, Promise<Buffer>>();
 
 /**
- * An image, built once per run: vitest runs each test file in a process of its own, so images
- * are kept in the run's folder (WAYBILL_TEST_IMAGES, made and removed by
- * test/support/global-setup.ts) for the other files. Without that folder (a benchmark importing
- * the harness), once per process.
+ * An image, built once per run: a lane's files run in several worker processes (and a run has
+ * several lanes), so images are kept in the run's folder (WAYBILL_TEST_IMAGES, made and removed
+ * by test/support/global-setup.ts) for the other processes, and in memory for the next files of
+ * this one. Without that folder (a benchmark importing the harness), once per process.
  */
 function imageOf(name: string, build: () => Promise<Buffer>): Promise<Buffer> {
   let image = images.get(name);
