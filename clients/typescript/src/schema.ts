@@ -191,7 +191,7 @@ export interface paths {
         put?: never;
         /**
          * Record the position of a driver, truck or trailer
-         * @description One reading per request, body at most 8 KB. 409 StaleLocation (with CurrentRecordedAt) when a newer or equal RecordedAt is held; 422 FutureRecordedAt when RecordedAt is more than 5 minutes ahead.
+         * @description One reading per request, body at most 8 KB. 409 StaleLocation (with CurrentRecordedAt) when a newer or equal RecordedAt is held; 422 FutureRecordedAt when RecordedAt is more than 5 minutes ahead. An accepted reading attaches to a trip (TripId, else the asset's Dispatched or InTransit trip whose next Open stop is nearest), refreshes its Live ETAs on the HosEta plan, shares tracking.location with the load's customer, and watches the trip's geofences: readings inside the fence of the trip's next Open stop for 2 minutes or more record its arrival (ArrivedAt: the first of them), and a reading beyond the depart radius of an Arrived stop records its departure, with ArrivalSource/DepartureSource Geofence and the events, status moves and shares of the stop routes, committed with the reading. A geofence never overwrites a recorded arrival or departure, and watches only Dispatched and InTransit trips.
          *
          *     Requires scope: visibility:create.
          */
@@ -561,7 +561,7 @@ export interface paths {
         put?: never;
         /**
          * Create a customer
-         * @description Name and Type are required; Status defaults to Active. Without CompanyNumber the customer gets the next free number of the tenant (one more than the tenant's highest numeric CompanyNumber, deleted customers included). A CompanyNumber or ExternalId another customer of the tenant holds is a 409 Conflict/Duplicate whose Detail and Field name the field (a deleted customer's no longer count). Emits customer.created.
+         * @description Name and Type are required; Status defaults to Active. Without CompanyNumber the customer gets the next free number of the tenant (one more than the tenant's highest numeric CompanyNumber, deleted customers included). A CompanyNumber or ExternalId another customer of the tenant holds is a 409 Conflict/Duplicate whose Detail and Field name the field (a deleted customer's no longer count). DetentionFreeMinutes and DetentionRate are the detention terms of its loads' stops: the free time before detention starts and the hourly rate billed at departure. Emits customer.created.
          *
          *     Requires scope: customer:create.
          */
@@ -599,7 +599,7 @@ export interface paths {
         head?: never;
         /**
          * Update a customer
-         * @description A JSON merge patch (RFC 7396): a field left out is unchanged, null clears a nullable field (SubsidiaryId, BillingAddress, InvoicingInformation, ExternalId, and Country and PaymentTermsDays inside them); null on any other field is a 400. Send at least one field. BillingAddress and InvoicingInformation merge into the current ones. If-Match with the ETag of the GET is required (428 without, 412 when stale). A CompanyNumber or ExternalId another customer holds is a 409 Conflict/Duplicate naming the field. A patch that changes nothing keeps the ETag and emits nothing; otherwise customer.updated carries data.diff.changes.
+         * @description A JSON merge patch (RFC 7396): a field left out is unchanged, null clears a nullable field (SubsidiaryId, BillingAddress, InvoicingInformation, ExternalId, DetentionFreeMinutes, DetentionRate, and Country and PaymentTermsDays inside them); null on any other field is a 400. Send at least one field. BillingAddress and InvoicingInformation merge into the current ones; DetentionRate is replaced whole. If-Match with the ETag of the GET is required (428 without, 412 when stale). A CompanyNumber or ExternalId another customer holds is a 409 Conflict/Duplicate naming the field. A patch that changes nothing keeps the ETag and emits nothing; otherwise customer.updated carries data.diff.changes.
          *
          *     Requires scope: customer:update.
          */
@@ -2238,7 +2238,7 @@ export interface paths {
         get?: never;
         /**
          * Record the arrival at a stop
-         * @description Stores ArrivedAt, a correction included. A value without an offset is the stop's local time. An Open stop becomes Arrived; an Arrived or Completed stop keeps its status. The first arrival at a pickup moves a Dispatched trip to InTransit. An ArrivedAt later than the stop's DepartedAt is 400. The `ETag` header is the trip's.
+         * @description Stores ArrivedAt, a correction included. A value without an offset is the stop's local time. An Open stop becomes Arrived; an Arrived or Completed stop keeps its status. The first arrival at a pickup moves a Dispatched trip to InTransit. An ArrivedAt later than the stop's DepartedAt is 400. An arrival recorded after its free time ran out starts the stop's Detention at once (stop.detention.started). ArrivalSource becomes Manual, also when it corrects a geofence's arrival (which a geofence never overwrites); `stop.arrived` is emitted when ArrivedAt or its source changed. The `ETag` header is the trip's.
          *
          *     Requires scope: trip:update.
          */
@@ -2246,7 +2246,7 @@ export interface paths {
         post?: never;
         /**
          * Clear the arrival at a stop
-         * @description Makes the stop Open again (ArrivedAt and DepartedAt null) and reverts the trip status the arrival caused: an InTransit trip with no other pickup arrival goes back to Dispatched. 409 InvalidState on a Cancelled or Delivered trip. Clearing an Open stop changes nothing. The `ETag` header is the trip's.
+         * @description Makes the stop Open again (ArrivedAt, DepartedAt and their sources null; a geofence watches it again) and reverts the trip status the arrival caused: an InTransit trip with no other pickup arrival goes back to Dispatched. 409 InvalidState on a Cancelled or Delivered trip. Clearing an Open stop changes nothing. A started Detention is withdrawn (stop.detention.ended with Detention null). The `ETag` header is the trip's.
          *
          *     Requires scope: trip:update.
          */
@@ -2266,7 +2266,7 @@ export interface paths {
         get?: never;
         /**
          * Record the departure from a stop
-         * @description Stores DepartedAt (date-time rules of the arrival) and makes the stop Completed. Departure from the final stop makes the trip Delivered. 409 InvalidState without an arrival or on a Cancelled trip; a DepartedAt before ArrivedAt is 400. The `ETag` header is the trip's.
+         * @description Stores DepartedAt (date-time rules of the arrival) and makes the stop Completed. Departure from the final stop makes the trip Delivered. 409 InvalidState without an arrival or on a Cancelled trip; a DepartedAt before ArrivedAt is 400. DepartureSource becomes Manual, also when it corrects a geofence's departure; `stop.departed` is emitted when DepartedAt or its source changed. A departure after free time ends the stop's Detention (stop.detention.ended) and bills a customer with a DetentionRate; a corrected one updates both. The `ETag` header is the trip's.
          *
          *     Requires scope: trip:update.
          */
@@ -2545,7 +2545,7 @@ export interface paths {
         put?: never;
         /**
          * Record the position of an asset of a given type
-         * @description The typed twin of POST /assets/{assetId}/locations; assetType is driver, truck or trailer, case-insensitive.
+         * @description The typed twin of POST /assets/{assetId}/locations; assetType is driver, truck or trailer, case-insensitive. An accepted reading attaches to a trip (TripId, else the asset's Dispatched or InTransit trip whose next Open stop is nearest), refreshes its Live ETAs on the HosEta plan, shares tracking.location with the load's customer, and watches the trip's geofences: readings inside the fence of the trip's next Open stop for 2 minutes or more record its arrival (ArrivedAt: the first of them), and a reading beyond the depart radius of an Arrived stop records its departure, with ArrivalSource/DepartureSource Geofence and the events, status moves and shares of the stop routes, committed with the reading. A geofence never overwrites a recorded arrival or departure, and watches only Dispatched and InTransit trips.
          *
          *     Requires scope: visibility:create.
          */
@@ -3500,6 +3500,94 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "stop.arrived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * stop.arrived
+         * @description A stop's arrival was recorded or corrected, by the arrival route (Source Manual) or by positions inside its fence (Source Geofence); data is { LoadNumber, TripId, StopId, StopType, ArrivedAt, Source }. Routed by the trip's subsidiary.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_stop_arrived"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "stop.departed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * stop.departed
+         * @description A stop's departure was recorded or corrected, by the departure route (Source Manual) or by a position beyond its depart radius (Source Geofence); data is { LoadNumber, TripId, StopId, StopType, DepartedAt, Source }. Routed like stop.arrived.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_stop_departed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "stop.detention.ended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * stop.detention.ended
+         * @description The truck left a stop in detention (and again when a corrected time changes the Detention); data is { LoadNumber, TripId, StopId, Detention } with Minutes and AccessorialId. Detention is null when a correction or a cleared arrival put the stop back within its free time. Routed by the trip's subsidiary.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_stop_detention_ended"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "stop.detention.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * stop.detention.started
+         * @description A stop's free time ran out while the truck was there: sent within 60 seconds of it, or when a late arrival or departure is recorded; data is { LoadNumber, TripId, StopId, Detention } with EndedAt and Minutes null. Routed by the trip's subsidiary.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_stop_detention_started"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "tender.accepted": {
         parameters: {
             query?: never;
@@ -3887,6 +3975,8 @@ export interface components {
             /** @description Populated when ScheduleType is APPT. */
             AppointmentDate: string | null;
             AppointmentRequested: boolean;
+            /** @description Who recorded ArrivedAt: Manual (the arrival route, or data entered by people) or Geofence (positions attached to the trip: the first position inside the stop's fence of a stay of 2 minutes or more). Null while ArrivedAt is. A geofence never overwrites a recorded arrival; a correction through the arrival route makes it Manual. */
+            ArrivalSource: ("Manual" | "Geofence") | null;
             ArrivedAt: string | null;
             CompanyId: string | null;
             CompanyName: string | null;
@@ -3894,6 +3984,9 @@ export interface components {
             /** @description Null when the stop is not geocoded. */
             Coordinates: components["schemas"]["Coordinates"] | null;
             DepartedAt: string | null;
+            /** @description Who recorded DepartedAt: Manual (the departure route) or Geofence (the first position beyond the depart radius after the arrival). Null while DepartedAt is. */
+            DepartureSource: ("Manual" | "Geofence") | null;
+            Detention: components["schemas"]["Detention"] | null;
             Eta: components["schemas"]["Eta"] | null;
             Id: string;
             /** @description Live, Drop, Hook, Drop&Hook, … */
@@ -4395,6 +4488,10 @@ export interface components {
              * @example 2026-11-18T00:00:00.000Z
              */
             CreatedAt: string;
+            /** @description Free time at the customer's stops before detention, in minutes; null: 120 (a location's own wins). */
+            DetentionFreeMinutes: number | null;
+            /** @description Per hour of detention, billed at departure; null when detention is not billed. */
+            DetentionRate: components["schemas"]["Money"] | null;
             Email: string[];
             /** @description The integration's own id; unique per tenant among customers that are not deleted. */
             ExternalId: string | null;
@@ -4439,6 +4536,10 @@ export interface components {
              * @example 2026-11-18T00:00:00.000Z
              */
             CreatedAt: string;
+            /** @description Free time at the customer's stops before detention, in minutes; null: 120 (a location's own wins). */
+            DetentionFreeMinutes: number | null;
+            /** @description Per hour of detention, billed at departure; null when detention is not billed. */
+            DetentionRate: components["schemas"]["Money"] | null;
             Email: string[];
             /** @description The integration's own id; unique per tenant among customers that are not deleted. */
             ExternalId: string | null;
@@ -4483,6 +4584,10 @@ export interface components {
              * @example 2026-11-18T00:00:00.000Z
              */
             CreatedAt: string;
+            /** @description Free time at the customer's stops before detention, in minutes; null: 120 (a location's own wins). */
+            DetentionFreeMinutes: number | null;
+            /** @description Per hour of detention, billed at departure; null when detention is not billed. */
+            DetentionRate: components["schemas"]["Money"] | null;
             Email: string[];
             /** @description The integration's own id; unique per tenant among customers that are not deleted. */
             ExternalId: string | null;
@@ -4536,6 +4641,10 @@ export interface components {
              * @example 2026-11-18T00:00:00.000Z
              */
             CreatedAt: string;
+            /** @description Free time at the customer's stops before detention, in minutes; null: 120 (a location's own wins). */
+            DetentionFreeMinutes: number | null;
+            /** @description Per hour of detention, billed at departure; null when detention is not billed. */
+            DetentionRate: components["schemas"]["Money"] | null;
             diff: components["schemas"]["EventDiff"];
             Email: string[];
             /** @description The integration's own id; unique per tenant among customers that are not deleted. */
@@ -4606,6 +4715,8 @@ export interface components {
             /** @description Populated when ScheduleType is APPT. */
             AppointmentDate: string | null;
             AppointmentRequested: boolean;
+            /** @description Who recorded ArrivedAt: Manual (the arrival route, or data entered by people) or Geofence (positions attached to the trip: the first position inside the stop's fence of a stay of 2 minutes or more). Null while ArrivedAt is. A geofence never overwrites a recorded arrival; a correction through the arrival route makes it Manual. */
+            ArrivalSource: ("Manual" | "Geofence") | null;
             ArrivedAt: string | null;
             CompanyId: string | null;
             CompanyName: string | null;
@@ -4613,6 +4724,9 @@ export interface components {
             /** @description Null when the stop is not geocoded. */
             Coordinates: components["schemas"]["Coordinates"] | null;
             DepartedAt: string | null;
+            /** @description Who recorded DepartedAt: Manual (the departure route) or Geofence (the first position beyond the depart radius after the arrival). Null while DepartedAt is. */
+            DepartureSource: ("Manual" | "Geofence") | null;
+            Detention: components["schemas"]["Detention"] | null;
             Eta: components["schemas"]["Eta"] | null;
             Id: string;
             /** @description Live, Drop, Hook, Drop&Hook, … */
@@ -4628,6 +4742,29 @@ export interface components {
             StopType: string;
             /** @description The delivery window when ScheduleType is FCFS, null otherwise. */
             StopWindow: components["schemas"]["StopWindow"] | null;
+        };
+        /** @description null until the stop's free time is exceeded: from the time stop.detention.started is emitted (within 60 seconds of StartedAt, or when a late arrival or departure is recorded), and again null when a corrected time puts the stop within its free time. */
+        Detention: {
+            /** @description The customer accessorial billed at departure (ExternalId `detention:<StopId>`); null when none. */
+            AccessorialId: string | null;
+            /** @description The DepartedAt; null while the truck is still there. */
+            EndedAt: string | null;
+            /**
+             * @description The free time that applied: the location's, else the customer's, else 120.
+             * @example 120
+             */
+            FreeMinutes: number;
+            /**
+             * @description EndedAt − StartedAt in whole minutes, rounded up; null while the truck is still there.
+             * @example 61
+             */
+            Minutes: number | null;
+            /**
+             * Format: date-time
+             * @description When free time ran out: the clock's start (the later of ArrivedAt and the appointment or window Begin) plus FreeMinutes.
+             * @example 2026-11-21T16:00:00.000Z
+             */
+            StartedAt: string;
         };
         DispatchPreference: {
             /** @description A user id. */
@@ -5970,7 +6107,7 @@ export interface components {
                 Value: string;
             }[];
             /** @description 2 to 100 stops in route order: the first a Pickup, the last a Delivery. */
-            Stops: {
+            Stops: ({
                 /** @enum {string} */
                 $type: "appointment" | "delivery_window" | "waypoint";
                 Address?: {
@@ -6010,7 +6147,26 @@ export interface components {
                     End: string;
                 } | null;
                 TimeZone?: string | null;
-            }[];
+            } & ({
+                /** @constant */
+                $type?: "appointment";
+                /** @constant */
+                ScheduleType?: "APPT";
+                /** @enum {unknown} */
+                StopType?: "Pickup" | "Delivery";
+            } | {
+                /** @constant */
+                $type?: "delivery_window";
+                /** @constant */
+                ScheduleType?: "FCFS";
+                /** @enum {unknown} */
+                StopType?: "Pickup" | "Delivery";
+            } | {
+                /** @constant */
+                $type?: "waypoint";
+                /** @constant */
+                StopType?: "Waypoint";
+            }))[] & unknown;
             TrailerId?: string;
             /** @description Defaults to <LoadNumber>-<n>, n the trip's position in the load. */
             TripNumber?: string;
@@ -6086,6 +6242,96 @@ export interface components {
             State: string | null;
             Street: string | null;
             ZipCode: string | null;
+        };
+        /** @description The body of a `stop.arrived` delivery. */
+        StopArrivedEvent: {
+            data: components["schemas"]["StopArrivedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "stop.arrived";
+        };
+        StopArrivedEventData: {
+            /**
+             * Format: date-time
+             * @description UTC, as the stop reads it.
+             */
+            ArrivedAt: string;
+            LoadNumber: string;
+            /**
+             * @description Manual: the stop route; Geofence: positions attached to the trip.
+             * @enum {string}
+             */
+            Source: "Manual" | "Geofence";
+            StopId: string;
+            /** @description Pickup, Delivery or Waypoint. */
+            StopType: string;
+            TripId: string;
+        };
+        /** @description The body of a `stop.departed` delivery. */
+        StopDepartedEvent: {
+            data: components["schemas"]["StopDepartedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "stop.departed";
+        };
+        StopDepartedEventData: {
+            /**
+             * Format: date-time
+             * @description UTC, as the stop reads it.
+             */
+            DepartedAt: string;
+            LoadNumber: string;
+            /**
+             * @description Manual: the stop route; Geofence: positions attached to the trip.
+             * @enum {string}
+             */
+            Source: "Manual" | "Geofence";
+            StopId: string;
+            /** @description Pickup, Delivery or Waypoint. */
+            StopType: string;
+            TripId: string;
+        };
+        /** @description The body of a `stop.detention.ended` delivery. */
+        StopDetentionEndedEvent: {
+            data: components["schemas"]["StopDetentionEndedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "stop.detention.ended";
+        };
+        StopDetentionEndedEventData: {
+            Detention: components["schemas"]["Detention"] | null;
+            LoadNumber: string;
+            StopId: string;
+            TripId: string;
+        };
+        /** @description The body of a `stop.detention.started` delivery. */
+        StopDetentionStartedEvent: {
+            data: components["schemas"]["StopDetentionStartedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "stop.detention.started";
+        };
+        StopDetentionStartedEventData: {
+            Detention: components["schemas"]["Detention"];
+            LoadNumber: string;
+            StopId: string;
+            TripId: string;
         };
         StopPage: {
             Items: components["schemas"]["Stop"][];
@@ -7175,6 +7421,8 @@ export interface components {
             /** @description Populated when ScheduleType is APPT. */
             AppointmentDate: string | null;
             AppointmentRequested: boolean;
+            /** @description Who recorded ArrivedAt: Manual (the arrival route, or data entered by people) or Geofence (positions attached to the trip: the first position inside the stop's fence of a stay of 2 minutes or more). Null while ArrivedAt is. A geofence never overwrites a recorded arrival; a correction through the arrival route makes it Manual. */
+            ArrivalSource: ("Manual" | "Geofence") | null;
             ArrivedAt: string | null;
             CompanyId: string | null;
             CompanyName: string | null;
@@ -7182,6 +7430,9 @@ export interface components {
             /** @description Null when the stop is not geocoded. */
             Coordinates: components["schemas"]["Coordinates"] | null;
             DepartedAt: string | null;
+            /** @description Who recorded DepartedAt: Manual (the departure route) or Geofence (the first position beyond the depart radius after the arrival). Null while DepartedAt is. */
+            DepartureSource: ("Manual" | "Geofence") | null;
+            Detention: components["schemas"]["Detention"] | null;
             Eta: components["schemas"]["Eta"] | null;
             Id: string;
             /** @description Live, Drop, Hook, Drop&Hook, … */
@@ -15431,6 +15682,19 @@ export interface operations {
                     } | null;
                     /** @description Left out or null: the next free number of the tenant. */
                     CompanyNumber?: string | null;
+                    DetentionFreeMinutes?: number | null;
+                    DetentionRate?: {
+                        /**
+                         * @description Per hour of detention: above zero, at most 2 decimals (never rounded).
+                         * @example 75
+                         */
+                        Amount: number;
+                        /**
+                         * @description ISO 4217 numeric currency code; 840 (USD) when absent.
+                         * @example 840
+                         */
+                        Currency?: number | null;
+                    } | null;
                     Email?: string[];
                     ExternalId?: string | null;
                     InvoicingInformation?: {
@@ -15461,6 +15725,19 @@ export interface operations {
                     } | null;
                     /** @description Left out or null: the next free number of the tenant. */
                     CompanyNumber?: string | null;
+                    DetentionFreeMinutes?: number | null;
+                    DetentionRate?: {
+                        /**
+                         * @description Per hour of detention: above zero, at most 2 decimals (never rounded).
+                         * @example 75
+                         */
+                        Amount: number;
+                        /**
+                         * @description ISO 4217 numeric currency code; 840 (USD) when absent.
+                         * @example 840
+                         */
+                        Currency?: number | null;
+                    } | null;
                     Email?: string[];
                     ExternalId?: string | null;
                     InvoicingInformation?: {
@@ -15491,6 +15768,19 @@ export interface operations {
                     } | null;
                     /** @description Left out or null: the next free number of the tenant. */
                     CompanyNumber?: string | null;
+                    DetentionFreeMinutes?: number | null;
+                    DetentionRate?: {
+                        /**
+                         * @description Per hour of detention: above zero, at most 2 decimals (never rounded).
+                         * @example 75
+                         */
+                        Amount: number;
+                        /**
+                         * @description ISO 4217 numeric currency code; 840 (USD) when absent.
+                         * @example 840
+                         */
+                        Currency?: number | null;
+                    } | null;
                     Email?: string[];
                     ExternalId?: string | null;
                     InvoicingInformation?: {
@@ -15521,6 +15811,19 @@ export interface operations {
                     } | null;
                     /** @description Left out or null: the next free number of the tenant. */
                     CompanyNumber?: string | null;
+                    DetentionFreeMinutes?: number | null;
+                    DetentionRate?: {
+                        /**
+                         * @description Per hour of detention: above zero, at most 2 decimals (never rounded).
+                         * @example 75
+                         */
+                        Amount: number;
+                        /**
+                         * @description ISO 4217 numeric currency code; 840 (USD) when absent.
+                         * @example 840
+                         */
+                        Currency?: number | null;
+                    } | null;
                     Email?: string[];
                     ExternalId?: string | null;
                     InvoicingInformation?: {
@@ -16084,6 +16387,21 @@ export interface operations {
                     } | null;
                     /** @example 1001 */
                     CompanyNumber?: string;
+                    /** @description null clears it (120 applies). */
+                    DetentionFreeMinutes?: number | null;
+                    /** @description Replaced whole; null stops billing detention. */
+                    DetentionRate?: {
+                        /**
+                         * @description Per hour of detention: above zero, at most 2 decimals (never rounded).
+                         * @example 75
+                         */
+                        Amount: number;
+                        /**
+                         * @description ISO 4217 numeric currency code; 840 (USD) when absent.
+                         * @example 840
+                         */
+                        Currency?: number | null;
+                    } | null;
                     Email?: string[];
                     ExternalId?: string | null;
                     InvoicingInformation?: {
@@ -16101,7 +16419,7 @@ export interface operations {
                     SubsidiaryId?: string | null;
                     /** @enum {string} */
                     Type?: "Customer" | "Broker/3PL";
-                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
                 "application/json": {
                     BillingAddress?: {
                         City: string;
@@ -16113,6 +16431,21 @@ export interface operations {
                     } | null;
                     /** @example 1001 */
                     CompanyNumber?: string;
+                    /** @description null clears it (120 applies). */
+                    DetentionFreeMinutes?: number | null;
+                    /** @description Replaced whole; null stops billing detention. */
+                    DetentionRate?: {
+                        /**
+                         * @description Per hour of detention: above zero, at most 2 decimals (never rounded).
+                         * @example 75
+                         */
+                        Amount: number;
+                        /**
+                         * @description ISO 4217 numeric currency code; 840 (USD) when absent.
+                         * @example 840
+                         */
+                        Currency?: number | null;
+                    } | null;
                     Email?: string[];
                     ExternalId?: string | null;
                     InvoicingInformation?: {
@@ -16130,7 +16463,7 @@ export interface operations {
                     SubsidiaryId?: string | null;
                     /** @enum {string} */
                     Type?: "Customer" | "Broker/3PL";
-                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
                 "application/json-patch+json": {
                     BillingAddress?: {
                         City: string;
@@ -16142,6 +16475,21 @@ export interface operations {
                     } | null;
                     /** @example 1001 */
                     CompanyNumber?: string;
+                    /** @description null clears it (120 applies). */
+                    DetentionFreeMinutes?: number | null;
+                    /** @description Replaced whole; null stops billing detention. */
+                    DetentionRate?: {
+                        /**
+                         * @description Per hour of detention: above zero, at most 2 decimals (never rounded).
+                         * @example 75
+                         */
+                        Amount: number;
+                        /**
+                         * @description ISO 4217 numeric currency code; 840 (USD) when absent.
+                         * @example 840
+                         */
+                        Currency?: number | null;
+                    } | null;
                     Email?: string[];
                     ExternalId?: string | null;
                     InvoicingInformation?: {
@@ -16159,7 +16507,7 @@ export interface operations {
                     SubsidiaryId?: string | null;
                     /** @enum {string} */
                     Type?: "Customer" | "Broker/3PL";
-                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
                 "text/json": {
                     BillingAddress?: {
                         City: string;
@@ -16171,6 +16519,21 @@ export interface operations {
                     } | null;
                     /** @example 1001 */
                     CompanyNumber?: string;
+                    /** @description null clears it (120 applies). */
+                    DetentionFreeMinutes?: number | null;
+                    /** @description Replaced whole; null stops billing detention. */
+                    DetentionRate?: {
+                        /**
+                         * @description Per hour of detention: above zero, at most 2 decimals (never rounded).
+                         * @example 75
+                         */
+                        Amount: number;
+                        /**
+                         * @description ISO 4217 numeric currency code; 840 (USD) when absent.
+                         * @example 840
+                         */
+                        Currency?: number | null;
+                    } | null;
                     Email?: string[];
                     ExternalId?: string | null;
                     InvoicingInformation?: {
@@ -16188,7 +16551,7 @@ export interface operations {
                     SubsidiaryId?: string | null;
                     /** @enum {string} */
                     Type?: "Customer" | "Broker/3PL";
-                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -25636,7 +25999,7 @@ export interface operations {
                         Value: string;
                     }[];
                     /** @description 2 to 100 stops in route order: the first a Pickup, the last a Delivery. */
-                    Stops: {
+                    Stops: ({
                         /** @enum {string} */
                         $type: "appointment" | "delivery_window" | "waypoint";
                         Address?: {
@@ -25676,7 +26039,26 @@ export interface operations {
                             End: string;
                         } | null;
                         TimeZone?: string | null;
-                    }[];
+                    } & ({
+                        /** @constant */
+                        $type?: "appointment";
+                        /** @constant */
+                        ScheduleType?: "APPT";
+                        /** @enum {unknown} */
+                        StopType?: "Pickup" | "Delivery";
+                    } | {
+                        /** @constant */
+                        $type?: "delivery_window";
+                        /** @constant */
+                        ScheduleType?: "FCFS";
+                        /** @enum {unknown} */
+                        StopType?: "Pickup" | "Delivery";
+                    } | {
+                        /** @constant */
+                        $type?: "waypoint";
+                        /** @constant */
+                        StopType?: "Waypoint";
+                    }))[] & unknown;
                     TrailerId?: string;
                     /** @description Defaults to <LoadNumber>-<n>, n the trip's position in the load. */
                     TripNumber?: string;
@@ -25704,7 +26086,7 @@ export interface operations {
                         Value: string;
                     }[];
                     /** @description 2 to 100 stops in route order: the first a Pickup, the last a Delivery. */
-                    Stops: {
+                    Stops: ({
                         /** @enum {string} */
                         $type: "appointment" | "delivery_window" | "waypoint";
                         Address?: {
@@ -25744,7 +26126,26 @@ export interface operations {
                             End: string;
                         } | null;
                         TimeZone?: string | null;
-                    }[];
+                    } & ({
+                        /** @constant */
+                        $type?: "appointment";
+                        /** @constant */
+                        ScheduleType?: "APPT";
+                        /** @enum {unknown} */
+                        StopType?: "Pickup" | "Delivery";
+                    } | {
+                        /** @constant */
+                        $type?: "delivery_window";
+                        /** @constant */
+                        ScheduleType?: "FCFS";
+                        /** @enum {unknown} */
+                        StopType?: "Pickup" | "Delivery";
+                    } | {
+                        /** @constant */
+                        $type?: "waypoint";
+                        /** @constant */
+                        StopType?: "Waypoint";
+                    }))[] & unknown;
                     TrailerId?: string;
                     /** @description Defaults to <LoadNumber>-<n>, n the trip's position in the load. */
                     TripNumber?: string;
@@ -25772,7 +26173,7 @@ export interface operations {
                         Value: string;
                     }[];
                     /** @description 2 to 100 stops in route order: the first a Pickup, the last a Delivery. */
-                    Stops: {
+                    Stops: ({
                         /** @enum {string} */
                         $type: "appointment" | "delivery_window" | "waypoint";
                         Address?: {
@@ -25812,7 +26213,26 @@ export interface operations {
                             End: string;
                         } | null;
                         TimeZone?: string | null;
-                    }[];
+                    } & ({
+                        /** @constant */
+                        $type?: "appointment";
+                        /** @constant */
+                        ScheduleType?: "APPT";
+                        /** @enum {unknown} */
+                        StopType?: "Pickup" | "Delivery";
+                    } | {
+                        /** @constant */
+                        $type?: "delivery_window";
+                        /** @constant */
+                        ScheduleType?: "FCFS";
+                        /** @enum {unknown} */
+                        StopType?: "Pickup" | "Delivery";
+                    } | {
+                        /** @constant */
+                        $type?: "waypoint";
+                        /** @constant */
+                        StopType?: "Waypoint";
+                    }))[] & unknown;
                     TrailerId?: string;
                     /** @description Defaults to <LoadNumber>-<n>, n the trip's position in the load. */
                     TripNumber?: string;
@@ -25840,7 +26260,7 @@ export interface operations {
                         Value: string;
                     }[];
                     /** @description 2 to 100 stops in route order: the first a Pickup, the last a Delivery. */
-                    Stops: {
+                    Stops: ({
                         /** @enum {string} */
                         $type: "appointment" | "delivery_window" | "waypoint";
                         Address?: {
@@ -25880,7 +26300,26 @@ export interface operations {
                             End: string;
                         } | null;
                         TimeZone?: string | null;
-                    }[];
+                    } & ({
+                        /** @constant */
+                        $type?: "appointment";
+                        /** @constant */
+                        ScheduleType?: "APPT";
+                        /** @enum {unknown} */
+                        StopType?: "Pickup" | "Delivery";
+                    } | {
+                        /** @constant */
+                        $type?: "delivery_window";
+                        /** @constant */
+                        ScheduleType?: "FCFS";
+                        /** @enum {unknown} */
+                        StopType?: "Pickup" | "Delivery";
+                    } | {
+                        /** @constant */
+                        $type?: "waypoint";
+                        /** @constant */
+                        StopType?: "Waypoint";
+                    }))[] & unknown;
                     TrailerId?: string;
                     /** @description Defaults to <LoadNumber>-<n>, n the trip's position in the load. */
                     TripNumber?: string;
@@ -29627,7 +30066,7 @@ export interface operations {
                              */
                             End: string;
                         };
-                    })[];
+                    })[] & unknown;
                 };
                 "application/json": {
                     CustomerId: string;
@@ -29715,7 +30154,7 @@ export interface operations {
                              */
                             End: string;
                         };
-                    })[];
+                    })[] & unknown;
                 };
                 "application/json-patch+json": {
                     CustomerId: string;
@@ -29803,7 +30242,7 @@ export interface operations {
                              */
                             End: string;
                         };
-                    })[];
+                    })[] & unknown;
                 };
                 "text/json": {
                     CustomerId: string;
@@ -29891,7 +30330,7 @@ export interface operations {
                              */
                             End: string;
                         };
-                    })[];
+                    })[] & unknown;
                 };
             };
         };
@@ -36386,7 +36825,26 @@ export interface operations {
                             End: string;
                         } | null;
                         TimeZone?: string | null;
-                    };
+                    } & ({
+                        /** @constant */
+                        $type?: "appointment";
+                        /** @constant */
+                        ScheduleType?: "APPT";
+                        /** @enum {unknown} */
+                        StopType?: "Pickup" | "Delivery";
+                    } | {
+                        /** @constant */
+                        $type?: "delivery_window";
+                        /** @constant */
+                        ScheduleType?: "FCFS";
+                        /** @enum {unknown} */
+                        StopType?: "Pickup" | "Delivery";
+                    } | {
+                        /** @constant */
+                        $type?: "waypoint";
+                        /** @constant */
+                        StopType?: "Waypoint";
+                    });
                 };
                 "application/json": {
                     /** @description 0-based place of the new stop, at most the trip's number of stops (400 otherwise); default: before the last stop. */
@@ -36432,7 +36890,26 @@ export interface operations {
                             End: string;
                         } | null;
                         TimeZone?: string | null;
-                    };
+                    } & ({
+                        /** @constant */
+                        $type?: "appointment";
+                        /** @constant */
+                        ScheduleType?: "APPT";
+                        /** @enum {unknown} */
+                        StopType?: "Pickup" | "Delivery";
+                    } | {
+                        /** @constant */
+                        $type?: "delivery_window";
+                        /** @constant */
+                        ScheduleType?: "FCFS";
+                        /** @enum {unknown} */
+                        StopType?: "Pickup" | "Delivery";
+                    } | {
+                        /** @constant */
+                        $type?: "waypoint";
+                        /** @constant */
+                        StopType?: "Waypoint";
+                    });
                 };
                 "application/json-patch+json": {
                     /** @description 0-based place of the new stop, at most the trip's number of stops (400 otherwise); default: before the last stop. */
@@ -36478,7 +36955,26 @@ export interface operations {
                             End: string;
                         } | null;
                         TimeZone?: string | null;
-                    };
+                    } & ({
+                        /** @constant */
+                        $type?: "appointment";
+                        /** @constant */
+                        ScheduleType?: "APPT";
+                        /** @enum {unknown} */
+                        StopType?: "Pickup" | "Delivery";
+                    } | {
+                        /** @constant */
+                        $type?: "delivery_window";
+                        /** @constant */
+                        ScheduleType?: "FCFS";
+                        /** @enum {unknown} */
+                        StopType?: "Pickup" | "Delivery";
+                    } | {
+                        /** @constant */
+                        $type?: "waypoint";
+                        /** @constant */
+                        StopType?: "Waypoint";
+                    });
                 };
                 "text/json": {
                     /** @description 0-based place of the new stop, at most the trip's number of stops (400 otherwise); default: before the last stop. */
@@ -36524,7 +37020,26 @@ export interface operations {
                             End: string;
                         } | null;
                         TimeZone?: string | null;
-                    };
+                    } & ({
+                        /** @constant */
+                        $type?: "appointment";
+                        /** @constant */
+                        ScheduleType?: "APPT";
+                        /** @enum {unknown} */
+                        StopType?: "Pickup" | "Delivery";
+                    } | {
+                        /** @constant */
+                        $type?: "delivery_window";
+                        /** @constant */
+                        ScheduleType?: "FCFS";
+                        /** @enum {unknown} */
+                        StopType?: "Pickup" | "Delivery";
+                    } | {
+                        /** @constant */
+                        $type?: "waypoint";
+                        /** @constant */
+                        StopType?: "Waypoint";
+                    });
                 };
             };
         };
@@ -43064,7 +43579,7 @@ export interface operations {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
                     /** @description Event types or <prefix>.* patterns, 1 to 100. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "webhook.test" | "webhook.*")[];
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "stop.arrived" | "stop.*" | "stop.departed" | "stop.detention.started" | "stop.detention.*" | "stop.detention.ended" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /** @description The subsidiary whose events the subscription receives; required for tenant-wide clients, defaults to the client's own. */
@@ -43080,7 +43595,7 @@ export interface operations {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
                     /** @description Event types or <prefix>.* patterns, 1 to 100. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "webhook.test" | "webhook.*")[];
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "stop.arrived" | "stop.*" | "stop.departed" | "stop.detention.started" | "stop.detention.*" | "stop.detention.ended" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /** @description The subsidiary whose events the subscription receives; required for tenant-wide clients, defaults to the client's own. */
@@ -43096,7 +43611,7 @@ export interface operations {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
                     /** @description Event types or <prefix>.* patterns, 1 to 100. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "webhook.test" | "webhook.*")[];
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "stop.arrived" | "stop.*" | "stop.departed" | "stop.detention.started" | "stop.detention.*" | "stop.detention.ended" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /** @description The subsidiary whose events the subscription receives; required for tenant-wide clients, defaults to the client's own. */
@@ -43112,7 +43627,7 @@ export interface operations {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
                     /** @description Event types or <prefix>.* patterns, 1 to 100. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "webhook.test" | "webhook.*")[];
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "stop.arrived" | "stop.*" | "stop.departed" | "stop.detention.started" | "stop.detention.*" | "stop.detention.ended" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /** @description The subsidiary whose events the subscription receives; required for tenant-wide clients, defaults to the client's own. */
@@ -43464,7 +43979,7 @@ export interface operations {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
                     /** @description Event types or <prefix>.* patterns, 1 to 100. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "webhook.test" | "webhook.*")[];
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "stop.arrived" | "stop.*" | "stop.departed" | "stop.detention.started" | "stop.detention.*" | "stop.detention.ended" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /**
@@ -43478,7 +43993,7 @@ export interface operations {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
                     /** @description Event types or <prefix>.* patterns, 1 to 100. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "webhook.test" | "webhook.*")[];
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "stop.arrived" | "stop.*" | "stop.departed" | "stop.detention.started" | "stop.detention.*" | "stop.detention.ended" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /**
@@ -43492,7 +44007,7 @@ export interface operations {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
                     /** @description Event types or <prefix>.* patterns, 1 to 100. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "webhook.test" | "webhook.*")[];
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "stop.arrived" | "stop.*" | "stop.departed" | "stop.detention.started" | "stop.detention.*" | "stop.detention.ended" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /**
@@ -43506,7 +44021,7 @@ export interface operations {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
                     /** @description Event types or <prefix>.* patterns, 1 to 100. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "webhook.test" | "webhook.*")[];
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "stop.arrived" | "stop.*" | "stop.departed" | "stop.detention.started" | "stop.detention.*" | "stop.detention.ended" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /**
@@ -46385,6 +46900,118 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["LocationCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_stop_arrived: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StopArrivedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_stop_departed: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StopDepartedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_stop_detention_ended: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StopDetentionEndedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_stop_detention_started: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StopDetentionStartedEvent"];
             };
         };
         responses: {
