@@ -22,6 +22,9 @@ const diffSchema: Json = {
   additionalProperties: false,
 };
 
+/** What names the stop in every `stop.*` event's data. */
+const stopEventIds: Json = { LoadNumber: { type: 'string' }, TripId: { type: 'string' }, StopId: { type: 'string' } };
+
 /** `{ LoadNumber, TripId, StopId, Detention }` of the detention events; the ended one's Detention may be null (withdrawn). */
 function detentionData(schemas: Json, nullable: boolean): Json {
   if (!schemas.Detention) throw new Error('webhooks: no component Detention');
@@ -29,9 +32,7 @@ function detentionData(schemas: Json, nullable: boolean): Json {
   return {
     type: 'object',
     properties: {
-      LoadNumber: { type: 'string' },
-      TripId: { type: 'string' },
-      StopId: { type: 'string' },
+      ...stopEventIds,
       Detention: nullable ? { anyOf: [detention, { type: 'null' }] } : detention,
     },
     required: ['LoadNumber', 'TripId', 'StopId', 'Detention'],
@@ -44,9 +45,7 @@ function stopVisitSchema(time: 'ArrivedAt' | 'DepartedAt'): Json {
   return {
     type: 'object',
     properties: {
-      LoadNumber: { type: 'string' },
-      TripId: { type: 'string' },
-      StopId: { type: 'string' },
+      ...stopEventIds,
       StopType: { type: 'string', description: 'Pickup, Delivery or Waypoint.' },
       [time]: { type: 'string', format: 'date-time', description: 'UTC, as the stop reads it.' },
       Source: { type: 'string', enum: ['Manual', 'Geofence'], description: 'Manual: the stop route; Geofence: positions attached to the trip.' },
