@@ -95,7 +95,7 @@ async function demoToken(authUrl: string): Promise<string> {
 describe('the server in development: the sandbox activity (bin/sandbox-activity.ts)', () => {
   it('gives in-transit trucks positions, a geofence visit with detention, notes and an invoice, and the demo subscriptions delivered and failed attempts', async () => {
     // At info level: the sandbox's account of the geofence visit is a line a newcomer reads.
-    const { output, apiUrl, authUrl } = await start({ NODE_ENV: 'development', LOG_LEVEL: 'info' });
+    const { apiUrl, authUrl } = await start({ NODE_ENV: 'development', LOG_LEVEL: 'info' });
     const token = await demoToken(authUrl);
     const get = async (path: string) => {
       const response = await fetch(`${apiUrl}/api/p/v1.0${path}`, { headers: { authorization: `Bearer ${token}` } });
@@ -148,7 +148,8 @@ describe('the server in development: the sandbox activity (bin/sandbox-activity.
       'stop.detention.ended',
       'stop.detention.started',
     ]);
-    expect(output).toContain(`sandbox: truck trk_113 arrived at stp_2106_2 (Dallas, TX) by geofence at 10:05 UTC, detention 65 min billed as ${fenced.Detention.AccessorialId} for 93.75, departed 11:40 UTC (geofence)`);
+    // The whole output so far: the log line may be flushed after the banner the start waited for.
+    expect(server!.output()).toContain(`sandbox: truck trk_113 arrived at stp_2106_2 (Dallas, TX) by geofence at 10:05 UTC, detention 65 min billed as ${fenced.Detention.AccessorialId} for 93.75, departed 11:40 UTC (geofence)`);
 
     // The dispatcher delivers the trip.changed events of those writes: the sandbox's receiver
     // takes them (refusing one first attempt in three), the unreachable Dallas URL fails.
