@@ -14,6 +14,28 @@ const RECEIVER_WEBHOOK_ID = 'wh_kc_sandbox';
 const MINUTE = 60_000;
 /** A trail of readings per truck, the last at DEMO_NOW: a track on the map, not a lone dot. */
 const TRAIL_MINUTES = [45, 30, 15, 0];
+/**
+ * The trip whose truck replays a visit to a fenced stop instead of a trail: its delivery (no
+ * location, so the default 300 m circle around its Coordinates) opened its window at 10:00,
+ * before DEMO_NOW, and its customer (Great Plains, fixtures/demo-base.json) has 30 free minutes
+ * and a DetentionRate, so the visit shows detention and its billing.
+ */
+const GEOFENCE_TRIP_ID = 'trp_2106_a';
+/**
+ * The replay's readings, as offsets in degrees from the stop: the truck comes in from the east
+ * (Shreveport), is inside the fence at 10:05 and still inside 5 minutes later (arrived at 10:05,
+ * docs/api-rules.md#geofences), waits at the dock past its free time (detention from 10:35,
+ * docs/api-rules.md#detention), and at 11:40 is 1.1 km north, beyond the 450 m depart radius.
+ */
+const GEOFENCE_REPLAY = [
+  { minutesBefore: 160, north: 0, east: 0.1 },
+  { minutesBefore: 130, north: 0, east: 0.02 },
+  { minutesBefore: 115, north: 0, east: 0.0005 },
+  { minutesBefore: 110, north: 0.0002, east: 0.0003 },
+  { minutesBefore: 75, north: 0.0002, east: 0.0002 },
+  { minutesBefore: 35, north: 0.0002, east: 0.0002 },
+  { minutesBefore: 20, north: 0.01, east: 0 },
+] as const;
 
 export interface SandboxOptions {
   db: Db;
@@ -37,6 +59,10 @@ export interface SandboxOptions {
  *   The last two are trip writes, so the dispatcher delivers `trip.changed` events to
  *   `wh_kc_sandbox` (successes, and the receiver's deliberate refusals with their retries) and
  *   to `wh_dal_tms` (an unreachable URL: failures).
+ * - On that same first start, one truck (GEOFENCE_TRIP_ID's) replays a visit to its delivery
+ *   instead of a trail: its positions alone record the arrival and departure by geofence, and
+ *   its wait past free time a detention billed to the customer; the log says what the stop reads
+ *   afterwards.
  * - On that same first start, the back office's own writes: a Public and an Internal note on
  *   each in-transit load (the Public one shows on its tracking page), and an
  *   invoice of the first delivered load not yet billed (`POST /invoices`' procedure: line items
@@ -53,8 +79,9 @@ export async function startSandbox(options: SandboxOptions): Promise<void> {
     });
   try {
     const receiverUrl = await startReceiver(call);
-    const activity = await recordActivity(call, options.clock);
+    const { visit, ...activity } = await recordActivity(call, options.clock);
     logger.info({ receiverUrl, ...activity }, 'sandbox: webhook receiver started and demo activity recorded');
+    if (visit) logger.info({ tripId: GEOFENCE_TRIP_ID, stopId: visit.stop.Id, detention: visit.stop.Detention }, describeVisit(visit));
   } catch (error) {
     // The sandbox is a convenience: the server still starts without it.
     logger.warn({ err: error }, 'sandbox: could not set up the demo activity');
@@ -74,8 +101,17 @@ async function startReceiver(call: Caller): Promise<string | null> {
   return receiver.url;
 }
 
-async function recordActivity(call: Caller, clock: Clock): Promise<{ positions: number; arrivals: number; seals: number; notes: number; invoice: string | null }> {
-  const done = { positions: 0, arrivals: 0, seals: 0, notes: 0, invoice: null as string | null };
+interface Activity {
+  positions: number;
+  arrivals: number;
+  seals: number;
+  notes: number;
+  invoice: string | null;
+  visit: Visit | null;
+}
+
+async function recordActivity(call: Caller, clock: Clock): Promise<Activity> {
+  const done: Activity = { positions: 0, arrivals: 0, seals: 0, notes: 0, invoice: null, visit: null };
   const demoNow = Date.parse(DEMO_NOW);
   // Readings ahead of the server's clock would be refused (422): a machine dated before the
   // demo's story gets none.
@@ -87,13 +123,17 @@ async function recordActivity(call: Caller, clock: Clock): Promise<{ positions: 
     if (held) return done;
   }
 
+  const replayed = trucks.find((trip) => trip.Id === GEOFENCE_TRIP_ID && nextOpenStop(trip)?.Coordinates);
   for (const trip of trucks) {
-    for (const reading of trail(trip, demoNow)) {
+    const readings = trip === replayed ? visitReadings(nextOpenStop(trip)!, demoNow) : trail(trip, demoNow);
+    for (const reading of readings) {
       await call().visibility.createAssetLocation({ assetId: trip.TruckId!, TripId: trip.Id, ...reading });
       done.positions++;
     }
   }
+  if (replayed) done.visit = await readVisit(call, replayed, nextOpenStop(replayed)!.Id);
   for (const trip of inTransit) {
+    if (trip === replayed) continue;
     const next = nextOpenStop(trip);
     // The snapshot read before the positions: their Live ETAs would move the schedule.
     if (next && next === trip.Stops[trip.Stops.length - 1] && scheduleOf(next) <= demoNow) {
@@ -178,7 +218,7 @@ function expectedAt(stop: Stop): number {
  * the share of the leg's time gone at each reading's moment (kept within the leg), on the
  * straight line between the two stops. A truck standing at a stop reads at the stop.
  */
-function trail(trip: TTrip, demoNow: number): Array<{ Coordinates: { Latitude: string; Longitude: string }; RecordedAt: string }> {
+function trail(trip: TTrip, demoNow: number): Reading[] {
   const next = nextOpenStop(trip);
   const left = [...trip.Stops].reverse().find((stop) => stop.ArrivedAt !== null);
   if (!left?.Coordinates) return [];
@@ -198,6 +238,54 @@ function trail(trip: TTrip, demoNow: number): Array<{ Coordinates: { Latitude: s
       RecordedAt: iso(at),
     };
   });
+}
+
+type Reading = { Coordinates: { Latitude: string; Longitude: string }; RecordedAt: string };
+
+/** GEOFENCE_REPLAY's readings around a stop, before DEMO_NOW (a reading after the server's clock is refused). */
+function visitReadings(stop: Stop, demoNow: number): Reading[] {
+  const latitude = Number(stop.Coordinates!.Latitude);
+  const longitude = Number(stop.Coordinates!.Longitude);
+  return GEOFENCE_REPLAY.map(({ minutesBefore, north, east }) => ({
+    Coordinates: { Latitude: (latitude + north).toFixed(4), Longitude: (longitude + east).toFixed(4) },
+    RecordedAt: iso(demoNow - minutesBefore * MINUTE),
+  }));
+}
+
+interface Visit {
+  truckId: string;
+  stop: Stop;
+  /** The detention accessorial's amount, as billed. */
+  billed: number | null;
+}
+
+/** The replayed stop as the API reads it after the positions: the log reports what happened, not what was meant to. */
+async function readVisit(call: Caller, trip: TTrip, stopId: string): Promise<Visit> {
+  const stop = (await call().trips.getTrip({ tripId: trip.Id })).Stops.find((candidate) => candidate.Id === stopId)!;
+  const accessorialId = stop.Detention?.AccessorialId;
+  const billed = accessorialId ? (await call().accessorials.getCustomerAccessorial({ id: accessorialId })).Amount.Amount : null;
+  return { truckId: trip.TruckId!, stop, billed };
+}
+
+/** e.g. `sandbox: truck trk_113 arrived at stp_2106_2 (Dallas, TX) by geofence at 10:05, detention 65 min billed as acc_… for 93.75, departed 11:40 (geofence)`. */
+function describeVisit({ truckId, stop, billed }: Visit): string {
+  const where = `${stop.Id} (${[stop.Address?.City, stop.Address?.State].filter(Boolean).join(', ')})`;
+  const arrival = stop.ArrivedAt ? `arrived at ${where} by ${sourceName(stop.ArrivalSource)} at ${clockTime(stop.ArrivedAt)}` : `did not arrive at ${where}`;
+  const detention = !stop.Detention
+    ? 'no detention'
+    : `detention ${stop.Detention.Minutes ?? 'running'} min` +
+      (stop.Detention.AccessorialId ? ` billed as ${stop.Detention.AccessorialId} for ${billed}` : ', not billed');
+  const departure = stop.DepartedAt ? `departed ${clockTime(stop.DepartedAt)} (${sourceName(stop.DepartureSource)})` : 'not departed';
+  return `sandbox: truck ${truckId} ${arrival}, ${detention}, ${departure}`;
+}
+
+function sourceName(source: string | null): string {
+  return source === 'Geofence' ? 'geofence' : `${source ?? 'no'} record`;
+}
+
+/** HH:MM UTC of a time. */
+function clockTime(at: string): string {
+  return `${new Date(at).toISOString().slice(11, 16)} UTC`;
 }
 
 function iso(ms: number): string {

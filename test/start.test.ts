@@ -93,8 +93,9 @@ async function demoToken(authUrl: string): Promise<string> {
 }
 
 describe('the server in development: the sandbox activity (bin/sandbox-activity.ts)', () => {
-  it('gives in-transit trucks positions, notes and an invoice, and the demo subscriptions delivered and failed attempts', async () => {
-    const { apiUrl, authUrl } = await start({ NODE_ENV: 'development' });
+  it('gives in-transit trucks positions, a geofence visit with detention, notes and an invoice, and the demo subscriptions delivered and failed attempts', async () => {
+    // At info level: the sandbox's account of the geofence visit is a line a newcomer reads.
+    const { apiUrl, authUrl } = await start({ NODE_ENV: 'development', LOG_LEVEL: 'info' });
     const token = await demoToken(authUrl);
     const get = async (path: string) => {
       const response = await fetch(`${apiUrl}/api/p/v1.0${path}`, { headers: { authorization: `Bearer ${token}` } });
@@ -120,6 +121,35 @@ describe('the server in development: the sandbox activity (bin/sandbox-activity.
     expect(made.LineItems.length).toBeGreaterThan(0);
     const found = await get('/loads?ExternalId=shipperedi:ORD-1101');
     expect(found.body.Items.map((load: any) => load.LoadNumber)).toEqual(['L-1101']);
+
+    // trk_113 (trp_2106_a) replays a visit to its Dallas delivery instead of a trail: its
+    // positions alone arrive and depart the stop, and Great Plains' 30 free minutes and
+    // DetentionRate (fixtures/demo-base.json) make the wait a billed detention.
+    const visited = (await get('/trips/trp_2106_a')).body;
+    expect(visited.Status).toBe('Delivered');
+    const fenced = visited.Stops.find((stop: any) => stop.Id === 'stp_2106_2');
+    expect(fenced).toMatchObject({
+      Status: 'Completed',
+      ArrivedAt: '2026-11-22T10:05:00.000Z',
+      ArrivalSource: 'Geofence',
+      DepartedAt: '2026-11-22T11:40:00.000Z',
+      DepartureSource: 'Geofence',
+      Detention: { StartedAt: '2026-11-22T10:35:00.000Z', EndedAt: '2026-11-22T11:40:00.000Z', Minutes: 65, FreeMinutes: 30 },
+    });
+    expect(fenced.Detention.AccessorialId).toEqual(expect.any(String));
+    const billed = (await get(`/accessorials/customer/${fenced.Detention.AccessorialId}`)).body;
+    // 65 minutes are 1.25 hours at 75 an hour.
+    expect(billed).toMatchObject({ CustomerId: 'cus_plains_brokerage', TripId: 'trp_2106_a', Quantity: 1.25, Amount: { Amount: 93.75 }, ExternalId: 'detention:stp_2106_2' });
+    const stopEvents = (await get('/events?Types=stop.*&PageSize=500')).body.Items as any[];
+    // Each once (the arrival and the departure write each commit a detention event with theirs).
+    expect(stopEvents.filter((event) => event.data.StopId === 'stp_2106_2').map((event) => event.type).sort()).toEqual([
+      'stop.arrived',
+      'stop.departed',
+      'stop.detention.ended',
+      'stop.detention.started',
+    ]);
+    // The whole output so far: the log line may be flushed after the banner the start waited for.
+    expect(server!.output()).toContain(`sandbox: truck trk_113 arrived at stp_2106_2 (Dallas, TX) by geofence at 10:05 UTC, detention 65 min billed as ${fenced.Detention.AccessorialId} for 93.75, departed 11:40 UTC (geofence)`);
 
     // The dispatcher delivers the trip.changed events of those writes: the sandbox's receiver
     // takes them (refusing one first attempt in three), the unreachable Dallas URL fails.
