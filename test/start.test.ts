@@ -141,12 +141,13 @@ describe('the server in development: the sandbox activity (bin/sandbox-activity.
     // 65 minutes are 1.25 hours at 75 an hour.
     expect(billed).toMatchObject({ CustomerId: 'cus_plains_brokerage', TripId: 'trp_2106_a', Quantity: 1.25, Amount: { Amount: 93.75 }, ExternalId: 'detention:stp_2106_2' });
     const stopEvents = (await get('/events?Types=stop.*&PageSize=500')).body.Items as any[];
-    // Each once (the arrival and the departure write each commit a detention event with theirs).
-    expect(stopEvents.filter((event) => event.data.StopId === 'stp_2106_2').map((event) => event.type).sort()).toEqual([
+    // Each once, in the feed's (commit) order: the arrival is recorded after its free time ran
+    // out, so its write starts the detention, after stop.arrived; the departure ends it.
+    expect(stopEvents.filter((event) => event.data.StopId === 'stp_2106_2').map((event) => event.type)).toEqual([
       'stop.arrived',
+      'stop.detention.started',
       'stop.departed',
       'stop.detention.ended',
-      'stop.detention.started',
     ]);
     // The whole output so far: the log line may be flushed after the banner the start waited for.
     expect(server!.output()).toContain(`sandbox: truck trk_113 arrived at stp_2106_2 (Dallas, TX) by geofence at 10:05 UTC, detention 65 min billed as ${fenced.Detention.AccessorialId} for 93.75, departed 11:40 UTC (geofence)`);

@@ -35,11 +35,12 @@ export async function arriveAtStop(write: StopWrite, visit: StopVisit): Promise<
     { arrived_at: visit.at, arrival_source: visit.source, status: stop.status === 'Open' ? 'Arrived' : stop.status, geofence_entered_at: null },
     now,
   );
-  await syncStopDetention(trx, clock, { trip: before.meta, stop, arrivedAt: visit.at, departedAt: stop.departed_at, clientId: visit.clientId });
   if (stop.stop_type === 'Pickup' && before.meta.status === 'Dispatched') {
     await patchTrip(trx, before.meta.id, { status: before.meta.status }, { status: 'InTransit' });
   }
   if (stop.arrived_at !== visit.at || stop.arrival_source !== visit.source) await emitVisit(write, 'stop.arrived', { ArrivedAt: visit.at }, visit.source);
+  // After the stop's own event, so a subscriber reads stop.arrived before the detention it starts.
+  await syncStopDetention(trx, clock, { trip: before.meta, stop, arrivedAt: visit.at, departedAt: stop.departed_at, clientId: visit.clientId });
 }
 
 /**
@@ -49,11 +50,11 @@ export async function arriveAtStop(write: StopWrite, visit: StopVisit): Promise<
 export async function departFromStop(write: StopWrite, visit: StopVisit): Promise<void> {
   const { trx, clock, stop, before, now, isFinal } = write;
   await patchStop(trx, stop, { departed_at: visit.at, departure_source: visit.source, status: 'Completed' }, now);
-  await syncStopDetention(trx, clock, { trip: before.meta, stop, arrivedAt: stop.arrived_at, departedAt: visit.at, clientId: visit.clientId });
   if (isFinal) await patchTrip(trx, before.meta.id, { status: before.meta.status }, { status: 'Delivered' });
   if (stop.departed_at !== visit.at || stop.departure_source !== visit.source) {
     await emitVisit(write, 'stop.departed', { DepartedAt: visit.at }, visit.source);
   }
+  await syncStopDetention(trx, clock, { trip: before.meta, stop, arrivedAt: stop.arrived_at, departedAt: visit.at, clientId: visit.clientId });
 }
 
 /** docs/api-rules.md#geofences: routed like the trip's own events, by its subsidiary. */
