@@ -494,6 +494,14 @@ describe('what a geofence arrival shares', () => {
     const history = await t.api(`${base}/visibility/outbound/L-gf-share/history?PageSize=100`, { as: ALL });
     expect(history.status).toBe(200);
     expect(history.body.Items.map((item: any) => item.EventType)).toEqual(expect.arrayContaining(['Arrival', 'Departure']));
+    // What the load received: the stop times with the geofence as their source.
+    const inbound = await t.api(`${base}/visibility/inbound/L-gf-share/history?PageSize=100`, { as: ALL });
+    expect(inbound.status).toBe(200);
+    const stopRows = inbound.body.Items.filter((item: any) => item.StopId === 'trp_gf_share_p' && item.EventType !== 'Location');
+    expect(stopRows.map((item: any) => [item.EventType, item.RecordedAt, item.Source])).toEqual([
+      ['Departure', trace.time(20 * MINUTE), 'Geofence'],
+      ['Arrival', trace.time(0), 'Geofence'],
+    ]);
   });
 
   it('shows the shipper who recorded the times on the tracking page: "(geofence)", and ArrivalSource in its JSON', async () => {

@@ -18,7 +18,7 @@ export const findInboundHistory = authedProcedure
         "stops, and the check calls on its trips (EventType CheckCall, Id `checkcall:<checkCallId>`, StopId the trip's next " +
         'Open stop when it was recorded), newest RecordedAt first (Id breaking ties). RecordedAt is the position\'s or check ' +
         "call's RecordedAt or the stop's ArrivedAt / DepartedAt, and ReceivedAt when the server recorded it (for seeded " +
-        'data, when it was loaded); AssetId and AssetType are null for stop events, whose Source is `StopUpdate`, and for ' +
+        'data, when it was loaded); AssetId and AssetType are null for stop events, whose Source is `StopUpdate` (`Geofence` when positions recorded the time), and for ' +
         'check calls, whose Source is `CheckCall`.',
       protect: true,
     },

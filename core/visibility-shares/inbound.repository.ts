@@ -54,7 +54,12 @@ export async function findInboundEvents(db: Db, tenantId: string, tripIds: reado
       'asset_positions.country',
       'asset_positions.source',
     ]);
-  const stopEvents = (type: 'Arrival' | 'Departure', column: 'arrived_at' | 'departed_at', received: 'arrival_received_at' | 'departure_received_at') =>
+  const stopEvents = (
+    type: 'Arrival' | 'Departure',
+    column: 'arrived_at' | 'departed_at',
+    received: 'arrival_received_at' | 'departure_received_at',
+    recordedBy: 'arrival_source' | 'departure_source',
+  ) =>
     anyDb
       .selectFrom('stops')
       .where('stops.trip_id', 'in', [...tripIds])
@@ -76,7 +81,8 @@ export async function findInboundEvents(db: Db, tenantId: string, tripIds: reado
         'stops.address_state as state',
         'stops.address_zip_code as zip_code',
         'stops.address_country as country',
-        text('StopUpdate').as('source'),
+        // docs/api-rules.md#geofences: a time the positions recorded reads as such.
+        sql<string>`case when ${sql.ref(`stops.${recordedBy}`)} = 'Geofence' then 'Geofence' else 'StopUpdate' end`.as('source'),
       ]);
   // docs/api-rules.md#notes-and-check-calls: a check call is something the load received, in RecordedAt order with the rest.
   const checkCalls = anyDb
@@ -102,8 +108,8 @@ export async function findInboundEvents(db: Db, tenantId: string, tripIds: reado
       text('CheckCall').as('source'),
     ]);
   const union = positions
-    .unionAll(stopEvents('Arrival', 'arrived_at', 'arrival_received_at'))
-    .unionAll(stopEvents('Departure', 'departed_at', 'departure_received_at'))
+    .unionAll(stopEvents('Arrival', 'arrived_at', 'arrival_received_at', 'arrival_source'))
+    .unionAll(stopEvents('Departure', 'departed_at', 'departure_received_at', 'departure_source'))
     .unionAll(checkCalls);
   const found = await selectPage<InboundRow>(db, anyDb.selectFrom(union.as('events')), {
     derived: 'events',

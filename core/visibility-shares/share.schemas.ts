@@ -75,7 +75,7 @@ export const ZInboundEvent = z
     Coordinates: ZShareCoordinates.nullable(),
     Address: ZShareAddress.nullable(),
     Source: z.string().meta({
-      description: "The position's Source (`PublicApi`, …); `StopUpdate` for stop arrivals and departures; `CheckCall` for check calls.",
+      description: "The position's Source (`PublicApi`, …); `StopUpdate` for stop arrivals and departures recorded through the stop routes or a fixture, `Geofence` for those the positions recorded; `CheckCall` for check calls.",
     }),
   })
   .meta({ id: 'VisibilityInboundEvent' });
