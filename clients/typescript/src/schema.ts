@@ -2611,7 +2611,7 @@ export interface paths {
         };
         /**
          * What a load received: positions, stop arrivals and departures, check calls
-         * @description The positions attached to the load's trips (EventType Location), the arrivals and departures stored on its stops, and the check calls on its trips (EventType CheckCall, Id `checkcall:<checkCallId>`, StopId the trip's next Open stop when it was recorded), newest RecordedAt first (Id breaking ties). RecordedAt is the position's or check call's RecordedAt or the stop's ArrivedAt / DepartedAt, and ReceivedAt when the server recorded it (for seeded data, when it was loaded); AssetId and AssetType are null for stop events, whose Source is `StopUpdate`, and for check calls, whose Source is `CheckCall`.
+         * @description The positions attached to the load's trips (EventType Location), the arrivals and departures stored on its stops, and the check calls on its trips (EventType CheckCall, Id `checkcall:<checkCallId>`, StopId the trip's next Open stop when it was recorded), newest RecordedAt first (Id breaking ties). RecordedAt is the position's or check call's RecordedAt or the stop's ArrivedAt / DepartedAt, and ReceivedAt when the server recorded it (for seeded data, when it was loaded); AssetId and AssetType are null for stop events, whose Source is `StopUpdate` (`Geofence` when positions recorded the time), and for check calls, whose Source is `CheckCall`.
          *
          *     Requires scope: visibility:read.
          */
@@ -7356,7 +7356,7 @@ export interface components {
              * @description The position's or check call's RecordedAt, or the stop's ArrivedAt / DepartedAt. The list's order.
              */
             RecordedAt: string;
-            /** @description The position's Source (`PublicApi`, …); `StopUpdate` for stop arrivals and departures; `CheckCall` for check calls. */
+            /** @description The position's Source (`PublicApi`, …); `StopUpdate` for stop arrivals and departures recorded through the stop routes or a fixture, `Geofence` for those the positions recorded; `CheckCall` for check calls. */
             Source: string;
             /** @description The stop arrived at or departed from; for a check call, the trip's next Open stop then. */
             StopId: string | null;
