@@ -100,7 +100,11 @@ describe('outbound tracking shares', () => {
     minutes(16);
     expect((await position('trk_101', '38.003')).status).toBe(201);
     await dispatcher.tick();
-    const failed = (await outbound()).body.Items[0];
+    // The position also takes the truck out of stp_1001_2's fence, so the stop's geofence departure is shared
+    // in the same tick: both are newest, in id order between them.
+    const newest = (await outbound('?PageSize=2')).body.Items;
+    expect(newest.map((item: any) => item.EventType).sort()).toEqual(['Departure', 'Location']);
+    const failed = newest.find((item: any) => item.EventType === 'Location');
     expect(failed).toMatchObject({ EventType: 'Location', Status: 'Failed' });
     expect(failed.Error).toBeTruthy();
     const errors = await t.api(`${base}/visibility/outbound/errors`, { method: 'POST', as: ALL, body: { TimeRange: { Start: '2026-11-01T00:00:00Z' } } });
