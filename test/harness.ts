@@ -109,6 +109,12 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     secretKey: SECRET_KEY,
   };
   const app = await createApp({ db: database.db, config, clock, logger: options.logger ?? silentLogger(), router: options.router });
+  // The test's client shares the event loop with the servers: after a long synchronous step (a
+  // SQLite migration on a busy machine) the server's idle timer and the client's next request on
+  // the same kept-alive socket run in the same turn, and the request meets a reset. Idle sockets
+  // live longer than any such step here.
+  app.api.keepAliveTimeout = 120_000;
+  app.auth.keepAliveTimeout = 120_000;
   const { apiUrl, authUrl } = await app.listen({ port: 0, authPort: 0 });
   // Links and problem types name the bound URLs, as PUBLIC_BASE_URL would in production.
   config.publicBaseUrl = apiUrl;
