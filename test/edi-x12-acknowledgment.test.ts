@@ -9,19 +9,10 @@ import {
   type OutboundEnvelope,
   type X12Error,
 } from '../core/edi/x12/index.js';
-import { allErrors, firstSet, parseOk, readSample } from './edi/x12-samples.js';
+import { allErrors, firstSet, OUR_ENVELOPE, parseOk, readSample } from './edi/x12-samples.js';
 
 const ORIGINAL = readSample('204-original.x12');
-const ACK_ENVELOPE: OutboundEnvelope = {
-  sender: { qualifier: 'ZZ', id: 'WAYBILLCARR' },
-  receiver: { qualifier: 'ZZ', id: 'ACMEFOODS' },
-  senderGsId: 'WAYBILLCARR',
-  receiverGsId: 'ACMEFOODS',
-  usage: 'T',
-  controlNumber: 5,
-  at: new Date('2026-11-27T14:00:00Z'),
-  functionalId: 'FA',
-};
+const ACK_ENVELOPE: OutboundEnvelope = { ...OUR_ENVELOPE, functionalId: 'FA' };
 
 /** The 997 body for an inbound text, its sets checked as the inbound path does. */
 function acknowledge(text: string, extra: (set: number) => X12Error[] = () => []): string[][] {
@@ -119,6 +110,21 @@ describe('buildAcknowledgment (docs/edi.md#acknowledgments)', () => {
       ['AK3', 'B2A', '3', '', '8'],
       ['AK4', '1', '353', '7', '00'],
       ['AK5', 'R', '5'],
+    ]);
+  });
+
+  it('rejects the sets of a group in error without naming a segment of theirs', () => {
+    const text = ORIGINAL.replace('GE*1*101~', 'GE*2*101~').replace('IEA*1*000000101', 'IEA*1*000000999');
+    const { interchange, envelopeErrors } = parseOk(text);
+    const group = interchange.groups[0]!;
+    const outer = [...envelopeErrors, ...checkGroup(group)];
+    expect(outer.map((e) => e.code)).toEqual(['InterchangeControlNumberMismatch', 'SetCountMismatch']);
+    const body = buildAcknowledgment(group, [{ set: group.sets[0]!, errors: outer }], outer);
+    expect(body).toEqual([
+      ['AK1', 'SM', '101'],
+      ['AK2', '204', '0001'],
+      ['AK5', 'R'],
+      ['AK9', 'R', '2', '1', '0', '5'],
     ]);
   });
 

@@ -35,7 +35,7 @@ function unique(codes: string[]): string[] {
  * AK2..AK5 of one set (docs/edi.md#acknowledgments): an AK3 per segment in error (segment id,
  * position in the set, loop, AK304: `8` when its elements are in error), an AK4 per element
  * error (position, reference number, AK403, a copy of the bad data); AK5 `A`, or `R` with the
- * set's AK502 codes (`5` when segments are in error).
+ * set's AK502 codes (`5` when segments are in error; none when only its envelope is).
  */
 function setResponse(set: TransactionSet, errors: readonly X12Error[]): string[][] {
   const out: string[][] = [['AK2', set.id, set.controlNumber]];
@@ -48,6 +48,9 @@ function setResponse(set: TransactionSet, errors: readonly X12Error[]): string[]
       if (error.x12Code) setCodes.push(error.x12Code);
       continue;
     }
+    // The envelope's errors reject the sets inside it, reported by AK9 (the group's) or not at
+    // all in a 997 (the interchange's): not a segment of this set.
+    if (level === 'Group' || level === 'Interchange') continue;
     segmentsInError = true;
     // Another layer's code (a mapping's) is an element's only when it brings an AK403 code.
     const elementLevel = error.element !== null && (level === 'Element' || (level === undefined && error.x12Code !== undefined));
@@ -61,7 +64,7 @@ function setResponse(set: TransactionSet, errors: readonly X12Error[]): string[]
     }
   }
   if (errors.length === 0) out.push(['AK5', 'A']);
-  else out.push(['AK5', 'R', ...unique(segmentsInError ? [...setCodes, '5'] : setCodes.length ? setCodes : ['5'])]);
+  else out.push(['AK5', 'R', ...unique(segmentsInError ? [...setCodes, '5'] : setCodes)]);
   return out;
 }
 
