@@ -1,4 +1,5 @@
 import { checkSegmentElements } from './check-segment.js';
+import { isSegmentId } from './check-element.js';
 import { isLoop, type SetDefinition, type SetItem } from './definition.js';
 import { SET_DEFINITIONS } from './sets/index.js';
 import type { Segment, TransactionSet, X12Error } from './types.js';
@@ -7,10 +8,6 @@ import { x12Error } from './x12-error.js';
 /** Errors kept per set: enough to fix a document, while a hostile one cannot make a huge 997. */
 export const MAX_SET_ERRORS = 100;
 
-/** A segment identifier: a capital letter, then one or two capitals or digits. */
-function isSegmentId(id: string): boolean {
-  return /^[A-Z][A-Z0-9]{1,2}$/.test(id);
-}
 
 function firstId(item: SetItem): string {
   return isLoop(item) ? item.items[0].segment.id : item.segment.id;

@@ -1,4 +1,4 @@
-import { isX12Date, isX12Time } from './check-element.js';
+import { isSegmentId, isX12Date, isX12Time } from './check-element.js';
 import type { X12ErrorCode } from './error-codes.js';
 import type { FunctionalGroup, Interchange, ParseResult, Segment, Separators, TransactionSet, X12Error } from './types.js';
 import { x12Error } from './x12-error.js';
@@ -201,7 +201,8 @@ function checkIea(iea: Segment | null, isa: Segment, groups: number, last: numbe
 /**
  * One interchange, ISA to IEA (docs/edi.md#envelope-checks). ok:false when the text is not an
  * interchange at all: it does not start with an ISA of 106 characters, its separators are
- * letters, digits or clash, or it holds a control character that is no separator (a NUL).
+ * letters, digits or clash, it holds a control character that is no separator (a NUL), or its
+ * data uses other separators (no terminator after the ISA, or no segment id after it).
  * Otherwise the segments, grouped, with the envelope's errors (ISA fields, IEA, stray
  * segments); groups and sets are checked by checkGroup and checkTransactionSet. Envelope
  * errors are located by the segment's ordinal in the interchange (ISA = 1).
@@ -219,10 +220,20 @@ export function parseInterchange(text: string): ParseResult {
   if (control !== -1) {
     return { ok: false, message: `character ${control + 1} is the control character ${describe(text[control] as string)}` };
   }
+  if (text.indexOf(separators.segment, ISA_LENGTH) === -1 && text.slice(ISA_LENGTH).trim() !== '') {
+    return { ok: false, message: `the segment terminator ${describe(separators.segment)} the ISA declares never appears after it` };
+  }
   const isa = isaSegment(text, separators);
   const envelopeErrors = checkIsa(isa);
   let unterminated = false;
   const segments = tokenize(text, separators, ISA_LENGTH, () => (unterminated = true));
+  const first = segments[0];
+  if (first && !isSegmentId(first.id)) {
+    return {
+      ok: false,
+      message: `the segment after the ISA begins "${first.id.slice(0, 20)}", not a segment id: the data does not use the separators the ISA declares (element ${describe(separators.element)}, segment ${describe(separators.segment)})`,
+    };
+  }
   const { groups, iea } = assemble(segments, envelopeErrors);
   checkIea(iea, isa, groups.length, segments.length + 1, envelopeErrors);
   if (unterminated) {
