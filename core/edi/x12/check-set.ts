@@ -1,13 +1,12 @@
 import { checkSegmentElements } from './check-segment.js';
 import { isSegmentId } from './check-element.js';
-import { isLoop, type SetDefinition, type SetItem } from './definition.js';
+import { isLoop, type LoopUse, type SetDefinition, type SetItem } from './definition.js';
 import { SET_DEFINITIONS } from './sets/index.js';
 import type { Segment, TransactionSet, X12Error } from './types.js';
 import { x12Error } from './x12-error.js';
 
 /** Errors kept per set: enough to fix a document, while a hostile one cannot make a huge 997. */
 export const MAX_SET_ERRORS = 100;
-
 
 function firstId(item: SetItem): string {
   return isLoop(item) ? item.items[0].segment.id : item.segment.id;
@@ -58,21 +57,22 @@ function misplaced(walk: Walk, segment: Segment, loopId?: string): void {
 }
 
 /**
- * Matches the body from `walk.at` against a sequence of items (the set's, or a loop's whose first
- * segment was consumed: `started`), in order, repeating each up to its maximum. A nested sequence
- * hands a segment it does not hold back to its parent, which may start the next occurrence of a
- * loop or a later item; the top level reports and skips what no item takes.
+ * Matches the body from `walk.at` against a sequence of items, in order, each repeated up to its
+ * maximum: the set's, or a loop's (`loop`) whose first segment was just consumed. A loop hands a
+ * segment it does not hold back to its parent, which may begin the loop's next occurrence or a
+ * later item; the set's level reports and skips what no item takes.
  */
-function matchItems(walk: Walk, items: readonly SetItem[], started: boolean, loopId?: string): void {
-  const counts = items.map((_, k) => (k === 0 && started ? 1 : 0));
+function matchItems(walk: Walk, items: readonly SetItem[], loop: LoopUse | null): void {
+  const loopId = loop?.loopId;
+  const counts = items.map((_, k) => (k === 0 && loop ? 1 : 0));
   let i = 0;
   while (walk.at < walk.body.length && walk.errors.length < MAX_SET_ERRORS) {
     const segment = walk.body[walk.at] as Segment;
     // Within a loop its first segment again begins the next occurrence: the parent's to match.
-    let j = started ? Math.max(i, 1) : i;
+    let j = loop ? Math.max(i, 1) : i;
     while (j < items.length && firstId(items[j] as SetItem) !== segment.id) j++;
     if (j === items.length) {
-      if (loopId !== undefined && walk.known.has(segment.id)) break;
+      if (loop && walk.known.has(segment.id)) break;
       misplaced(walk, segment, loopId);
       walk.at++;
       continue;
@@ -93,14 +93,14 @@ function matchItems(walk: Walk, items: readonly SetItem[], started: boolean, loo
       walk.errors.push(inLoop ? { ...error, loopId: inLoop } : error);
     }
     walk.at++;
-    if (isLoop(item)) matchItems(walk, item.items, true, item.loopId ?? item.items[0].segment.id);
+    if (isLoop(item)) matchItems(walk, item.items, item);
   }
   missing(walk, items, counts, i + (counts[i] ? 1 : 0), loopId);
 }
 
 function checkBody(definition: SetDefinition, body: readonly Segment[], component: string | null): X12Error[] {
   const walk: Walk = { body, at: 0, known: KNOWN_IDS.get(definition.id) ?? new Set(), errors: [], component };
-  matchItems(walk, definition.items, false);
+  matchItems(walk, definition.items, null);
   return walk.errors;
 }
 
