@@ -54,6 +54,15 @@ describe('parseInterchange: separators from the ISA (docs/edi.md#envelope-checks
     for (const name of SAMPLES) expect([name, allErrors(readSample(name))]).toEqual([name, []]);
   });
 
+  it('reads the ISA fields at their fixed positions, a separator inside one as data', () => {
+    const { interchange, envelopeErrors } = parseOk(ORIGINAL.replace('*00*          *00*', '*00*pass*word *00*'));
+    expect(envelopeErrors).toEqual([]);
+    expect(interchange.isa.elements).toHaveLength(16);
+    expect(interchange.isa.elements[1]).toBe('pass*word ');
+    expect(interchange.isa.elements[15]).toBe('>');
+    expect(interchange.sender).toEqual({ qualifier: 'ZZ', id: 'ACMEFOODS' });
+  });
+
   it('numbers segments from the ISA (0) through the IEA', () => {
     const { interchange } = parseOk(ORIGINAL);
     expect(interchange.isa.index).toBe(0);

@@ -97,8 +97,9 @@ function tokenize(text: string, separators: Separators, from: number, onUntermin
   return segments;
 }
 
-function isaSegment(text: string, separators: Separators): Segment {
-  const [, ...elements] = text.slice(0, ISA_LENGTH - 1).split(separators.element);
+/** The ISA's sixteen fields read at their fixed positions: a separator inside one is data. */
+function isaSegment(text: string): Segment {
+  const elements = ISA_SEPARATOR_AT.map((at, k) => text.slice(at + 1, ISA_SEPARATOR_AT[k + 1] ?? ISA_LENGTH - 1));
   return { id: 'ISA', elements, index: 0 };
 }
 
@@ -223,7 +224,7 @@ export function parseInterchange(text: string): ParseResult {
   if (text.indexOf(separators.segment, ISA_LENGTH) === -1 && text.slice(ISA_LENGTH).trim() !== '') {
     return { ok: false, message: `the segment terminator ${describe(separators.segment)} the ISA declares never appears after it` };
   }
-  const isa = isaSegment(text, separators);
+  const isa = isaSegment(text);
   const envelopeErrors = checkIsa(isa);
   let unterminated = false;
   const segments = tokenize(text, separators, ISA_LENGTH, () => (unterminated = true));
