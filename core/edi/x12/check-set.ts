@@ -139,7 +139,7 @@ export function checkTransactionSet(set: TransactionSet, context: SetContext = {
     const counted = last.elements[0] ?? '';
     if (counted !== String(segments.length) && Number(counted) !== segments.length) {
       errors.push(
-        x12Error('SegmentCountMismatch', 'SE', segments.length, 1, `SE01 says ${counted.slice(0, 10) || 'nothing'}, the set has ${segments.length} segments`),
+        x12Error('SegmentCountMismatch', 'SE', segments.length, 1, `SE01 says ${counted.slice(0, 10) || 'nothing'}, the set has ${segments.length}`),
       );
     }
     if ((last.elements[1] ?? '') !== control) {

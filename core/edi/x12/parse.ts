@@ -31,7 +31,8 @@ function readSeparators(text: string): Separators | string {
   }
   for (const at of ISA_SEPARATOR_AT) {
     if (text[at] !== element) {
-      return `the ISA is not 106 characters of fixed-width fields: character ${at + 1} is ${describe(text[at] as string)}, where the element separator ${describe(element)} belongs`;
+      const found = describe(text[at] as string);
+      return `the ISA is not 106 characters of fixed-width fields: character ${at + 1} is ${found}, where the element separator ${describe(element)} belongs`;
     }
   }
   if (isAlphanumeric(component) || component === ' ' || component === '\r' || component === '\n') {
@@ -192,7 +193,8 @@ function checkIea(iea: Segment | null, isa: Segment, groups: number, last: numbe
   }
   const count = iea.elements[0] ?? '';
   if (!/^\d{1,5}$/.test(count) || Number(count) !== groups) {
-    errors.push(x12Error('GroupCountMismatch', 'IEA', iea.index + 1, 1, `IEA01 says ${count.slice(0, 10) || 'nothing'}, the interchange has ${groups} groups`));
+    const message = `IEA01 says ${count.slice(0, 10) || 'nothing'}, the interchange has ${groups} groups`;
+    errors.push(x12Error('GroupCountMismatch', 'IEA', iea.index + 1, 1, message));
   }
   if ((iea.elements[1] ?? '') !== (isa.elements[12] ?? '')) {
     errors.push(x12Error('InterchangeControlNumberMismatch', 'IEA', iea.index + 1, 2, 'IEA02 differs from ISA13'));
@@ -232,7 +234,9 @@ export function parseInterchange(text: string): ParseResult {
   if (first && !isSegmentId(first.id)) {
     return {
       ok: false,
-      message: `the segment after the ISA begins "${first.id.slice(0, 20)}", not a segment id: the data does not use the separators the ISA declares (element ${describe(separators.element)}, segment ${describe(separators.segment)})`,
+      message:
+        `the segment after the ISA begins "${first.id.slice(0, 20)}", not a segment id: the data does not use the separators ` +
+        `the ISA declares (element ${describe(separators.element)}, segment ${describe(separators.segment)})`,
     };
   }
   const { groups, iea } = assemble(segments, envelopeErrors);

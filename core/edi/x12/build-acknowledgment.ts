@@ -1,7 +1,7 @@
 import { isLoop, type SetItem } from './definition.js';
-import { codeOfX12, levelOfCode, type X12ErrorLevel } from './error-codes.js';
+import { levelOfCode } from './error-codes.js';
 import { SET_DEFINITIONS } from './sets/index.js';
-import type { AcknowledgedGroup, AcknowledgedSet, FunctionalGroup, Segment, TransactionSet, X12Error } from './types.js';
+import type { FunctionalGroup, TransactionSet, X12Error } from './types.js';
 
 /** AK502 and AK905 repeat at most five times. */
 const MAX_CODES = 5;
@@ -89,85 +89,4 @@ export function buildAcknowledgment(
   const groupCodes = unique(groupErrors.filter((e) => levelOfCode(e.code) === 'Group' && e.x12Code).map((e) => e.x12Code as string));
   body.push(['AK9', status, included, String(results.length), String(accepted), ...groupCodes]);
   return body;
-}
-
-function element(segment: Segment, n: number): string {
-  return segment.elements[n - 1] ?? '';
-}
-
-function readError(level: X12ErrorLevel, x12Code: string, at: { segment: string; position: number; element: number | null }, message: string): X12Error {
-  return { ...at, code: codeOfX12(level, x12Code) ?? `X12${level}Error`, message, x12Code };
-}
-
-/**
- * A received 997 read (docs/edi.md#acknowledgments): per AK1 group its sets (AK2..AK5, Accepted
- * when AK501 is `A` or `E`) with their errors from AK3/AK4/AK5, and the group's own status and
- * AK905 errors from AK9. A 997 may leave accepted sets out: a group Accepted without AK2
- * accepts every set of it.
- */
-export function readAcknowledgment(set: TransactionSet): AcknowledgedGroup[] {
-  const groups: AcknowledgedGroup[] = [];
-  let group: AcknowledgedGroup | null = null;
-  let current: AcknowledgedSet | null = null;
-  let ak3: { segment: string; position: number; loopId: string; code: string; elements: number } | null = null;
-  const flushAk3 = () => {
-    if (current && ak3 && (ak3.code !== '8' || ak3.elements === 0)) {
-      const at = { segment: ak3.segment, position: ak3.position, element: null };
-      const error = readError('Segment', ak3.code || '8', at, `${ak3.segment} at position ${ak3.position} is in error`);
-      current.errors.push(ak3.loopId ? { ...error, loopId: ak3.loopId } : error);
-    }
-    ak3 = null;
-  };
-  for (const segment of set.segments) {
-    switch (segment.id) {
-      case 'AK1':
-        group = { groupControlNumber: element(segment, 2), functionalId: element(segment, 1), sets: [], status: 'Rejected', errors: [] };
-        groups.push(group);
-        break;
-      case 'AK2':
-        flushAk3();
-        current = { setId: element(segment, 1), controlNumber: element(segment, 2), status: 'Rejected', errors: [] };
-        group?.sets.push(current);
-        break;
-      case 'AK3':
-        flushAk3();
-        ak3 = { segment: element(segment, 1), position: Number(element(segment, 2)) || 0, loopId: element(segment, 3), code: element(segment, 4), elements: 0 };
-        break;
-      case 'AK4':
-        if (current && ak3) {
-          ak3.elements++;
-          const position = Number(element(segment, 1).split(/\D/, 1)[0]) || null;
-          const bad = element(segment, 4);
-          const at = { segment: ak3.segment, position: ak3.position, element: position };
-          const message = `${ak3.segment}${String(position ?? '').padStart(2, '0')} is in error${bad ? `: "${bad}"` : ''}`;
-          const error = readError('Element', element(segment, 3), at, message);
-          current.errors.push(ak3.loopId ? { ...error, loopId: ak3.loopId } : error);
-        }
-        break;
-      case 'AK5':
-        flushAk3();
-        if (current) {
-          const code = element(segment, 1);
-          current.status = code === 'A' || code === 'E' ? 'Accepted' : 'Rejected';
-          for (const x12Code of segment.elements.slice(1).filter(Boolean)) {
-            current.errors.push(readError('Set', x12Code, { segment: 'ST', position: 1, element: null }, `the set is rejected (AK5 code ${x12Code})`));
-          }
-        }
-        current = null;
-        break;
-      case 'AK9':
-        flushAk3();
-        if (group) {
-          const code = element(segment, 1);
-          group.status = code === 'A' || code === 'E' ? 'Accepted' : code === 'P' ? 'Partial' : 'Rejected';
-          for (const x12Code of segment.elements.slice(4).filter(Boolean)) {
-            group.errors.push(readError('Group', x12Code, { segment: 'GS', position: 0, element: null }, `the group is rejected (AK9 code ${x12Code})`));
-          }
-        }
-        group = null;
-        current = null;
-        break;
-    }
-  }
-  return groups;
 }
