@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  acknowledgeable,
   buildAcknowledgment,
   checkGroup,
   checkTransactionSet,
@@ -126,6 +127,24 @@ describe('buildAcknowledgment (docs/edi.md#acknowledgments)', () => {
       ['AK5', 'R'],
       ['AK9', 'R', '2', '1', '0', '5'],
     ]);
+  });
+
+  it('counts a set it cannot name in AK2 (ST02 too short) in AK9 only', () => {
+    const text = twoSets((set) => set.replaceAll('*0002~', '*02~'));
+    expect(acknowledge(text)).toEqual([
+      ['AK1', 'SM', '101'],
+      ['AK2', '204', '0001'],
+      ['AK5', 'A'],
+      ['AK9', 'P', '2', '2', '1'],
+    ]);
+  });
+
+  it('tells a group AK1 can name from one it cannot (GS01 of 2 characters, GS06 of 1 to 9 digits)', () => {
+    const group = (text: string) => parseOk(text).interchange.groups[0]!;
+    expect(acknowledgeable(group(ORIGINAL))).toBe(true);
+    expect(acknowledgeable(group(ORIGINAL.replace('GS*SM*', 'GS*SMX*')))).toBe(false);
+    expect(acknowledgeable(group(ORIGINAL.replace('*1330*101*X*', '*1330*1O1*X*')))).toBe(false);
+    expect(acknowledgeable(group(ORIGINAL.replace('*1330*101*X*', '*1330*1234567890*X*')))).toBe(false);
   });
 
   it('makes a 997 that meets the 997 definition, and emits it', () => {

@@ -52,6 +52,8 @@ function setResponse(set: TransactionSet, errors: readonly X12Error[]): string[]
     // all in a 997 (the interchange's): not a segment of this set.
     if (level === 'Group' || level === 'Interchange') continue;
     segmentsInError = true;
+    // AK301 is 2 or 3 characters: a segment without such an id (an empty one) is told by AK5 alone.
+    if (error.segment.length < 2 || error.segment.length > 3) continue;
     // Another layer's code (a mapping's) is an element's only when it brings an AK403 code.
     const elementLevel = error.element !== null && (level === 'Element' || (level === undefined && error.x12Code !== undefined));
     const key = `${error.segment}\u0000${error.position}`;
@@ -68,12 +70,23 @@ function setResponse(set: TransactionSet, errors: readonly X12Error[]): string[]
   return out;
 }
 
+/** AK1 names a group by GS01 (2 characters) and GS06 (1 to 9 digits). */
+export function acknowledgeable(group: FunctionalGroup): boolean {
+  return group.functionalId.length === 2 && /^\d{1,9}$/.test(group.controlNumber);
+}
+
+/** AK2 names a set by ST01 (3 characters) and ST02 (4 to 9). */
+function nameable(set: TransactionSet): boolean {
+  return set.id.length === 3 && set.controlNumber.length >= 4 && set.controlNumber.length <= 9;
+}
+
 /**
  * The 997 set body (AK1..AK9) for a received group and its sets' errors
  * (docs/edi.md#acknowledgments). A set with errors is rejected. AK9: `R` when the group has
  * errors or no set is accepted, `P` when some are, `A` when all are; AK902 the count GE01
  * declares (else the sets found), AK903 the sets received, AK904 those accepted, AK905 the
- * group's codes.
+ * group's codes. A set whose ST01 or ST02 cannot be written in AK2 is counted in AK9 only; a
+ * group whose GS01 or GS06 cannot be written in AK1 cannot be acknowledged (acknowledgeable).
  */
 export function buildAcknowledgment(
   group: FunctionalGroup,
@@ -81,7 +94,7 @@ export function buildAcknowledgment(
   groupErrors: X12Error[],
 ): string[][] {
   const body: string[][] = [['AK1', group.functionalId, group.controlNumber]];
-  for (const { set, errors } of results) body.push(...setResponse(set, errors));
+  for (const { set, errors } of results) if (nameable(set)) body.push(...setResponse(set, errors));
   const accepted = results.filter((r) => r.errors.length === 0).length;
   const declared = group.ge?.elements[0] ?? '';
   const included = /^\d{1,6}$/.test(declared) ? String(Number(declared)) : String(group.sets.length);

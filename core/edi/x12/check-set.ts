@@ -49,7 +49,7 @@ function missing(walk: Walk, items: readonly SetItem[], counts: number[], from: 
 function misplaced(walk: Walk, segment: Segment, loopId?: string): void {
   const position = positionOf(walk.at);
   const error = !isSegmentId(segment.id)
-    ? x12Error('UnrecognizedSegment', segment.id, position, null, `"${segment.id.slice(0, 10)}" is not a segment id`)
+    ? x12Error('UnrecognizedSegment', segment.id.slice(0, 3), position, null, `"${segment.id.slice(0, 10)}" is not a segment id`)
     : walk.known.has(segment.id)
       ? x12Error('SegmentOutOfSequence', segment.id, position, null, `${segment.id} is not expected here`)
       : x12Error('SegmentNotInSet', segment.id, position, null, `${segment.id} is not a segment of this set`);

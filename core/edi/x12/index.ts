@@ -19,7 +19,7 @@ export { parseInterchange } from './parse.js';
 export { checkGroup } from './check-group.js';
 export { checkTransactionSet, MAX_SET_ERRORS, type SetContext } from './check-set.js';
 export { emitInterchange } from './emit.js';
-export { buildAcknowledgment } from './build-acknowledgment.js';
+export { acknowledgeable, buildAcknowledgment } from './build-acknowledgment.js';
 export { readAcknowledgment } from './read-acknowledgment.js';
 export { interchangeJson } from './interchange-json.js';
 export { formatX12Date, formatX12Time } from './dates.js';
