@@ -36,6 +36,7 @@ import type { VisibilityLoadStateTable, VisibilitySharesTable } from './tables/v
 import type { LoadNotesTable } from './tables/load-notes.js';
 import type { CheckCallsTable } from './tables/check-calls.js';
 import type { StopDetentionsTable } from './tables/stop-detentions.js';
+import type { EdiDocumentsTable, EdiPartnersTable } from './tables/edi.js';
 
 /**
  * Every table of the database, by name. Column types are chosen so that SQLite and Postgres
@@ -106,6 +107,8 @@ export interface Database {
   stop_detentions: StopDetentionsTable;
   visibility_shares: VisibilitySharesTable;
   visibility_load_state: VisibilityLoadStateTable;
+  edi_partners: EdiPartnersTable;
+  edi_documents: EdiDocumentsTable;
 
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -69,6 +69,9 @@ export const TABLE_OWNERS: Record<keyof Database, string> = {
   stop_detentions: 'core/detention',
   visibility_shares: 'core/visibility-shares',
   visibility_load_state: 'core/visibility-shares',
+  // Subfolders (core/edi/inbound, core/edi/outbound) are inside the owner and may keep their own repositories.
+  edi_partners: 'core/edi',
+  edi_documents: 'core/edi',
 
   webhooks: 'core/webhooks',
   webhook_deliveries: 'core/webhooks',

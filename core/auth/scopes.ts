@@ -56,6 +56,9 @@ export const SCOPES = [
   'webhook:read',
   'webhook:manage',
   'event:read',
+  'edi:read',
+  'edi:manage',
+  'edi:submit',
 ] as const;
 
 export type TScopeName = (typeof SCOPES)[number];

@@ -40,6 +40,7 @@ import * as invoiceWrites from './2026-11-27T0160-invoice-writes.js';
 import * as stopVisitSources from './2026-11-27T0200-stop-visit-sources.js';
 import * as detention from './2026-11-27T0210-detention.js';
 import * as eventsFeed from './2026-11-27T0220-events-feed.js';
+import * as edi from './2026-11-27T0300-edi.js';
 import * as tenderEdiPartner from './2026-11-27T0320-tender-edi-partner.js';
 
 /**
@@ -88,5 +89,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T0200-stop-visit-sources': stopVisitSources,
   '2026-11-27T0210-detention': detention,
   '2026-11-27T0220-events-feed': eventsFeed,
+  '2026-11-27T0300-edi': edi,
   '2026-11-27T0320-tender-edi-partner': tenderEdiPartner,
 };

@@ -2,7 +2,8 @@ import type { ColumnType } from 'kysely';
 
 /**
  * One outbox entry on its way to one receiver: a webhook subscription (`webhook_id`) or a
- * customer's visibility integration (`customer_id`). `id` is the `webhook-id` header of every
+ * customer's visibility integration (`customer_id`); or an outbound EDI document on its way to
+ * its trading partner (`edi_document_id`). `id` is the `webhook-id` header of every
  * attempt, so a redelivery after a crash carries the same one.
  */
 export interface WebhookDeliveriesTable {
@@ -10,7 +11,9 @@ export interface WebhookDeliveriesTable {
   tenant_id: string;
   webhook_id: string | null;
   customer_id: string | null;
-  /** The outbox entry it came from; null for `webhook.test` deliveries. */
+  /** An outbound EDI document posted to its partner's OutboundUrl (docs/edi.md#outbound-delivery); null otherwise. */
+  edi_document_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The outbox entry it came from; null for `webhook.test` and EDI deliveries. */
   outbox_id: string | null;
   event_type: string;
   /** The exact JSON body every attempt sends: `{type, timestamp, data}`. */

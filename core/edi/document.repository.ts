@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/create-db.js';
+
+/** An error a partner's 997 (or our checks) located in a set, stored with the document. */
+export interface DocumentError {
+  segment: string;
+  position: number;
+  element: number | null;
+  code: string;
+  message: string;
+}
+
+export type OutboundStatus = 'Pending' | 'Delivered' | 'Failed' | 'Acknowledged' | 'Rejected';
+
+/** The sets an inbound interchange may hold, in the order `set_id` lists them. */
+const INBOUND_SET_ORDER = ['204', '990', '214', '210', '997'];
+
+export const newEdiDocumentId = () => `edd_${randomUUID()}`;
+
+/** `set_id` of an inbound document: its distinct sets, comma-separated in a fixed order, so the Set filter matches by value. */
+export function inboundSetList(sets: readonly string[]): string {
+  const distinct = [...new Set(sets)];
+  return distinct.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b)).join(',');
+}
+
+const rank = (set: string) => {
+  const index = INBOUND_SET_ORDER.indexOf(set);
+  return index === -1 ? INBOUND_SET_ORDER.length : index;
+};
+
+export interface InboundDocumentInput {
+  /** From newEdiDocumentId(), so the stored answer can name it. */
+  id: string;
+  tenantId: string;
+  subsidiaryId: string | null;
+  partnerId: string;
+  /** The set ids the interchange holds (ST01 of each set). */
+  sets: readonly string[];
+  /** ISA13 as received. */
+  controlNumber: string;
+  x12: string;
+  json: unknown;
+  /** The 200 answer, replayed to a repeat of the same control number. */
+  answer: unknown;
+  tenderId?: string | null;
+  createdAt: string;
+}
+
+/**
+ * Stores a received interchange (Status `Received`). False when the partner's control number
+ * is already stored (a concurrent copy of the same interchange won): the caller rolls back and
+ * answers the stored one.
+ */
+export async function insertInboundDocument(trx: Db, input: InboundDocumentInput): Promise<boolean> {
+  const result = await trx
+    .insertInto('edi_documents')
+    .values({
+      id: input.id,
+      tenant_id: input.tenantId,
+      subsidiary_id: input.subsidiaryId,
+      partner_id: input.partnerId,
+      direction: 'Inbound',
+      set_id: inboundSetList(input.sets),
+      control_number: input.controlNumber,
+      status: 'Received',
+      x12: input.x12,
+      json: JSON.stringify(input.json),
+      errors_json: null,
+      answer_json: JSON.stringify(input.answer),
+      tender_id: input.tenderId ?? null,
+      load_id: null,
+      invoice_id: null,
+      created_at: input.createdAt,
+      updated_at: input.createdAt,
+    })
+    .onConflict((oc) => oc.columns(['tenant_id', 'partner_id', 'direction', 'control_number']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** A received interchange by the partner's ISA13, with the answer stored for its replays. */
+export async function findInboundByControlNumber(
+  db: Db,
+  tenantId: string,
+  partnerId: string,
+  controlNumber: string,
+): Promise<{ id: string; answer: unknown } | undefined> {
+  const row = await db
+    .selectFrom('edi_documents')
+    .select(['id', 'answer_json'])
+    .where('tenant_id', '=', tenantId)
+    .where('partner_id', '=', partnerId)
+    .where('direction', '=', 'Inbound')
+    .where('control_number', '=', controlNumber)
+    .executeTakeFirst();
+  return row && { id: row.id, answer: row.answer_json === null ? null : (JSON.parse(row.answer_json) as unknown) };
+}
+
+/**
+ * A partner's 997 marks the outbound document it acknowledges (its AK1-02 / AK2-02 is the
+ * document's control number, docs/edi.md#acknowledgments). Answers the document's id, or
+ * undefined when the partner was sent no document with that number.
+ */
+export async function markAcknowledged(
+  trx: Db,
+  tenantId: string,
+  partnerId: string,
+  controlNumber: string,
+  status: 'Acknowledged' | 'Rejected',
+  errors: readonly DocumentError[],
+  updatedAt: string,
+): Promise<string | undefined> {
+  const row = await trx
+    .updateTable('edi_documents')
+    .set({
+      status,
+      errors_json: status === 'Rejected' ? JSON.stringify(errors.map(({ segment, position, element, code, message }) => ({ segment, position, element, code, message }))) : null,
+      updated_at: updatedAt,
+    })
+    .where('tenant_id', '=', tenantId)
+    .where('partner_id', '=', partnerId)
+    .where('direction', '=', 'Outbound')
+    .where('control_number', '=', String(Number(controlNumber)))
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+export interface OutboundDocumentInput {
+  id: string;
+  tenantId: string;
+  subsidiaryId: string | null;
+  partnerId: string;
+  set: string;
+  controlNumber: number;
+  x12: string;
+  json: unknown;
+  tenderId: string | null;
+  loadId: string | null;
+  invoiceId: string | null;
+  createdAt: string;
+}
+
+/** Stores a document just emitted, `Pending` until its delivery (or the partner's 997) says more. */
+export async function insertOutboundDocument(trx: Db, input: OutboundDocumentInput): Promise<void> {
+  await trx
+    .insertInto('edi_documents')
+    .values({
+      id: input.id,
+      tenant_id: input.tenantId,
+      subsidiary_id: input.subsidiaryId,
+      partner_id: input.partnerId,
+      direction: 'Outbound',
+      set_id: input.set,
+      control_number: String(input.controlNumber),
+      status: 'Pending',
+      x12: input.x12,
+      json: JSON.stringify(input.json),
+      errors_json: null,
+      answer_json: null,
+      tender_id: input.tenderId,
+      load_id: input.loadId,
+      invoice_id: input.invoiceId,
+      created_at: input.createdAt,
+      updated_at: input.createdAt,
+    })
+    .execute();
+}
