@@ -182,7 +182,7 @@ function assemble(segments: readonly Segment[], errors: X12Error[]): { groups: F
   return { groups, iea };
 }
 
-/** IEA: present, its group count and its control number equal to ISA13. */
+/** IEA: present, its group count and its control number equal to ISA13. `last`: the ordinal of the last segment (ISA = 1). */
 function checkIea(iea: Segment | null, isa: Segment, groups: number, last: number, errors: X12Error[]): void {
   if (!iea) {
     errors.push(x12Error('InterchangeTrailerMissing', 'IEA', last + 1, null, 'the interchange has no IEA'));
@@ -223,7 +223,7 @@ export function parseInterchange(text: string): ParseResult {
   let unterminated = false;
   const segments = tokenize(text, separators, ISA_LENGTH, () => (unterminated = true));
   const { groups, iea } = assemble(segments, envelopeErrors);
-  checkIea(iea, isa, groups.length, segments.length, envelopeErrors);
+  checkIea(iea, isa, groups.length, segments.length + 1, envelopeErrors);
   if (unterminated) {
     const lastId = segments[segments.length - 1]?.id.slice(0, 3) ?? 'IEA';
     envelopeErrors.push(x12Error('InvalidControlStructure', lastId, segments.length + 1, null, 'the last segment has no terminator'));
