@@ -24,6 +24,8 @@ export interface Mapped204 {
   purpose: TenderPurpose;
   /** B2-04: the tender's ExternalId. */
   shipmentId: string;
+  /** B2-04: where answers about the shipment id (ShipmentIdReused, …) point. */
+  shipmentOrigin: Origin;
   /** B2A-01: where answers about the purpose (TenderNotPending, …) point. */
   purposeOrigin: Origin;
   /** The terms as POST /tenders takes them (RespondBy, Rate, Equipment, References, Stops); null for a cancellation. */
@@ -107,8 +109,8 @@ export function map204(set: TransactionSet): Map204Result {
   if (!b2 || !shipmentId) out.fail(b2 ? origin(b2, 4) : { segment: 'B2', position: 2, element: null }, 'MandatoryElementMissing', 'B2-04 (the shipment id) is required: it is the tender\'s ExternalId.', '1');
   if (!b2a || !purpose) out.fail(b2a ? origin(b2a, 1) : { segment: 'B2A', position: 3, element: null }, 'InvalidCodeValue', 'B2A-01 must be 00 (original), 01 (cancellation) or 04 (change).', '7');
   if (!b2 || !b2a || !shipmentId || !purpose) return { ok: false, errors: out.errors };
-  const purposeOrigin = origin(b2a, 1);
-  if (purpose === 'Cancellation') return { ok: true, tender: { purpose, shipmentId, purposeOrigin, terms: null, origins: out.origins } };
+  const located = { purpose, shipmentId, shipmentOrigin: origin(b2, 4), purposeOrigin: origin(b2a, 1) };
+  if (purpose === 'Cancellation') return { ok: true, tender: { ...located, terms: null, origins: out.origins } };
 
   const stops = mapStops(stopGroups, out);
   const firstZone = stops[0]?.zone ?? 'UTC';
@@ -121,7 +123,7 @@ export function map204(set: TransactionSet): Map204Result {
   };
   if (stopGroups.length > 0) out.from('Stops', origin(stopGroups[0]![0]!, null));
   if (out.errors.length > 0) return { ok: false, errors: out.errors };
-  return { ok: true, tender: { purpose, shipmentId, purposeOrigin, terms, origins: out.origins } };
+  return { ok: true, tender: { ...located, terms, origins: out.origins } };
 }
 
 /** The origin of a schema issue at `path`: the nearest term a 204 element gave, else B2-04. */
