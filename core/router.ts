@@ -8,6 +8,7 @@ import { dispatchPreferencesRouter } from './dispatch-preferences/router.js';
 import { ediInboundRouter } from './edi/inbound/router.js';
 import { deductionsRouter } from './deductions/router.js';
 import { documentsRouter } from './documents/router.js';
+import { ediRouter } from './edi/router.js';
 import { eventsRouter } from './events-feed/router.js';
 import { invoicesRouter } from './invoices/router.js';
 import { fuelRouter } from './fuel/router.js';
@@ -63,6 +64,7 @@ export const appRouter = router({
   loadNotes: loadNotesRouter,
   checkCalls: checkCallsRouter,
   events: eventsRouter,
+  edi: ediRouter,
 });
 
 // Trips sit below loads, so the loads domain's answer to a trip write is handed to them here.
