@@ -116,7 +116,7 @@ async function applyInterchange(trx: Db, clock: Clock, received: Received): Prom
     const groupErrors = [...envelopeErrors, ...checkGroup(group)];
     const results: Array<{ set: TransactionSet; errors: X12Error[] }> = [];
     for (const set of group.sets) {
-      const checked = [...groupErrors, ...checkTransactionSet(set, { functionalId: group.functionalId }), ...exchangeErrors(partner, set)];
+      const checked = [...groupErrors, ...checkTransactionSet(set, { functionalId: group.functionalId, component: interchange.separators.component }), ...exchangeErrors(partner, set)];
       const outcome = checked.length > 0 ? { errors: checked, tenderId: null, notes: [] as X12Error[] } : await applySet(trx, clock, received, set, `edi_set_${setNumber++}`);
       results.push({ set, errors: outcome.errors });
       transactions.push({
