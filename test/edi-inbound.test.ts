@@ -85,6 +85,15 @@ describeAuthCases(() => t, {
 });
 
 describe('POST /edi/inbound: the edge', () => {
+  it('is documented with its raw body in both media types, at most 1 MiB, and its 413, 415 and 422', async () => {
+    const operation = (await t.api('/openapi.json')).body.paths['/api/p/v{version}/edi/inbound'].post;
+    const schema = { type: 'string', minLength: 1, maxLength: 1048576, description: expect.any(String) };
+    expect(operation.requestBody).toMatchObject({ required: true, content: { 'application/edi-x12': { schema }, 'text/plain': { schema } } });
+    expect(Object.keys(operation.requestBody.content)).toEqual(['application/edi-x12', 'text/plain']);
+    expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '400', '413', '415', '422']));
+    expect(operation.responses['200'].content['application/json'].schema).toBeDefined();
+  });
+
   it('takes application/edi-x12 and text/plain with any charset; other media types are 415', async () => {
     expect((await submit(interchangeOf204s(nextControl(), [{ shipment: 'EDGE-1' }]), { contentType: 'text/plain; charset=ISO-8859-1' })).status).toBe(200);
     expect((await submit(interchangeOf204s(nextControl(), [{ shipment: 'EDGE-2' }]), { contentType: 'Application/EDI-X12;charset=utf-8' })).status).toBe(200);
