@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseInterchange } from '../core/edi/x12/index.js';
+import { readFileSync } from 'node:fs';
+import { map204 } from '../core/edi/inbound/map-204.js';
+import { emitInterchange, parseInterchange, type TransactionSet } from '../core/edi/x12/index.js';
 import { startTestApp, type ApiResponse, type TestApp } from './harness.js';
 import { describeAuthCases } from './support/auth-cases.js';
 import { testDatabaseKind } from './support/database.js';
@@ -493,5 +495,66 @@ describe('POST /edi/inbound: hostile interchanges', () => {
     expect([200, 400, 413]).toContain(longAnswer.status);
     if (longAnswer.status === 200) expect(longAnswer.body.Transactions[0].Status).toBe('Rejected');
     expect(await businessSnapshot()).toEqual(before);
+  });
+});
+
+const sample = (name: string) => readFileSync(new URL(`./edi/samples/${name}`, import.meta.url), 'utf8');
+const INBOUND_SAMPLES = ['inbound-204-original.x12', 'inbound-204-change.x12', 'inbound-204-cancel.x12'];
+
+function onlySet(text: string): TransactionSet {
+  const parsed = parseInterchange(text);
+  if (!parsed.ok) throw new Error(parsed.message);
+  expect(parsed.envelopeErrors).toEqual([]);
+  return parsed.interchange.groups[0]!.sets[0]!;
+}
+/** Segments as `[id, ...elements]` without trailing empty elements (the emitter trims them). */
+const trimmed = (set: TransactionSet) =>
+  set.segments.map((segment) => {
+    const elements = [...segment.elements];
+    while (elements.length > 0 && elements[elements.length - 1] === '') elements.pop();
+    return [segment.id, ...elements];
+  });
+
+describe('POST /edi/inbound: the sample interchanges', () => {
+  it.each(INBOUND_SAMPLES)('%s round-trips: parse, map, emit, parse again, map again, compare', (name) => {
+    const first = onlySet(sample(name));
+    const mapped = map204(first);
+    expect(mapped.ok).toBe(true);
+    const emitted = emitInterchange(
+      {
+        sender: { qualifier: 'ZZ', id: 'HEARTLANDKC' },
+        receiver: { qualifier: 'ZZ', id: 'WAYBILL' },
+        senderGsId: 'HEARTLANDKC',
+        receiverGsId: 'WAYBILL',
+        usage: 'T',
+        controlNumber: Number(first.controlNumber),
+        at: new Date('2026-11-27T09:15:00Z'),
+        functionalId: 'SM',
+      },
+      { id: '204', body: trimmed(first).slice(1, -1) },
+    );
+    const second = onlySet(emitted);
+    expect(trimmed(second)).toEqual(trimmed(first));
+    expect(map204(second)).toEqual(mapped);
+  });
+
+  it('applies the samples in turn over HTTP: original (three stops), change, cancel', async () => {
+    const original = await submit(sample('inbound-204-original.x12'));
+    expect(original.status, original.text).toBe(200);
+    const [set] = original.body.Transactions;
+    expect(set).toMatchObject({ Set: '204', ControlNumber: '7001', Status: 'Accepted', Errors: [] });
+    const tender = await tenderOf(set.TenderId);
+    expect(tender).toMatchObject({ ExternalId: 'HK-SAMPLE-1', Rate: { Amount: 2640.75, Currency: 840 }, Equipment: 'Reefer', RespondBy: '2026-11-28T00:00:00.000Z' });
+    expect(tender.Stops.map((stop: any) => [stop.StopType, stop.CompanyName, stop.Address.City])).toEqual([
+      ['Pickup', 'Heartland Bakery Plant', 'Kansas City'],
+      ['Delivery', 'Prairie Grocers DC 4', 'Omaha'],
+      ['Delivery', 'Prairie Grocers DC 7', 'Des Moines'],
+    ]);
+    const change = await submit(sample('inbound-204-change.x12'));
+    expect(change.body.Transactions[0]).toMatchObject({ Status: 'Accepted', TenderId: set.TenderId });
+    expect((await tenderOf(set.TenderId)).Stops).toHaveLength(2);
+    const cancel = await submit(sample('inbound-204-cancel.x12'));
+    expect(cancel.body.Transactions[0]).toMatchObject({ Status: 'Accepted', TenderId: set.TenderId });
+    expect((await tenderOf(set.TenderId)).Status).toBe('Cancelled');
   });
 });
