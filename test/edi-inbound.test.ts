@@ -89,7 +89,7 @@ describeAuthCases(() => t, {
 describe('POST /edi/inbound: the edge', () => {
   it('is documented with its raw body in both media types, at most 1 MiB, and its 413, 415 and 422', async () => {
     const operation = (await t.api('/openapi.json')).body.paths['/api/p/v{version}/edi/inbound'].post;
-    const schema = { type: 'string', minLength: 1, maxLength: 1048576, description: expect.any(String) };
+    const schema = { type: 'string', minLength: 106, maxLength: 1048576, pattern: '^ISA', description: expect.any(String) };
     expect(operation.requestBody).toMatchObject({ required: true, content: { 'application/edi-x12': { schema }, 'text/plain': { schema } } });
     expect(Object.keys(operation.requestBody.content)).toEqual(['application/edi-x12', 'text/plain']);
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '400', '413', '415', '422']));
