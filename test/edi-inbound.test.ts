@@ -478,6 +478,34 @@ describe('POST /edi/inbound: hostile interchanges', () => {
     expect(await businessSnapshot()).toEqual(before);
   });
 
+  it('rejects the sets of a group an AK1 cannot name and sends no 997 for it, while another group is acknowledged', async () => {
+    const isa13 = nextControl();
+    const text = buildInterchange({
+      control: isa13,
+      groups: [
+        { functionalId: 'SM', control: 12345, sets: [{ id: '204', body: tender204({ shipment: 'H-GS-BAD' }) }] },
+        { functionalId: 'SM', control: 12346, sets: [{ id: '204', body: tender204({ shipment: 'H-GS-OK' }) }] },
+      ],
+    });
+    const response = await submit(text.replace('*12345*X*', '*NOTNUM*X*').replace('GE*1*12345', 'GE*1*NOTNUM'));
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.Transactions.map((set: any) => set.Status)).toEqual(['Rejected', 'Accepted']);
+    expect(codesOf(response.body.Transactions[0])).toContain('InvalidGroupControlNumber GS@2.6');
+    expect(await t.db.selectFrom('tenders').select('id').where('external_id', '=', 'H-GS-BAD').execute()).toEqual([]);
+    // Only the second group is acknowledged: one 997, naming that group.
+    expect(ackSegments(response.body).filter((segment) => segment.startsWith('AK1'))).toEqual(['AK1*SM*12346']);
+  });
+
+  it('never answers 5xx for damaged copies of a sample', async () => {
+    const original = sample('inbound-204-original.x12');
+    for (let i = 0; i < 40; i++) {
+      const at = (i * 97 + 13) % original.length;
+      const damaged = i % 2 === 0 ? original.slice(0, at) + original.slice(at + 1) : original.slice(0, at) + '*~'[i % 4 === 1 ? 0 : 1] + original.slice(at);
+      const response = await submit(damaged.replace('000007001', String(5000 + i).padStart(9, '0')));
+      expect([200, 400, 422], `${at}: ${response.text}`).toContain(response.status);
+    }
+  });
+
   it('never answers 5xx: mismatched separators, 10,000 segments and a segment near 1 MiB', async () => {
     const before = await businessSnapshot();
     const text = interchangeOf204s(nextControl(), [{ shipment: 'H-SEP' }]);
