@@ -5,6 +5,7 @@ import { SCOPES } from '../../core/auth/scopes.js';
 import type { Config } from '../../core/config.js';
 import { bodyRules } from '../../core/shared/schemas.js';
 import { PAGE_WITH_CURSOR_RULE } from '../../core/shared/search-page.js';
+import type { RawTextBody } from '../../core/trpc.js';
 import type { Route } from './routes.js';
 import { OPENAPI_TAGS } from './openapi-tags.js';
 import { addWebhooks } from './openapi-webhooks.js';
@@ -240,7 +241,9 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, routes: Route[], con
 
     const upload = route.meta.upload;
     if (upload) operation.requestBody = multipartBody(upload.documentTypes);
-    const body = upload ? undefined : operation.requestBody?.content?.['application/json'];
+    const rawText = route.meta.rawText;
+    if (rawText) operation.requestBody = rawTextBody(rawText);
+    const body = upload || rawText ? undefined : operation.requestBody?.content?.['application/json'];
     if (body) {
       const schema = resolve(doc, body.schema);
       Object.assign(schema, bodyRulesOf(router, route));
@@ -253,7 +256,7 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, routes: Route[], con
       operation.parameters.push(idempotencyKeyParameter);
       if (responses[success]) responses[success].headers['Idempotent-Replayed'] = idempotentReplayedHeader;
     }
-    const statuses = new Set<number>([...standardErrors, ...(body || upload ? bodyErrors : []), ...declaredErrors(route), ...(idempotent ? [409] : [])]);
+    const statuses = new Set<number>([...standardErrors, ...(body || upload || rawText ? bodyErrors : []), ...declaredErrors(route), ...(idempotent ? [409] : [])]);
     for (const status of [...statuses].sort()) responses[String(status)] = problemResponse(status);
     if (idempotent) {
       responses['409'].description = `${responses['409'].description} ${IDEMPOTENCY_CONFLICTS}`;
@@ -309,6 +312,20 @@ function multipartBody(documentTypes: readonly string[]): Json {
         },
       },
     },
+  };
+}
+
+/**
+ * The request body of a raw text route (core `meta.rawText`), which trpc-to-openapi would show
+ * as a JSON object: the text itself, in each of its media types. The edge
+ * (adapters/rest/raw-text-body.ts) enforces every rule stated here.
+ */
+function rawTextBody(rule: RawTextBody): Json {
+  const schema = { type: 'string', minLength: rule.minLength ?? 1, maxLength: rule.limit, ...(rule.pattern ? { pattern: rule.pattern } : {}), description: rule.description };
+  return {
+    required: true,
+    description: `${rule.description} Any charset parameter is accepted and the body is read as UTF-8 (bytes that are not UTF-8: 400); other media types 415; more than ${rule.limit} bytes 413.`,
+    content: Object.fromEntries(rule.contentTypes.map((type) => [type, { schema }])),
   };
 }
 
