@@ -6,7 +6,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
  * per purpose so a value encrypted for one use cannot be replayed as another.
  * Format: `v1.<iv b64url>.<tag b64url>.<ciphertext b64url>`.
  */
-export type SecretPurpose = 'webhook-secret' | 'signing-key' | 'visibility-secret' | 'download-link' | 'stored-answer';
+export type SecretPurpose = 'webhook-secret' | 'signing-key' | 'visibility-secret' | 'download-link' | 'stored-answer' | 'edi-partner-secret';
 
 /**
  * Derived keys by SECRET_KEY buffer and purpose: HKDF per call showed in the profile of the

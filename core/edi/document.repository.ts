@@ -125,3 +125,44 @@ export async function markAcknowledged(
     .executeTakeFirst();
   return row?.id;
 }
+
+export interface OutboundDocumentInput {
+  id: string;
+  tenantId: string;
+  subsidiaryId: string | null;
+  partnerId: string;
+  set: string;
+  controlNumber: number;
+  x12: string;
+  json: unknown;
+  tenderId: string | null;
+  loadId: string | null;
+  invoiceId: string | null;
+  createdAt: string;
+}
+
+/** Stores a document just emitted, `Pending` until its delivery (or the partner's 997) says more. */
+export async function insertOutboundDocument(trx: Db, input: OutboundDocumentInput): Promise<void> {
+  await trx
+    .insertInto('edi_documents')
+    .values({
+      id: input.id,
+      tenant_id: input.tenantId,
+      subsidiary_id: input.subsidiaryId,
+      partner_id: input.partnerId,
+      direction: 'Outbound',
+      set_id: input.set,
+      control_number: String(input.controlNumber),
+      status: 'Pending',
+      x12: input.x12,
+      json: JSON.stringify(input.json),
+      errors_json: null,
+      answer_json: null,
+      tender_id: input.tenderId,
+      load_id: input.loadId,
+      invoice_id: input.invoiceId,
+      created_at: input.createdAt,
+      updated_at: input.createdAt,
+    })
+    .execute();
+}

@@ -18,7 +18,7 @@ export interface ReplayWindow {
  * the dispatcher signs with the subscription's secrets of the moment and logs the attempts as
  * further attempts of the same delivery.
  */
-const requeued = (now: string) => ({
+export const requeued = (now: string) => ({
   state: 'pending',
   next_attempt_at: now,
   retry_base: sql<number>`attempts`,
@@ -28,7 +28,7 @@ const requeued = (now: string) => ({
 });
 
 /** Not being attempted right now: an attempt in flight finishes under its lease, and its outcome is recorded. */
-const notInFlight = (now: string) => sql<SqlBool>`(lease_until is null or lease_until <= ${now})`;
+export const notInFlight = (now: string) => sql<SqlBool>`(lease_until is null or lease_until <= ${now})`;
 
 /**
  * Queues again, in one statement, the deliveries of the subscription's events in the window:
