@@ -48,6 +48,12 @@ export interface ProcedureMeta {
    * the edge, given to the input as an UploadedFile) and a `DocumentType` part, one of these.
    */
   upload?: { documentTypes: readonly string[] };
+  /**
+   * A raw text body (an X12 interchange): the REST edge reads the body in one of these media
+   * types (any charset parameter; others 415), at most `limit` bytes (413), decodes it as
+   * UTF-8 (400 otherwise) and hands it to the input as `{ Interchange: text }`.
+   */
+  rawText?: { contentTypes: readonly string[]; limit: number; description: string };
 }
 
 export type Meta = OpenApiMeta<ProcedureMeta>;

@@ -97,6 +97,7 @@ const payloads: Record<EventType, { component?: string; extra?: Json; required?:
   'invoice.created': { component: 'Invoice' },
   'invoice.voided': { component: 'Invoice', extra: { Reason: { type: 'string', description: 'The Reason the void gave; absent when none.' } } },
   'tender.received': { component: 'Tender' },
+  'tender.changed': { component: 'Tender' },
   'tender.accepted': { component: 'Tender' },
   'tender.rejected': { component: 'Tender' },
   'tender.cancelled': { component: 'Tender' },

@@ -240,7 +240,9 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, routes: Route[], con
 
     const upload = route.meta.upload;
     if (upload) operation.requestBody = multipartBody(upload.documentTypes);
-    const body = upload ? undefined : operation.requestBody?.content?.['application/json'];
+    const rawText = route.meta.rawText;
+    if (rawText) operation.requestBody = rawTextBody(rawText);
+    const body = upload || rawText ? undefined : operation.requestBody?.content?.['application/json'];
     if (body) {
       const schema = resolve(doc, body.schema);
       Object.assign(schema, bodyRulesOf(router, route));
@@ -253,7 +255,7 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, routes: Route[], con
       operation.parameters.push(idempotencyKeyParameter);
       if (responses[success]) responses[success].headers['Idempotent-Replayed'] = idempotentReplayedHeader;
     }
-    const statuses = new Set<number>([...standardErrors, ...(body || upload ? bodyErrors : []), ...declaredErrors(route), ...(idempotent ? [409] : [])]);
+    const statuses = new Set<number>([...standardErrors, ...(body || upload || rawText ? bodyErrors : []), ...declaredErrors(route), ...(idempotent ? [409] : [])]);
     for (const status of [...statuses].sort()) responses[String(status)] = problemResponse(status);
     if (idempotent) {
       responses['409'].description = `${responses['409'].description} ${IDEMPOTENCY_CONFLICTS}`;
@@ -309,6 +311,20 @@ function multipartBody(documentTypes: readonly string[]): Json {
         },
       },
     },
+  };
+}
+
+/**
+ * The request body of a raw text route (core `meta.rawText`), which trpc-to-openapi would show
+ * as a JSON object: the text itself, in each of its media types. The edge
+ * (adapters/rest/raw-text-body.ts) enforces every rule stated here.
+ */
+function rawTextBody(rule: { contentTypes: readonly string[]; limit: number; description: string }): Json {
+  const schema = { type: 'string', minLength: 1, maxLength: rule.limit, description: rule.description };
+  return {
+    required: true,
+    description: `${rule.description} Any charset parameter is accepted and the body is read as UTF-8 (bytes that are not UTF-8: 400); other media types 415; more than ${rule.limit} bytes 413.`,
+    content: Object.fromEntries(rule.contentTypes.map((type) => [type, { schema }])),
   };
 }
 

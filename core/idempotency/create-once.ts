@@ -55,6 +55,26 @@ export function writeNotConfirmed(cause: unknown): AppError {
 }
 
 /**
+ * `createOnce` inside the caller's transaction (an EDI 204 creates its tender beside the
+ * interchange's other sets): the key row and the record are written with the caller's other
+ * writes, or rolled back with them.
+ */
+export async function createOnceIn(trx: Db, options: Omit<CreateOnceOptions, 'confirmWithinMs'>): Promise<CreateOnceResult> {
+  if (options.key !== null) {
+    const claim = { family: options.family, key: options.key, fingerprint: options.fingerprint, recordId: options.recordId };
+    const existing = await claimKey(trx, options.scope, { ...claim, now: options.now });
+    if (existing) return replayOf(existing, options.fingerprint, options.keyName);
+    const unkeyed = await options.findUnkeyed?.(trx);
+    if (unkeyed) {
+      await repointKey(trx, options.scope, { ...claim, recordId: unkeyed.recordId, fingerprint: unkeyed.fingerprint });
+      return replayOf(unkeyed, options.fingerprint, options.keyName);
+    }
+  }
+  await options.create(trx);
+  return { recordId: options.recordId, replayed: false };
+}
+
+/**
  * Creates a record at most once per idempotency key (docs/api-rules.md#idempotency): the key row and the record commit together, so either both exist or
  * neither does; a replay with the same normalised values answers the first record, a replay
  * with other values is 409 IdempotencyKeyReuse.
@@ -62,24 +82,9 @@ export function writeNotConfirmed(cause: unknown): AppError {
 export async function createOnce(db: Db, options: CreateOnceOptions): Promise<CreateOnceResult> {
   let bodyDone = false;
   const run = db.transaction().execute(async (trx) => {
-    if (options.key !== null) {
-      const claim = { family: options.family, key: options.key, fingerprint: options.fingerprint, recordId: options.recordId };
-      const existing = await claimKey(trx, options.scope, { ...claim, now: options.now });
-      if (existing) {
-        bodyDone = true;
-        return replayOf(existing, options.fingerprint, options.keyName);
-      }
-      const unkeyed = await options.findUnkeyed?.(trx);
-      if (unkeyed) {
-        await repointKey(trx, options.scope, { ...claim, recordId: unkeyed.recordId, fingerprint: unkeyed.fingerprint });
-        const result = replayOf(unkeyed, options.fingerprint, options.keyName);
-        bodyDone = true;
-        return result;
-      }
-    }
-    await options.create(trx);
+    const result = await createOnceIn(trx, options);
     bodyDone = true;
-    return { recordId: options.recordId, replayed: false };
+    return result;
   });
 
   if (options.confirmWithinMs === undefined) return run;

@@ -5,7 +5,7 @@ import { cancelLoadWithTrips } from '../loads/load-cancel.js';
 import { ZEtagHeader } from '../shared/record-headers.js';
 import { authedProcedure } from '../trpc.js';
 import { appendTenderEvent } from './tender-events.js';
-import { invalidState, moveTenderWith } from './tender-moves.js';
+import { invalidState, moveTenderWith, type TenderMove } from './tender-moves.js';
 import { moveTender, toTender, type TenderRow } from './tender.repository.js';
 import { ZCancelTenderInput, ZTender } from './tender.schemas.js';
 
@@ -53,14 +53,21 @@ export const cancelTender = authedProcedure
   })
   .input(ZCancelTenderInput)
   .output(ZTender)
-  .mutation(({ ctx, input }) =>
-    moveTenderWith(ctx, input.id, 'cancelled', async ({ trx, scope, row, status, now }) => {
-      if (status !== 'Pending' && status !== 'Accepted') throw invalidState(status, 'cancelled');
-      const cancelled = await moveTender(trx, row, status, now, { status: 'Cancelled' });
-      if (!cancelled) return undefined;
-      if (status === 'Accepted') await cancelLoad(trx, ctx.clock, cancelled, now);
-      const tender = toTender(cancelled, now);
-      await appendTenderEvent(trx, ctx.clock, { tenantId: scope.tenantId, type: 'tender.cancelled', tender: { ...tender, ...(input.Reason ? { Reason: input.Reason } : {}) } });
-      return cancelled;
-    }),
-  );
+  .mutation(({ ctx, input }) => moveTenderWith(ctx, input.id, 'cancelled', (move) => cancelTenderIn(move, ctx.clock, input.Reason ?? null)));
+
+/**
+ * Cancels a tender read in the caller's transaction (POST /tenders/{id}/cancel, and an EDI 204
+ * cancellation: docs/edi.md#204-to-tender): a Pending or Accepted one, an Accepted one with
+ * its load while that is Planned or Assigned. Throws 409 Conflict/InvalidState otherwise;
+ * answers undefined when a concurrent answer moved the tender first.
+ */
+export async function cancelTenderIn(move: TenderMove, clock: Clock, reason: string | null): Promise<TenderRow | undefined> {
+  const { trx, scope, row, status, now } = move;
+  if (status !== 'Pending' && status !== 'Accepted') throw invalidState(status, 'cancelled');
+  const cancelled = await moveTender(trx, row, status, now, { status: 'Cancelled' });
+  if (!cancelled) return undefined;
+  if (status === 'Accepted') await cancelLoad(trx, clock, cancelled, now);
+  const tender = toTender(cancelled, now);
+  await appendTenderEvent(trx, clock, { tenantId: scope.tenantId, type: 'tender.cancelled', tender: { ...tender, ...(reason ? { Reason: reason } : {}) } });
+  return cancelled;
+}

@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js';
 import { appendEvent } from '../events/outbox.repository.js';
 import type { TTender } from './tender.schemas.js';
 
-export type TenderEventType = 'tender.received' | 'tender.accepted' | 'tender.rejected' | 'tender.cancelled' | 'tender.expired';
+export type TenderEventType = 'tender.received' | 'tender.changed' | 'tender.accepted' | 'tender.rejected' | 'tender.cancelled' | 'tender.expired';
 
 /**
  * What follows an answer to a tender (accepted or rejected) in the answer's transaction: the

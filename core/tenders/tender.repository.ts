@@ -21,6 +21,14 @@ export function statusAt(row: Pick<TenderRow, 'status' | 'respond_by'>, now: str
   return row.status as TenderStatus;
 }
 
+/** A stop as stored (tender-rows.ts `storedStop`): CompanyName and References only when given. */
+export type StoredTenderStop = Omit<TTenderStop, 'CompanyName' | 'References'> & Partial<Pick<TTenderStop, 'CompanyName' | 'References'>>;
+
+/** A stored stop as the API shows it. */
+export function shownStop(stop: StoredTenderStop): TTenderStop {
+  return { ...stop, CompanyName: stop.CompanyName ?? null, References: stop.References ?? [] };
+}
+
 export function toTender(row: TenderRow, now: string): TTender {
   return {
     Id: row.id,
@@ -36,7 +44,7 @@ export function toTender(row: TenderRow, now: string): TTender {
     Rate: toMoney(Number(row.rate_amount), row.rate_currency),
     Equipment: row.equipment,
     References: JSON.parse(row.references_json) as TTender['References'],
-    Stops: JSON.parse(row.stops_json) as TTenderStop[],
+    Stops: (JSON.parse(row.stops_json) as StoredTenderStop[]).map(shownStop),
     CreatedAt: row.created_at,
     UpdatedAt: row.updated_at,
   };

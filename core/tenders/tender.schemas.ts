@@ -28,6 +28,8 @@ export const ZTenderStop = z
     Address: z.object({ Street: z.string(), City: z.string(), State: z.string(), ZipCode: z.string(), Country: z.string().nullable() }),
     Coordinates: ZCoordinates.nullable(),
     LocationId: z.string().nullable(),
+    CompanyName: z.string().nullable().meta({ description: 'The company at the stop (an EDI 204 names it in the stop\'s N1); null when not given.' }),
+    References: z.array(ZTenderReference).meta({ description: "The stop's own references (an EDI 204's stop L11s); empty when none." }),
   })
   .meta({ id: 'TenderStop' });
 export type TTenderStop = z.infer<typeof ZTenderStop>;
@@ -58,6 +60,8 @@ export const ZTenderPage = pageOf(ZTender).meta({ id: 'TenderPage' });
 
 export const ZTenderIdInput = input({ id: ZPathId });
 
+const ZReferenceInput = z.strictObject({ Name: ZText(50), Value: ZText(40) });
+
 const ZAddressInput = z.strictObject({
   Street: ZText(200),
   City: ZText(100),
@@ -72,6 +76,8 @@ const stopInputFields = {
   Address: ZAddressInput,
   Coordinates: ZCoordinatesInput.nullish(),
   LocationId: ZPathId.nullish().meta({ description: "A location of the tenant (404 when it does not exist); the stop takes its time zone when it has no Coordinates." }),
+  CompanyName: ZText(100).nullish().meta({ description: 'The company at the stop.' }),
+  References: z.array(ZReferenceInput).max(50).optional().meta({ description: "The stop's own references." }),
 };
 
 /**
@@ -96,17 +102,15 @@ export const ZTenderStopInput = z.discriminatedUnion('ScheduleType', [
 ]);
 export type TTenderStopInput = z.output<typeof ZTenderStopInput>;
 
-export const ZCreateTenderInput = input({
-  ExternalId: z.string().min(1).max(128).meta({
-    description:
-      "The sender's tender id. With CustomerId the idempotency key: a retry with the same values answers the first tender " +
-      '(`Idempotent-Replayed: true`), other values are 409 Conflict/IdempotencyKeyReuse.',
-  }),
-  CustomerId: ZPathId,
+/**
+ * What a sender states about a tender: POST /tenders takes them with its CustomerId, and an
+ * EDI 204 (its original and its change) maps to them (docs/edi.md#204-to-tender).
+ */
+export const tenderTermFields = {
   RespondBy: ZDateTimeInput.nullish().meta({ description: 'When the offer lapses; a Pending tender reads Expired after it. Left out: no deadline.' }),
   Rate: z.strictObject({ Amount: ZAmountInput.refine((value) => value >= 0, 'must not be negative').meta({ minimum: 0 }), Currency: ZCurrencyInput }),
   Equipment: ZText(100).nullish(),
-  References: z.array(z.strictObject({ Name: ZText(50), Value: ZText(40) })).max(50).optional(),
+  References: z.array(ZReferenceInput).max(50).optional(),
   Stops: z
     .array(ZTenderStopInput)
     .min(2)
@@ -118,6 +122,19 @@ export const ZCreateTenderInput = input({
     })
     // JSON Schema pins the first item; the last one only the description can.
     .meta({ description: 'At least two: the first a Pickup, the last a Delivery.', ...firstItemHas('StopType', 'Pickup') }),
+};
+
+export const ZTenderTerms = z.strictObject(tenderTermFields);
+export type TTenderTerms = z.output<typeof ZTenderTerms>;
+
+export const ZCreateTenderInput = input({
+  ExternalId: z.string().min(1).max(128).meta({
+    description:
+      "The sender's tender id. With CustomerId the idempotency key: a retry with the same values answers the first tender " +
+      '(`Idempotent-Replayed: true`), other values are 409 Conflict/IdempotencyKeyReuse.',
+  }),
+  CustomerId: ZPathId,
+  ...tenderTermFields,
 });
 export type TCreateTenderInput = z.output<typeof ZCreateTenderInput>;
 

@@ -30,6 +30,8 @@ export interface TendersTable {
   references_json: string;
   /** JSON array of the tender's stops as the API shows them. */
   stops_json: string;
+  /** The EDI trading partner (edi_partners) whose 204 created the tender; null otherwise (migration 0320). */
+  edi_partner_id: string | null;
   version: number;
   created_at: string;
   updated_at: string;

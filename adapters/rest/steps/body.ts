@@ -7,6 +7,7 @@ import { problemAnswer, type Answer } from '../answer.js';
 import type { ApiRequest, Outcome } from '../api-request.js';
 import { bodyHasher, requestDigest } from '../idempotency-key.js';
 import { DEFAULT_BODY_LIMIT, readJsonObject } from '../json-body.js';
+import { readRawText } from '../raw-text-body.js';
 import { withUploadBody, type UploadFailure, type UploadFields } from '../multipart-upload.js';
 
 /** What the procedure gets: query, body and path parameters in one object. */
@@ -38,6 +39,22 @@ export async function body(request: ApiRequest, run: RunStep): Promise<Outcome> 
     // A refused upload is not read to its end: the connection closes after the answer.
     const closing: Record<string, string> = upload.failure.kind === 'too-large' ? { Connection: 'close' } : {};
     return { kind: 'answer', answer: problemAnswer(uploadProblem(request, upload.failure), { ...request.edgeHeaders(), ...closing }) };
+  }
+
+  const rawText = route.meta.rawText;
+  if (rawText) {
+    const read = await readRawText(req, rawText);
+    if (!read.ok) {
+      const failure = read.failure;
+      return failure.kind === 'too-large'
+        ? refuse(request, edgeKinds.PAYLOAD_TOO_LARGE, `The body may be at most ${rawText.limit} bytes.`)
+        : failure.kind === 'unsupported-media-type'
+          ? refuse(request, edgeKinds.UNSUPPORTED_MEDIA_TYPE, `Send ${rawText.contentTypes.join(' or ')}.`)
+          : refuse(request, problemKinds.VALIDATION, failure.message, { errors: { $: [failure.message] } });
+    }
+    const early = await key?.fingerprint(requestDigest(request.method, request.target(), read.raw));
+    if (early) return replay(request, early);
+    return await inputThen(request, read.value, run);
   }
 
   let json: Record<string, unknown> | undefined;
