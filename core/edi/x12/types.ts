@@ -59,6 +59,8 @@ export interface X12Error {
   code: string;
   message: string;
   x12Code?: string;
+  /** The loop of the segment, as the set's definition names it (AK303). */
+  loopId?: string;
 }
 
 /** ok:false = not an interchange at all (answered 400). */
@@ -90,4 +92,8 @@ export interface AcknowledgedGroup {
   groupControlNumber: string;
   functionalId: string;
   sets: AcknowledgedSet[];
+  /** AK901: a group Accepted without AK2 segments accepts all its sets. */
+  status: 'Accepted' | 'Partial' | 'Rejected';
+  /** AK905's group syntax errors. */
+  errors: X12Error[];
 }
