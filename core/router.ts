@@ -11,6 +11,7 @@ import { send210sOfInvoice } from './edi/outbound/send-210.js';
 import { send214OfVisit } from './edi/outbound/send-214-of-visit.js';
 import { send214OfTripWrite, send214sOfPositions } from './edi/outbound/send-214-in-transit.js';
 import { send990OfAnswer } from './edi/outbound/send-990.js';
+import { ediRouter } from './edi/router.js';
 import { eventsRouter } from './events-feed/router.js';
 import { followInvoiceCreation } from './invoices/invoice-events.js';
 import { invoicesRouter } from './invoices/router.js';
@@ -69,6 +70,7 @@ export const appRouter = router({
   loadNotes: loadNotesRouter,
   checkCalls: checkCallsRouter,
   events: eventsRouter,
+  edi: ediRouter,
 });
 
 // Trips sit below loads, so the loads domain's answer to a trip write is handed to them here;

@@ -114,6 +114,8 @@ const payloads: Record<EventType, { component?: string; extra?: Json; required?:
   'stop.departed': { inline: () => stopVisitSchema('DepartedAt') },
   'stop.detention.started': { inline: (schemas) => detentionData(schemas, false) },
   'stop.detention.ended': { inline: (schemas) => detentionData(schemas, true) },
+  'edi.partner.created': { component: 'EdiPartner' },
+  'edi.partner.changed': { component: 'EdiPartner', extra: { diff: diffSchema }, required: ['diff'] },
   'webhook.test': {
     inline: () => ({
       type: 'object',

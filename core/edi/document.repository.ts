@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
 import type { Db } from '../../db/create-db.js';
+import type { EdiDocumentsTable } from '../../db/tables/edi.js';
+import { inDateTimeRange } from '../shared/master-data-filters.js';
+import { inScope, type Scope } from '../shared/scope.js';
+import type { PageOf } from '../shared/search-page.js';
+import { selectPage, thenById } from '../shared/select-page.js';
+import { DOCUMENT_SETS, type TEdiDocument, type TFindEdiDocumentsInput } from './document.schemas.js';
 
 /** An error a partner's 997 (or our checks) located in a set, stored with the document. */
 export interface DocumentError {
@@ -12,8 +19,10 @@ export interface DocumentError {
 
 export type OutboundStatus = 'Pending' | 'Delivered' | 'Failed' | 'Acknowledged' | 'Rejected';
 
-/** The sets an inbound interchange may hold, in the order `set_id` lists them. */
-const INBOUND_SET_ORDER = ['204', '990', '214', '210', '997'];
+export type EdiDocumentRow = Selectable<EdiDocumentsTable>;
+
+/** The sets an interchange may hold, in the order an inbound `set_id` lists them. */
+const INBOUND_SET_ORDER: readonly string[] = DOCUMENT_SETS;
 
 export const newEdiDocumentId = () => `edd_${randomUUID()}`;
 
@@ -165,4 +174,55 @@ export async function insertOutboundDocument(trx: Db, input: OutboundDocumentInp
       updated_at: input.createdAt,
     })
     .execute();
+}
+
+export function toEdiDocument(row: EdiDocumentRow): TEdiDocument {
+  const errors = row.errors_json === null ? [] : (JSON.parse(row.errors_json) as DocumentError[]);
+  return {
+    Id: row.id,
+    PartnerId: row.partner_id,
+    Direction: row.direction as TEdiDocument['Direction'],
+    Set: row.set_id,
+    ControlNumber: row.control_number,
+    Status: row.status as TEdiDocument['Status'],
+    Errors: errors.map((error) => ({ Segment: error.segment, Position: error.position, Element: error.element, Code: error.code, Message: error.message })),
+    CreatedAt: row.created_at,
+    X12: row.x12,
+    Json: JSON.parse(row.json) as unknown,
+  };
+}
+
+export async function getDocumentRow(db: Db, scope: Scope, id: string): Promise<EdiDocumentRow | undefined> {
+  return db.selectFrom('edi_documents').selectAll().where(inScope('edi_documents', scope)).where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Every stored `set_id` that holds `set`: the set alone (every outbound document) and each
+ * inbound list with it, written in INBOUND_SET_ORDER by inboundSetList. An IN list of exact
+ * values, so the filter stays a few ranges of `edi_documents_set_list_idx`.
+ */
+function setListsHolding(set: string): string[] {
+  const others = INBOUND_SET_ORDER.filter((other) => other !== set);
+  const lists: string[] = [];
+  for (let mask = 0; mask < 1 << others.length; mask++) {
+    lists.push(inboundSetList([set, ...others.filter((_, bit) => (mask & (1 << bit)) !== 0)]));
+  }
+  return lists;
+}
+
+/** Newest first, the id breaking ties: each filter has an index with the scope and this order (migration 0300). */
+const DOCUMENT_ORDER = thenById('edi_documents', { column: 'created_at', type: 'text', desc: true });
+
+export async function findDocuments(db: Db, scope: Scope, filter: TFindEdiDocumentsInput): Promise<PageOf<TEdiDocument>> {
+  const conditions: Expression<SqlBool>[] = [
+    inScope('edi_documents', scope),
+    ...inDateTimeRange('edi_documents.created_at', { Start: filter.CreatedAtStart, End: filter.CreatedAtEnd }),
+  ];
+  if (filter.PartnerId !== undefined) conditions.push(sql<SqlBool>`${sql.ref('edi_documents.partner_id')} = ${filter.PartnerId}`);
+  if (filter.Direction !== undefined) conditions.push(sql<SqlBool>`${sql.ref('edi_documents.direction')} = ${filter.Direction}`);
+  if (filter.Status !== undefined) conditions.push(sql<SqlBool>`${sql.ref('edi_documents.status')} = ${filter.Status}`);
+  if (filter.Set !== undefined) conditions.push(sql<SqlBool>`${sql.ref('edi_documents.set_id')} in (${sql.join(setListsHolding(filter.Set))})`);
+  const query = db.selectFrom('edi_documents').where((eb) => eb.and(conditions));
+  const page = await selectPage(db, query, { table: 'edi_documents', order: DOCUMENT_ORDER, page: filter });
+  return { ...page, items: page.items.map(toEdiDocument) };
 }

@@ -1,6 +1,12 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { EdiPartnersTable } from '../../db/tables/edi.js';
+import { AppError } from '../errors.js';
+import { etagOf } from '../shared/etag.js';
+import { inScope, type Scope } from '../shared/scope.js';
+import type { PageOf, TPageRequest } from '../shared/search-page.js';
+import { selectPage, thenById } from '../shared/select-page.js';
+import type { TEdiPartner } from './partner.schemas.js';
 
 export type EdiPartnerRow = Selectable<EdiPartnersTable>;
 
@@ -70,4 +76,84 @@ export async function takeControlNumber(trx: Db, tenantId: string, partnerId: st
     .returning('last_control_number')
     .executeTakeFirstOrThrow();
   return Number(row.last_control_number);
+}
+
+/** The API shape (docs/edi.md#trading-partners); the secret is never part of it. */
+export function toPartnerResource(row: EdiPartnerRow): TEdiPartner {
+  return {
+    Id: row.id,
+    Name: row.name,
+    CustomerId: row.customer_id,
+    Their: { IsaQualifier: row.their_isa_qualifier, IsaId: row.their_isa_id, GsId: row.their_gs_id },
+    Our: { IsaQualifier: row.our_isa_qualifier, IsaId: row.our_isa_id, GsId: row.our_gs_id, Scac: row.our_scac },
+    Transactions: JSON.parse(row.transactions) as TEdiPartner['Transactions'],
+    OutboundUrl: row.outbound_url,
+    UsageIndicator: row.usage_indicator as TEdiPartner['UsageIndicator'],
+    Status: row.status as TEdiPartner['Status'],
+    CreatedAt: row.created_at,
+    UpdatedAt: row.updated_at,
+  };
+}
+
+export const partnerEtag = (row: Pick<EdiPartnerRow, 'id' | 'version'>) => etagOf(row.id, row.version);
+
+/** A partner the caller may see: its tenant's, and for a subsidiary-bound caller only its subsidiary's (a partner of no subsidiary is tenant-wide). */
+export async function getPartnerRow(db: Db, scope: Scope, id: string): Promise<EdiPartnerRow | undefined> {
+  return db.selectFrom('edi_partners').selectAll().where(inScope('edi_partners', scope)).where('id', '=', id).executeTakeFirst();
+}
+
+/** Newest first, the id breaking ties: one range of `edi_partners_list_idx` or `_subsidiary_list_idx`. */
+const PARTNER_ORDER = thenById('edi_partners', { column: 'created_at', type: 'text', desc: true });
+
+export async function findPartners(db: Db, scope: Scope, page: TPageRequest): Promise<PageOf<TEdiPartner>> {
+  const query = db.selectFrom('edi_partners').where(inScope('edi_partners', scope));
+  const found = await selectPage(db, query, { table: 'edi_partners', order: PARTNER_ORDER, page });
+  return { ...found, items: found.items.map(toPartnerResource) };
+}
+
+export async function insertPartner(trx: Db, row: Insertable<EdiPartnersTable>): Promise<void> {
+  await trx.insertInto('edi_partners').values(row).execute();
+}
+
+/** Writes `changes` and the next version to the partner still at the version read; answers whether it wrote. */
+export async function updatePartnerAtVersion(trx: Db, row: EdiPartnerRow, changes: Updateable<EdiPartnersTable>): Promise<boolean> {
+  const result = await trx
+    .updateTable('edi_partners')
+    .set({ ...changes, version: row.version + 1 })
+    .where('tenant_id', '=', row.tenant_id)
+    .where('id', '=', row.id)
+    .where('version', '=', row.version)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+function duplicateSender(qualifier: string, isaId: string): AppError {
+  return new AppError('CONFLICT', `Another trading partner of the tenant sends as ${qualifier}/${isaId} (Their.IsaQualifier, Their.IsaId).`, {
+    subtype: 'Duplicate',
+    extensions: { Field: 'Their.IsaId' },
+  });
+}
+
+/**
+ * 409 Conflict/Duplicate when another partner of the tenant has these sender ids: an inbound
+ * interchange must name one partner. A concurrent write that slips past it ends on the unique
+ * index (`duplicateSenderFromConstraint`).
+ */
+export async function refuseDuplicateSender(trx: Db, tenantId: string, their: { qualifier: string; isaId: string }, exceptId?: string): Promise<void> {
+  let query = trx
+    .selectFrom('edi_partners')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('their_isa_qualifier', '=', their.qualifier)
+    .where('their_isa_id', '=', their.isaId);
+  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+  if (await query.executeTakeFirst()) throw duplicateSender(their.qualifier, their.isaId);
+}
+
+/** The 409 of the sender index a concurrent write won, or undefined for any other error. */
+export function duplicateSenderFromConstraint(error: unknown, their: { qualifier: string; isaId: string }): AppError | undefined {
+  const { code, constraint, message } = (error ?? {}) as { code?: string; constraint?: string; message?: string };
+  const unique = code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+  if (unique && /edi_partners_sender_key|edi_partners\.their_isa/.test(`${constraint ?? ''} ${message ?? ''}`)) return duplicateSender(their.qualifier, their.isaId);
+  return undefined;
 }

@@ -54,6 +54,8 @@ export const EVENT_TYPES = [
       'The truck left a stop in detention (and again when a corrected time changes the Detention); data is { LoadNumber, TripId, StopId, Detention } ' +
       "with Minutes and AccessorialId. Detention is null when a correction or a cleared arrival put the stop back within its free time. Routed by the trip's subsidiary.",
   },
+  { Type: 'edi.partner.created', Description: "An EDI trading partner was created; data is the partner (never its Secret). Routed by its customer's subsidiary, to every subscription when it has none." },
+  { Type: 'edi.partner.changed', Description: 'An EDI trading partner changed; data is the partner with data.diff.changes. Routed like edi.partner.created (to both subsidiaries after a move).' },
   { Type: 'webhook.test', Description: 'Sent only by POST /webhooks/{id}/test, to that subscription.' },
 ] as const;
 

@@ -40,7 +40,7 @@ const URL_HOST =
 export const WEBHOOK_URL_PATTERN =
   `^[Hh][Tt][Tt][Pp][Ss]?://${URL_HOST}(?::\\d{1,4})?(?:/${URL_CHAR}*)?(?:\\?(?:${URL_CHAR}|\\?)*)?(?:#(?:${URL_CHAR}|\\?)*)?$`;
 
-const ZWebhookUrl = z
+export const ZWebhookUrl = z
   .string()
   .max(2048)
   .superRefine((value, ctx) => {
