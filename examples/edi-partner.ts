@@ -134,7 +134,8 @@ export function acknowledgments(documents: MailboxDocument[]): { id: string; bod
 async function mailbox(api: FreightApi, partnerId: string, set?: string): Promise<MailboxDocument[]> {
   const query = new URLSearchParams({ PartnerId: partnerId, Direction: 'Outbound', PageSize: '100', ...(set ? { Set: set } : {}) });
   const page = await api.call<{ Items: MailboxDocument[] }>('GET', `/edi/documents?${query}`);
-  return [...page.body.Items].reverse();
+  // In the order sent: the control numbers increase per partner.
+  return page.body.Items.sort((a, b) => Number(a.ControlNumber) - Number(b.ControlNumber));
 }
 
 /** Polls the mailbox until a document of `set` beyond the first `known` is there. */

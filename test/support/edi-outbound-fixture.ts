@@ -94,13 +94,13 @@ export interface MailboxDocument {
   X12: string;
 }
 
-/** The partner's outbound documents of a set, oldest first, from GET /edi/documents. */
+/** The partner's outbound documents of a set in the order they were sent (control numbers), from GET /edi/documents. */
 export async function outbound(t: TestApp, partnerId: string, set?: string): Promise<MailboxDocument[]> {
   const query = new URLSearchParams({ PartnerId: partnerId, Direction: 'Outbound', PageSize: '100' });
   if (set) query.set('Set', set);
   const response = await t.api(`${base}/edi/documents?${query}`, { as: ALL });
   expect(response.status, response.text).toBe(200);
-  return [...(response.body.Items as MailboxDocument[])].reverse();
+  return (response.body.Items as MailboxDocument[]).sort((a, b) => Number(a.ControlNumber) - Number(b.ControlNumber));
 }
 
 /** The segment ids of a document's set, for a quick look at its shape. */
