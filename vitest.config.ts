@@ -14,6 +14,7 @@ const UNIT = [
   'test/docs-links.test.ts',
   'test/doc-references.test.ts',
   'test/edi-outbound-mappers.test.ts',
+  'test/edi-x12-*.test.ts',
   'test/eta.test.ts',
   'test/fence-geometry.test.ts',
   'test/group-commit.test.ts',

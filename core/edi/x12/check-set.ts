@@ -36,7 +36,7 @@ interface Walk {
 }
 
 /** Ordinal in the set (ST = 1) of the body's segment `at`, or of SE when the body is done. */
-function positionOf(walk: Walk, at: number): number {
+function positionOf(at: number): number {
   return at + 2;
 }
 
@@ -45,13 +45,13 @@ function missing(walk: Walk, items: readonly SetItem[], counts: number[], from: 
     const item = items[k];
     if (!item || item.req !== 'M' || (counts[k] ?? 0) > 0) continue;
     const id = firstId(item);
-    const error = x12Error('MandatorySegmentMissing', id, positionOf(walk, walk.at), null, `${id} is required here`);
+    const error = x12Error('MandatorySegmentMissing', id, positionOf(walk.at), null, `${id} is required here`);
     walk.errors.push(loopId ? { ...error, loopId } : error);
   }
 }
 
 function misplaced(walk: Walk, segment: Segment, loopId?: string): void {
-  const position = positionOf(walk, walk.at);
+  const position = positionOf(walk.at);
   const error = !isSegmentId(segment.id)
     ? x12Error('UnrecognizedSegment', segment.id, position, null, `"${segment.id.slice(0, 10)}" is not a segment id`)
     : walk.known.has(segment.id)
@@ -71,7 +71,8 @@ function matchItems(walk: Walk, items: readonly SetItem[], started: boolean, loo
   let i = 0;
   while (walk.at < walk.body.length && walk.errors.length < MAX_SET_ERRORS) {
     const segment = walk.body[walk.at] as Segment;
-    let j = i;
+    // Within a loop its first segment again begins the next occurrence: the parent's to match.
+    let j = started ? Math.max(i, 1) : i;
     while (j < items.length && firstId(items[j] as SetItem) !== segment.id) j++;
     if (j === items.length) {
       if (loopId !== undefined && walk.known.has(segment.id)) break;
@@ -83,7 +84,7 @@ function matchItems(walk: Walk, items: readonly SetItem[], started: boolean, loo
     i = j;
     const count = ++counts[j]!;
     const item = items[j] as SetItem;
-    const position = positionOf(walk, walk.at);
+    const position = positionOf(walk.at);
     const spec = isLoop(item) ? item.items[0].segment : item.segment;
     const inLoop = isLoop(item) ? item.loopId : loopId;
     if (count > item.max) {

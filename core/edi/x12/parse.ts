@@ -88,7 +88,8 @@ function tokenize(text: string, separators: Separators, from: number, onUntermin
     }
     // A line feed terminator after a carriage return: the pair ends the segment.
     const last = separators.segment === '\n' && end > at && text.charCodeAt(end - 1) === CR ? end - 1 : end;
-    const [id = '', ...elements] = text.slice(at, last).split(separators.element);
+    const elements = text.slice(at, last).split(separators.element);
+    const id = elements.shift() as string;
     segments.push({ id, elements, index: segments.length + 1 });
     at = end + 1;
     skipBreaks();
@@ -105,7 +106,7 @@ const ISA_CODES: Record<number, readonly string[]> = {
   1: ['00', '01', '02', '03', '04', '05', '06'],
   3: ['00', '01'],
   14: ['0', '1'],
-  15: ['P', 'T', 'I'],
+  15: ['P', 'T'],
 };
 
 /** The ISA's fields: codes, widths, date, time, version, control number (TA1 note codes). */
@@ -124,7 +125,7 @@ function checkIsa(isa: Segment): X12Error[] {
   if (e(12) !== '00401') fail('InterchangeVersionNotSupported', 12, `ISA12 is ${e(12)}: only 00401 (X12 004010) is read`);
   if (!/^\d{9}$/.test(e(13))) fail('InvalidInterchangeControlNumber', 13, 'ISA13 must be 9 digits');
   if (!ISA_CODES[14]?.includes(e(14))) fail('InvalidAcknowledgmentRequested', 14, 'ISA14 must be 0 or 1');
-  if (!ISA_CODES[15]?.includes(e(15))) fail('InvalidUsageIndicator', 15, 'ISA15 must be P, T or I');
+  if (!ISA_CODES[15]?.includes(e(15))) fail('InvalidUsageIndicator', 15, 'ISA15 must be P or T');
   return errors;
 }
 
@@ -182,7 +183,7 @@ function assemble(segments: readonly Segment[], errors: X12Error[]): { groups: F
   return { groups, iea };
 }
 
-/** IEA: present, its group count and its control number equal to ISA13. */
+/** IEA: present, its group count and its control number equal to ISA13. `last`: the ordinal of the last segment (ISA = 1). */
 function checkIea(iea: Segment | null, isa: Segment, groups: number, last: number, errors: X12Error[]): void {
   if (!iea) {
     errors.push(x12Error('InterchangeTrailerMissing', 'IEA', last + 1, null, 'the interchange has no IEA'));
@@ -223,7 +224,7 @@ export function parseInterchange(text: string): ParseResult {
   let unterminated = false;
   const segments = tokenize(text, separators, ISA_LENGTH, () => (unterminated = true));
   const { groups, iea } = assemble(segments, envelopeErrors);
-  checkIea(iea, isa, groups.length, segments.length, envelopeErrors);
+  checkIea(iea, isa, groups.length, segments.length + 1, envelopeErrors);
   if (unterminated) {
     const lastId = segments[segments.length - 1]?.id.slice(0, 3) ?? 'IEA';
     envelopeErrors.push(x12Error('InvalidControlStructure', lastId, segments.length + 1, null, 'the last segment has no terminator'));
