@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { isScopeName, parseScopeList, SCOPES } from '../core/auth/scopes.js';
 import { systemClock } from '../core/clock.js';
 import { loadConfig, type Config } from '../core/config.js';
+import { listTenantPartners } from '../core/edi/partner.repository.js';
+import { resendEdiDocument } from '../core/edi/resend-edi-document.js';
 import { listAllKeys } from '../core/signing-keys/signing-key.repository.js';
 import { SigningKeys } from '../core/signing-keys/signing-keys.js';
 import { listClients } from '../core/tenancy/client.repository.js';
@@ -13,8 +15,8 @@ import { migrateToLatest } from '../db/migrate.js';
 import { resolveSecretKey } from './secret-key.js';
 
 /**
- * The operator CLI (`npm run admin -- <command>`): tenants, subsidiaries, API clients and
- * signing keys. It reads the command line and prints; the work and its refusals (unknown
+ * The operator CLI (`npm run admin -- <command>`): tenants, subsidiaries, API clients,
+ * signing keys and EDI deliveries. It reads the command line and prints; the work and its refusals (unknown
  * tenant, id taken) are the core's. Exit codes: 0 done, 2 usage error, 1 failure.
  */
 
@@ -192,6 +194,33 @@ const commands: Record<string, Command> = {
         const source = k.private_jwk_encrypted === null ? 'JWT_PRIVATE_KEY' : 'generated';
         out(`${k.kid}\t${k.created_at}\t${source}\t${state}`);
       }
+    },
+  },
+  'edi:partners': {
+    usage: 'edi:partners --tenant <tenantId>',
+    summary: "list a tenant's EDI trading partners (never their secrets)",
+    required: ['tenant'],
+    optional: [],
+    async run({ db, out }, options) {
+      const tenantId = id(options, 'tenant');
+      const partners = await listTenantPartners(db, tenantId);
+      if (partners.length === 0) out(`Tenant ${tenantId} has no EDI partners.`);
+      for (const p of partners) {
+        const sender = `${p.their_isa_qualifier}/${p.their_isa_id}`;
+        out(`${p.id}\t${p.status}\t${sender}\t${p.customer_id}\t${p.last_control_number}\t${p.outbound_url ?? '(polls)'}\t${p.name}`);
+      }
+    },
+  },
+  'edi:resend': {
+    usage: 'edi:resend --tenant <tenantId> --document <documentId>',
+    summary: "queue an outbound EDI document's delivery to its partner again",
+    required: ['tenant', 'document'],
+    optional: [],
+    async run({ db, out }, options) {
+      const tenantId = id(options, 'tenant');
+      const documentId = id(options, 'document');
+      const deliveryId = await resendEdiDocument(db, systemClock, tenantId, documentId);
+      out(`Queued document ${documentId} for delivery (webhook-id ${deliveryId}); a running dispatcher sends it within seconds.`);
     },
   },
 };

@@ -197,6 +197,13 @@ const KNOWN_DEFECTS: KnownDefect[] = [
     probe: { op: `POST ${P}loads`, path: '/api/p/v1.0/loads', body: { CustomerId: 'cus_heartland', Trips: [{ Stops: [0, 1].map(() => ({ $type: 'appointment', StopType: 'Pickup', ScheduleType: 'APPT', AppointmentDate: '2026-11-24T14:00:00Z' })) }] } },
   },
   {
+    ops: /^GET \/api\/p\/v\{version\}\/edi\/documents$/,
+    kind: 'valid-refused',
+    detail: /^400 CreatedAtEnd$/,
+    defect: 'a CreatedAtEnd not after CreatedAtStart is a 400 (docs/edi.md#mailbox): a cross-field rule JSON Schema cannot state',
+    probe: { op: `GET ${P}edi/documents`, path: '/api/p/v1.0/edi/documents?CreatedAtStart=2026-10-02T00:00:00Z&CreatedAtEnd=2026-10-01T00:00:00Z' },
+  },
+  {
     ops: /dispatchpreferences\/search$/,
     kind: 'valid-refused',
     detail: /^400 UpdatedAtEnd$/,

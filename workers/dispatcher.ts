@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
+import { recordEdiDeliveryOutcomes } from '../core/edi/delivery-outcomes.js';
 import { formatStoredDateTime } from '../core/shared/datetime.js';
 import { assignFeedPositions } from '../core/events/feed.repository.js';
 import { attemptDelivery } from '../core/webhooks/attempt-delivery.js';
@@ -35,7 +36,8 @@ export interface TickResult {
 
 /**
  * The webhook and visibility dispatcher (ARCHITECTURE "workers/"): fans outbox entries out to
- * deliveries, then sends due deliveries, signed, with retries, up to `concurrency` at once.
+ * deliveries, then sends due deliveries (events, and outbound EDI documents, whose outcome it
+ * writes back on the document), signed, with retries, up to `concurrency` at once.
  * Everything it knows lives in the database, so any number of dispatchers (the API process's
  * and `npm run worker`s) can run side by side and a restarted one carries on where a killed
  * one stopped.
@@ -62,7 +64,7 @@ export class Dispatcher {
     this.concurrency = options.concurrency ?? 64;
     this.fanOutBatch = options.fanOutBatch ?? 200;
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
-    this.log = new AttemptLog(this.db, this.clock, this.config);
+    this.log = new AttemptLog(this.db, this.clock, this.config, [recordEdiDeliveryOutcomes]);
   }
 
   /** Runs until `stop()`. */

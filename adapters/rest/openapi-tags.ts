@@ -46,6 +46,12 @@ export const OPENAPI_TAGS: ReadonlyArray<{ name: string; description: string }> 
       'for integrations that cannot take webhooks or that mirror the tenant.',
   },
   { name: 'Tenders', description: 'Load tenders from customers: receive, accept (which creates the load), reject, cancel.' },
+  {
+    name: 'EDI',
+    description:
+      'X12 004010 with shippers, without middleware: trading partners, the mailbox of every interchange received and sent, ' +
+      '204 tenders in; 990, 214, 210 and 997 out.',
+  },
   { name: 'Customers', description: 'Customers and their invoicing details.' },
   { name: 'Carriers', description: 'Carriers and their insurance.' },
   { name: 'Locations', description: 'Shared locations (shippers, receivers, yards).' },

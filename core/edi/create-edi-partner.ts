@@ -26,7 +26,7 @@ export const createEdiPartner = authedProcedure
       tags: ['EDI'],
       summary: 'Create an EDI trading partner',
       description:
-        'A shipper that exchanges X12 004010 with us (docs/edi.md#trading-partners). CustomerId must be a customer the caller ' +
+        'A shipper that exchanges X12 004010 with us (ISA/GS ids on both sides, the sets exchanged, where our documents go). CustomerId must be a customer the caller ' +
         "sees (404 naming it); the partner belongs to the customer's subsidiary, and a subsidiary-bound client may name only " +
         "its own subsidiary's customers. (Their.IsaQualifier, Their.IsaId) names one partner of the tenant: taken, it is a " +
         '409 Conflict/Duplicate whose Field is Their.IsaId. The answer carries Secret once: it signs outbound deliveries ' +

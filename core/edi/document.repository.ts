@@ -226,3 +226,22 @@ export async function findDocuments(db: Db, scope: Scope, filter: TFindEdiDocume
   const page = await selectPage(db, query, { table: 'edi_documents', order: DOCUMENT_ORDER, page: filter });
   return { ...page, items: page.items.map(toEdiDocument) };
 }
+
+/**
+ * Writes delivery outcomes on outbound documents, one UPDATE per outcome present. A partner's
+ * 997 says more than a delivery, so Acknowledged and Rejected are never downgraded; a document
+ * once Delivered stays Delivered when a later resend fails (the partner has it).
+ */
+export async function recordDeliveryOutcomes(trx: Db, outcomes: { delivered: readonly string[]; failed: readonly string[] }, updatedAt: string): Promise<void> {
+  if (outcomes.delivered.length > 0) {
+    await trx
+      .updateTable('edi_documents')
+      .set({ status: 'Delivered', updated_at: updatedAt })
+      .where('id', 'in', outcomes.delivered)
+      .where('status', 'in', ['Pending', 'Failed'])
+      .execute();
+  }
+  if (outcomes.failed.length > 0) {
+    await trx.updateTable('edi_documents').set({ status: 'Failed', updated_at: updatedAt }).where('id', 'in', outcomes.failed).where('status', '=', 'Pending').execute();
+  }
+}

@@ -14,7 +14,7 @@ export const findEdiDocuments = authedProcedure
       summary: 'List the EDI mailbox',
       description:
         'Every interchange received (Status Received) and sent (Pending, Delivered, Failed, Acknowledged, Rejected), newest ' +
-        'first, each with its X12 text and parsed Json (docs/edi.md#mailbox): a partner without an OutboundUrl polls here. ' +
+        'first, each with its X12 text and parsed Json: a partner without an OutboundUrl polls here. ' +
         'Filters combine: PartnerId, Direction, Set (a document holding that set), Status, and CreatedAtStart (inclusive) ' +
         'to CreatedAtEnd (exclusive; not after CreatedAtStart is a 400). A subsidiary-bound client sees only the documents ' +
         "of its subsidiary's partners.",

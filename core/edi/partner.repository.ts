@@ -157,3 +157,8 @@ export function duplicateSenderFromConstraint(error: unknown, their: { qualifier
   if (unique && /edi_partners_sender_key|edi_partners\.their_isa/.test(`${constraint ?? ''} ${message ?? ''}`)) return duplicateSender(their.qualifier, their.isaId);
   return undefined;
 }
+
+/** Every partner of a tenant, newest first, for the operator CLI. */
+export async function listTenantPartners(db: Db, tenantId: string): Promise<EdiPartnerRow[]> {
+  return db.selectFrom('edi_partners').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at', 'desc').orderBy('id').execute();
+}

@@ -17,6 +17,7 @@ export async function attemptDelivery(log: AttemptLog, config: Config, delivery:
           url: target.url,
           body: delivery.body,
           headers: signedHeaders(target.secrets, delivery.id, startedAt, delivery.body),
+          contentType: target.contentType,
           timeoutMs: config.webhookTimeoutMs,
           production: config.production,
         });

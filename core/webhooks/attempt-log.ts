@@ -14,6 +14,20 @@ import type { PostResult } from './post-signed.js';
 
 export type Outcome = PostResult | { status: 'skipped'; httpStatus: null; durationMs: 0; reason: string; responseBody: null };
 
+/** An attempt the log wrote, with the state it moved its delivery to (`succeeded`, `pending`, `failed`, `skipped`). */
+export interface RecordedAttempt {
+  delivery: Delivery;
+  state: string;
+  outcome: Outcome;
+}
+
+/**
+ * What a group of recorded attempts means for records of a domain above this one (an EDI
+ * document's status), written in the group's transaction. Handed in by the dispatcher, since
+ * those domains import this one. Costs nothing (no statement) when no attempt concerns it.
+ */
+export type AttemptFollower = (trx: Db, recorded: readonly RecordedAttempt[], updatedAt: string) => Promise<void>;
+
 interface Finished {
   delivery: Delivery;
   attemptedAt: string;
@@ -28,7 +42,8 @@ interface Finished {
  * Per attempt: success and skipped end the delivery; a failure or timeout schedules the next
  * retry, or ends it as failed after the last one. A failed event counts towards the
  * subscription's ConsecutiveFailures (disabled at 10), a success resets them. A delivery to a
- * customer's visibility integration writes the attempt's outcome on its share as well.
+ * customer's visibility integration writes the attempt's outcome on its share as well, and the
+ * followers the dispatcher hands in write theirs (outbound EDI documents).
  *
  * A group costs a fixed number of statements whatever its size: one UPDATE of deliveries per
  * state (per retry time for retries), the attempt rows in one INSERT, one UPDATE of shares per
@@ -42,6 +57,7 @@ export class AttemptLog {
     private readonly db: Db,
     readonly clock: Clock,
     private readonly config: Config,
+    private readonly followers: readonly AttemptFollower[] = [],
   ) {}
 
   record(delivery: Delivery, attemptedAt: string, outcome: Outcome): Promise<void> {
@@ -101,6 +117,7 @@ export class AttemptLog {
         trx,
         recorded.flatMap(({ delivery, state }) => (delivery.webhook_id ? [{ webhookId: delivery.webhook_id, state }] : [])),
       );
+      for (const follow of this.followers) await follow(trx, recorded, updatedAt);
     });
   }
 }

@@ -105,8 +105,8 @@ export async function claimDue(db: Db, clock: Clock, config: Config, limit: numb
   });
 }
 
-/** The receivers of a batch of deliveries: their subscriptions and their customers' visibility integrations. */
-export function findReceivers(db: Db, webhookIds: readonly string[], customerIds: readonly string[]) {
+/** The receivers of a batch of deliveries: their subscriptions, their customers' visibility integrations, and their EDI documents' partners. */
+export function findReceivers(db: Db, webhookIds: readonly string[], customerIds: readonly string[], ediDocumentIds: readonly string[]) {
   return Promise.all([
     webhookIds.length === 0 ? [] : db.selectFrom('webhooks').selectAll().where('id', 'in', webhookIds).execute(),
     customerIds.length === 0
@@ -115,6 +115,20 @@ export function findReceivers(db: Db, webhookIds: readonly string[], customerIds
           .selectFrom('customers')
           .select(['id', 'tenant_id', 'visibility_url', 'visibility_secret_encrypted'])
           .where('id', 'in', customerIds)
+          .execute(),
+    ediDocumentIds.length === 0
+      ? []
+      : db
+          .selectFrom('edi_documents')
+          .innerJoin('edi_partners', 'edi_partners.id', 'edi_documents.partner_id')
+          .select([
+            'edi_documents.id as document_id',
+            'edi_documents.tenant_id',
+            'edi_partners.status',
+            'edi_partners.outbound_url',
+            'edi_partners.secret_encrypted',
+          ])
+          .where('edi_documents.id', 'in', ediDocumentIds)
           .execute(),
   ]);
 }

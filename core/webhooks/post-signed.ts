@@ -22,6 +22,8 @@ export interface PostOptions {
   url: string;
   body: string;
   headers: SignedHeaders;
+  /** application/json (events) unless told: EDI documents go as application/edi-x12. */
+  contentType?: string;
   timeoutMs: number;
   /** In production the target is checked again at send time (its DNS may have changed). */
   production: boolean;
@@ -75,7 +77,7 @@ export async function postSigned(options: PostOptions): Promise<PostResult> {
         method: 'POST',
         agent: secure ? httpsAgent : httpAgent,
         headers: {
-          'content-type': 'application/json',
+          'content-type': options.contentType ?? 'application/json',
           'content-length': String(body.length),
           'user-agent': 'Waybill-Webhooks/1.0',
           ...options.headers,
