@@ -16,21 +16,18 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb } from '../db/create-db.js';
-import { fetchTokens, slotsOf } from './fleet-clients.js';
+import { fetchTokens, postPositions, slotsOf } from './fleet-clients.js';
 import { buildFleet, type Fleet } from './position-fleet.js';
 import type { LoadPlan, LoadResult } from './position-load.js';
 import { recordResults } from './results.js';
-import { createBenchDatabase, dropBenchDatabases, runLoadGenerator, startServer, stop } from './server-process.js';
+import { createBenchDatabase, dropBenchDatabases, startServer, stop } from './server-process.js';
 
 const SECONDS = Number(process.env.BENCH_EDI_SECONDS ?? 60);
 const WARMUP_SECONDS = 5;
 const CONNECTIONS = Number(process.env.BENCH_POSITION_CONNECTIONS ?? 64);
 const work = mkdtempSync(join(tmpdir(), 'waybill-edi-bench-'));
 
-function load(url: string, slots: LoadPlan['slots'], seconds: number): Promise<LoadResult> {
-  const plan: LoadPlan = { url, prefix: '/api/p/v1.0/assets/', suffix: '/locations', seconds, connections: CONNECTIONS, slots };
-  return runLoadGenerator('position-load.js', join(work, `plan-${Date.now()}.json`), plan);
-}
+const load = (url: string, slots: LoadPlan['slots'], seconds: number) => postPositions(work, url, slots, seconds, CONNECTIONS);
 
 /** Each tenant's customer becomes a partner with 214, and each load the accepted tender of that partner. */
 async function tenderFleetFromPartners(databaseUrl: string, fleet: Fleet): Promise<number> {
@@ -118,7 +115,7 @@ async function measure(label: string, freshDatabase: (name: string) => Promise<s
     const databaseUrl = await freshDatabase(`edi_${kind}`);
     const server = await startServer(databaseUrl, fixturePath, false);
     if (kind === 'with') console.log(`[${label}] ${await tenderFleetFromPartners(databaseUrl, fleet)} loads tendered by partners with 214`);
-    const slots = slotsOf(fleet, await fetchTokens(server.authUrl!, fleet));
+    const slots = slotsOf(fleet, await fetchTokens(server.authUrl!, fleet.clients));
     await load(server.apiUrl, slots, WARMUP_SECONDS);
     const result = await load(server.apiUrl, slots, SECONDS);
     await stop(server);

@@ -1,11 +1,13 @@
+import { join } from 'node:path';
 import { AUDIENCE } from '../test/harness.js';
 import { CLIENTS_PER_TENANT, TENANTS, type Fleet } from './position-fleet.js';
-import type { LoadPlan } from './position-load.js';
+import type { LoadPlan, LoadResult } from './position-load.js';
+import { runLoadGenerator } from './server-process.js';
 
 /** One token per client, from the server's own token host (a handful at a time: scrypt is slow on purpose). */
-export async function fetchTokens(authUrl: string, fleet: Fleet): Promise<Map<string, string>> {
+export async function fetchTokens(authUrl: string, clients: readonly { clientId: string; secret: string }[]): Promise<Map<string, string>> {
   const tokens = new Map<string, string>();
-  const queue = [...fleet.clients];
+  const queue = [...clients];
   const worker = async () => {
     for (let client = queue.shift(); client; client = queue.shift()) {
       const response = await fetch(`${authUrl}/oauth/token`, {
@@ -36,4 +38,10 @@ export function slotsOf(fleet: Fleet, tokens: Map<string, string>): LoadPlan['sl
     latitude: truck.latitude,
     longitude: truck.longitude,
   }));
+}
+
+/** The fleet's readings posted for `seconds` (bench/position-load.ts), the plan written in `work`. */
+export function postPositions(work: string, url: string, slots: LoadPlan['slots'], seconds: number, connections: number): Promise<LoadResult> {
+  const plan: LoadPlan = { url, prefix: '/api/p/v1.0/assets/', suffix: '/locations', seconds, connections, slots };
+  return runLoadGenerator('position-load.js', join(work, `plan-${Date.now()}.json`), plan);
 }
