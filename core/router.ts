@@ -5,6 +5,7 @@ import { checkCallsRouter } from './check-calls/router.js';
 import { driverCreditsRouter } from './credits/router.js';
 import { customersRouter } from './customers/router.js';
 import { dispatchPreferencesRouter } from './dispatch-preferences/router.js';
+import { ediInboundRouter } from './edi/inbound/router.js';
 import { deductionsRouter } from './deductions/router.js';
 import { documentsRouter } from './documents/router.js';
 import { send210sOfInvoice } from './edi/outbound/send-210.js';
@@ -66,6 +67,7 @@ export const appRouter = router({
   fuel: fuelRouter,
   tolls: tollsRouter,
   tenders: tendersRouter,
+  ediInbound: ediInboundRouter,
   tracking: trackingRouter,
   loadNotes: loadNotesRouter,
   checkCalls: checkCallsRouter,

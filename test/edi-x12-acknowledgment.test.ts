@@ -6,11 +6,22 @@ import {
   emitInterchange,
   readAcknowledgment,
   type FunctionalGroup,
+  type OutboundEnvelope,
   type X12Error,
 } from '../core/edi/x12/index.js';
 import { allErrors, firstSet, parseOk, readSample } from './edi/x12-samples.js';
 
 const ORIGINAL = readSample('204-original.x12');
+const ACK_ENVELOPE: OutboundEnvelope = {
+  sender: { qualifier: 'ZZ', id: 'WAYBILLCARR' },
+  receiver: { qualifier: 'ZZ', id: 'ACMEFOODS' },
+  senderGsId: 'WAYBILLCARR',
+  receiverGsId: 'ACMEFOODS',
+  usage: 'T',
+  controlNumber: 5,
+  at: new Date('2026-11-27T14:00:00Z'),
+  functionalId: 'FA',
+};
 
 /** The 997 body for an inbound text, its sets checked as the inbound path does. */
 function acknowledge(text: string, extra: (set: number) => X12Error[] = () => []): string[][] {
@@ -114,17 +125,7 @@ describe('buildAcknowledgment (docs/edi.md#acknowledgments)', () => {
   it('makes a 997 that meets the 997 definition, and emits it', () => {
     const text = ORIGINAL.replace('G62*64*20261128*1*1200*UT~', 'G62*64*20261131*1*2460*UT~');
     const body = acknowledge(text);
-    const envelope = {
-      sender: { qualifier: 'ZZ', id: 'WAYBILLCARR' },
-      receiver: { qualifier: 'ZZ', id: 'ACMEFOODS' },
-      senderGsId: 'WAYBILLCARR',
-      receiverGsId: 'ACMEFOODS',
-      usage: 'T' as const,
-      controlNumber: 5,
-      at: new Date('2026-11-27T14:00:00Z'),
-      functionalId: 'FA',
-    };
-    expect(allErrors(emitInterchange(envelope, { id: '997', body }))).toEqual([]);
+    expect(allErrors(emitInterchange(ACK_ENVELOPE, { id: '997', body }))).toEqual([]);
   });
 });
 
@@ -170,17 +171,7 @@ describe('readAcknowledgment', () => {
     const { interchange } = parseOk(text);
     const group: FunctionalGroup = interchange.groups[0]!;
     const results = group.sets.map((set) => ({ set, errors: checkTransactionSet(set) }));
-    const envelope = {
-      sender: { qualifier: 'ZZ', id: 'WAYBILLCARR' },
-      receiver: { qualifier: 'ZZ', id: 'ACMEFOODS' },
-      senderGsId: 'WAYBILLCARR',
-      receiverGsId: 'ACMEFOODS',
-      usage: 'T' as const,
-      controlNumber: 6,
-      at: new Date('2026-11-27T14:00:00Z'),
-      functionalId: 'FA',
-    };
-    const emitted = emitInterchange(envelope, { id: '997', body: buildAcknowledgment(group, results, []) });
+    const emitted = emitInterchange(ACK_ENVELOPE, { id: '997', body: buildAcknowledgment(group, results, []) });
     expect(readAcknowledgment(firstSet(emitted))).toEqual([
       {
         groupControlNumber: '101',

@@ -94,13 +94,15 @@ describe('POST /tenders', () => {
       Equipment: 'Dry Van 53',
       References: [{ Name: 'PO', Value: 'PO-7781' }],
       Stops: [
-        { ...pickup, AppointmentDate: '2026-11-24T14:00:00.000Z', StopWindow: null, Address: { ...pickup.Address, Country: null }, LocationId: null },
+        { ...pickup, AppointmentDate: '2026-11-24T14:00:00.000Z', StopWindow: null, Address: { ...pickup.Address, Country: null }, LocationId: null, CompanyName: null, References: [] },
         {
           ...delivery,
           AppointmentDate: null,
           StopWindow: { Begin: '2026-11-25T13:00:00.000Z', End: '2026-11-25T21:00:00.000Z' },
           LoadingType: null,
           Coordinates: null,
+          CompanyName: null,
+          References: [],
         },
       ],
       CreatedAt: '2026-11-22T12:00:00.000Z',
@@ -113,6 +115,20 @@ describe('POST /tenders', () => {
     const events = await eventsOf(id, 'tender.received');
     expect(events).toHaveLength(1);
     expect(events[0]!.subsidiary_id).toBe('sub_kc');
+  });
+
+  it("takes a stop's optional CompanyName and References and shows them on reads", async () => {
+    const named = { ...pickup, CompanyName: 'Heartland Mill 2', References: [{ Name: 'Dock', Value: 'D-4' }] };
+    const response = await create(tenderBody('EDI-STOP-NAMES', { Stops: [named, delivery] }));
+    expect(response.status).toBe(201);
+    expect(response.body.Stops.map((stop: any) => [stop.CompanyName, stop.References])).toEqual([
+      ['Heartland Mill 2', [{ Name: 'Dock', Value: 'D-4' }]],
+      [null, []],
+    ]);
+    expect((await get(response.body.Id)).body.Stops).toEqual(response.body.Stops);
+    const tooLong = await create(tenderBody('EDI-STOP-LONG', { Stops: [{ ...pickup, References: [{ Name: 'Dock', Value: 'x'.repeat(41) }] }, delivery] }));
+    expect(tooLong.status).toBe(400);
+    expect(Object.keys(tooLong.body.Errors)).toEqual(['Stops[0].References[0].Value']);
   });
 
   it('replays the same (CustomerId, ExternalId) with Idempotent-Replayed and answers other values with 409 IdempotencyKeyReuse', async () => {

@@ -29,7 +29,7 @@ export interface SendEdiDocumentInput {
  * has an OutboundUrl, queues its delivery. Without a URL it stays Pending for the partner to
  * poll. A rolled-back caller leaves no document, no delivery and no number used.
  */
-export async function sendEdiDocument(trx: Db, clock: Clock, input: SendEdiDocumentInput): Promise<{ id: string; controlNumber: number }> {
+export async function sendEdiDocument(trx: Db, clock: Clock, input: SendEdiDocumentInput): Promise<{ id: string; controlNumber: number; x12: string }> {
   const { partner } = input;
   const at = clock.now();
   const now = formatStoredDateTime(at);
@@ -66,5 +66,5 @@ export async function sendEdiDocument(trx: Db, clock: Clock, input: SendEdiDocum
     createdAt: now,
   });
   if (partner.outboundUrl !== null) await queueEdiDelivery(trx, { tenantId: partner.tenantId, documentId: id, set: input.set, x12, now });
-  return { id, controlNumber };
+  return { id, controlNumber, x12 };
 }

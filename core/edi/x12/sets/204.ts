@@ -1,5 +1,6 @@
 import { el, loop, use, withElements, type SetDefinition } from '../definition.js';
-import { AT8, B2, B2A, G61, G62, L11, L3, MS3, N1, N3, N4, N7, NTE, S5 } from '../segments.js';
+import { AT8, B2, B2A, G62, L11, L3, MS3, N7, NTE, S5 } from '../segments.js';
+import { PARTY_WITH_CONTACTS } from './party.js';
 
 /** Purpose codes the tender mapping acts on (docs/edi.md#envelope-checks). */
 export const PURPOSE_CODES = ['00', '01', '04'] as const;
@@ -24,7 +25,7 @@ export const SET_204: SetDefinition = {
     use(G62, 'O', 1),
     use(MS3, 'O', 1),
     use(NTE, 'O', 10),
-    loop('O', 5, [use(N1, 'M', 1), use(N3, 'O', 2), use(N4, 'O', 1), use(G61, 'O', 3)], '0100'),
+    loop('O', 5, PARTY_WITH_CONTACTS, '0100'),
     loop('O', 10, [use(N7, 'M', 1)], '0200'),
     loop(
       'M',
@@ -35,7 +36,7 @@ export const SET_204: SetDefinition = {
         use(G62, 'O', 2),
         use(AT8, 'O', 1),
         use(NTE, 'O', 20),
-        loop('O', 1, [use(N1, 'M', 1), use(N3, 'O', 2), use(N4, 'O', 1), use(G61, 'O', 3)], '0310'),
+        loop('O', 1, PARTY_WITH_CONTACTS, '0310'),
       ],
       '0300',
     ),

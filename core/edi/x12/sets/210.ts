@@ -1,5 +1,6 @@
 import { loop, use, type SetDefinition } from '../definition.js';
-import { B3, C3, G62, L0, L1, L3, L5, LX, N1, N3, N4, N9 } from '../segments.js';
+import { B3, C3, G62, L0, L1, L3, L5, LX, N9 } from '../segments.js';
+import { PARTY } from './party.js';
 
 /** 210 Motor Carrier Freight Details and Invoice, 004010. */
 export const SET_210: SetDefinition = {
@@ -10,7 +11,7 @@ export const SET_210: SetDefinition = {
     use(C3, 'O', 1),
     use(N9, 'O', 300),
     use(G62, 'O', 6),
-    loop('O', 10, [use(N1, 'M', 1), use(N3, 'O', 2), use(N4, 'O', 1)], '0100'),
+    loop('O', 10, PARTY, '0100'),
     loop('M', 9999, [use(LX, 'M', 1), use(L5, 'O', 30), use(L0, 'O', 10), use(L1, 'O', 10)], '0400'),
     use(L3, 'M', 1),
   ],

@@ -1,5 +1,6 @@
 import { loop, use, type SetDefinition } from '../definition.js';
-import { AT7, B10, LX, MS1, MS2, N1, N3, N4 } from '../segments.js';
+import { AT7, B10, LX, MS1, MS2 } from '../segments.js';
+import { PARTY } from './party.js';
 import { L11_REFERENCE } from './204.js';
 
 /** 214 Transportation Carrier Shipment Status Message, 004010. */
@@ -9,7 +10,7 @@ export const SET_214: SetDefinition = {
   items: [
     use(B10, 'M', 1),
     use(L11_REFERENCE, 'O', 300),
-    loop('O', 10, [use(N1, 'M', 1), use(N3, 'O', 2), use(N4, 'O', 1)], '0100'),
+    loop('O', 10, PARTY, '0100'),
     loop(
       'O',
       999999,
