@@ -172,7 +172,13 @@ describe('210 (docs/edi.md#outbound-210)', () => {
       ['N9', 'BM', 'BOL-5501'],
       ['N9', 'AO', 'APPT-9'],
     ]);
-    expect(segmentsOf(document!.X12, 'N1').map((segment) => segment[1])).toEqual(['SH', 'CN', 'BT']);
+    // The shipper's own names of its stops, as its 204 sent them, and the customer billed.
+    const billTo = (await t.api(`${base}/customers/cus_heartland`, { as: ALL })).body;
+    expect(segmentsOf(document!.X12, 'N1')).toEqual([
+      ['N1', 'SH', 'Heartland Mills Salina'],
+      ['N1', 'CN', 'Austin Distribution Center'],
+      ['N1', 'BT', billTo.InvoicingInformation?.InvoicingName ?? billTo.Name],
+    ]);
     expect(segmentsOf(document!.X12, 'N4').slice(0, 2)).toEqual([
       ['N4', 'Salina', 'KS', '67401', 'US'],
       ['N4', 'Austin', 'TX', '78701', 'US'],

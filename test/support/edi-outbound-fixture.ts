@@ -15,6 +15,7 @@ export const pickup = {
   ScheduleType: 'APPT',
   AppointmentDate: '2026-11-24T14:00:00Z',
   LoadingType: 'Live',
+  CompanyName: 'Heartland Mills Salina',
   Address: { Street: '401 N Ohio St', City: 'Salina', State: 'KS', ZipCode: '67401', Country: 'US' },
   Coordinates: { Latitude: '38.8403000', Longitude: '-97.6114000' },
 };
@@ -22,6 +23,7 @@ export const delivery = {
   StopType: 'Delivery',
   ScheduleType: 'FCFS',
   StopWindow: { Begin: '2026-11-25T13:00:00Z', End: '2026-11-25T21:00:00Z' },
+  CompanyName: 'Austin Distribution Center',
   Address: { Street: '2200 Commerce St', City: 'Austin', State: 'TX', ZipCode: '78701', Country: 'US' },
   Coordinates: { Latitude: '30.2672000', Longitude: '-97.7431000' },
 };

@@ -91,6 +91,8 @@ export async function findPartnerTrips(db: Db, tripIds: readonly string[]): Prom
 export interface PartnerLoad extends PartnerTender {
   loadId: string;
   loadNumber: string;
+  /** JSON text of the tender's stops as received. */
+  stopsJson: string;
 }
 
 /** The loads (of the tenant, by number) whose Active partner's tender created them. */
@@ -101,7 +103,7 @@ export async function findPartnerLoads(db: Db, tenantId: string, loadNumbers: re
     .innerJoin('tenders', (join) => join.onRef('tenders.tenant_id', '=', 'loads.tenant_id').onRef('tenders.load_id', '=', 'loads.id'))
     .innerJoin('edi_partners', (join) => join.onRef('edi_partners.id', '=', 'tenders.edi_partner_id').onRef('edi_partners.tenant_id', '=', 'tenders.tenant_id'))
     .selectAll('edi_partners')
-    .select(['loads.id as load_id', 'loads.load_number', 'tenders.id as tender_id', 'tenders.external_id', 'tenders.references_json'])
+    .select(['loads.id as load_id', 'loads.load_number', 'tenders.id as tender_id', 'tenders.external_id', 'tenders.references_json', 'tenders.stops_json'])
     .where('loads.tenant_id', '=', tenantId)
     .where('loads.load_number', 'in', [...loadNumbers])
     .where('tenders.status', '=', 'Accepted')
@@ -114,6 +116,7 @@ export async function findPartnerLoads(db: Db, tenantId: string, loadNumbers: re
     referencesJson: row.references_json,
     loadId: row.load_id,
     loadNumber: row.load_number,
+    stopsJson: row.stops_json,
   }));
 }
 

@@ -2,8 +2,9 @@
  * The 210s of a created invoice (docs/edi.md#outbound-210), in the invoice's transaction: one
  * per load of the invoice that an Active partner with `210` tendered, since a 210 invoices one
  * shipment (B3-03). Its lines are the invoice's lines of that load, so B3-07 is that load's part
- * of the invoice; the parties are the load's first pickup (SH), its last delivery (CN) and the
- * customer billed (BT). Voiding an invoice sends nothing (docs/edi.md#outbound-210).
+ * of the invoice; the parties are the tender's first pickup (SH) and last delivery (CN), named
+ * and addressed as the shipper sent them, and the customer billed (BT). Voiding an invoice sends
+ * nothing (docs/edi.md#outbound-210).
  */
 import type { Db } from '../../../db/create-db.js';
 import type { Clock } from '../../clock.js';
@@ -11,20 +12,17 @@ import { getCustomerRow } from '../../customers/customer.repository.js';
 import type { TInvoice } from '../../invoices/invoice.schemas.js';
 import { getLoadRecord } from '../../loads/load.repository.js';
 import { toMinorUnits } from '../../shared/money.js';
-import type { TStop } from '../../trips/trip.schemas.js';
+import type { TTenderStop } from '../../tenders/tender.schemas.js';
 import { sendEdiDocument } from '../send-edi-document.js';
 import { findPartnerLoads } from './edi-links.repository.js';
-import { map210, type InvoiceParty, type PartyAddress } from './map-210.js';
+import { map210, type InvoiceParty } from './map-210.js';
 import { exchanges } from './partner-sets.js';
 import { receivedReferences } from './reference-qualifiers.js';
 
-function stopParty(code: 'SH' | 'CN', stop: TStop | undefined): InvoiceParty[] {
+function stopParty(code: 'SH' | 'CN', stop: TTenderStop | undefined): InvoiceParty[] {
   if (!stop) return [];
-  const address: PartyAddress | null = stop.Address
-    ? { street: stop.Address.Street, city: stop.Address.City, state: stop.Address.State, zipCode: stop.Address.ZipCode, country: stop.Address.Country ?? null }
-    : null;
-  const name = stop.CompanyName ?? stop.Address?.City ?? null;
-  return name ? [{ code, name, address }] : [];
+  const { Street, City, State, ZipCode, Country } = stop.Address;
+  return [{ code, name: stop.CompanyName ?? City, address: { street: Street, city: City, state: State, zipCode: ZipCode, country: Country } }];
 }
 
 export async function send210sOfInvoice(trx: Db, clock: Clock, tenantId: string, invoice: TInvoice): Promise<void> {
@@ -50,8 +48,11 @@ export async function send210sOfInvoice(trx: Db, clock: Clock, tenantId: string,
     : [];
   for (const link of links) {
     const record = await getLoadRecord(trx, tenantScope, link.loadNumber);
-    const stops = (record?.load.Trips ?? []).filter((trip) => trip.Status !== 'Cancelled').flatMap((trip) => trip.Stops);
-    const final = stops.at(-1);
+    const final = (record?.load.Trips ?? [])
+      .filter((trip) => trip.Status !== 'Cancelled')
+      .flatMap((trip) => trip.Stops)
+      .at(-1);
+    const tendered = JSON.parse(link.stopsJson) as TTenderStop[];
     const body = map210({
       scac: link.partner.our.scac,
       invoiceNumber: invoice.Number,
@@ -60,8 +61,8 @@ export async function send210sOfInvoice(trx: Db, clock: Clock, tenantId: string,
       deliveredAt: final?.DepartedAt ? new Date(final.DepartedAt) : null,
       references: receivedReferences(JSON.parse(link.referencesJson) as { Name: string; Value: string }[]),
       parties: [
-        ...stopParty('SH', stops.find((stop) => stop.StopType === 'Pickup')),
-        ...stopParty('CN', stops.findLast((stop) => stop.StopType === 'Delivery')),
+        ...stopParty('SH', tendered.find((stop) => stop.StopType === 'Pickup')),
+        ...stopParty('CN', tendered.findLast((stop) => stop.StopType === 'Delivery')),
         ...billTo,
       ],
       lines: invoice.LineItems.filter((line) => line.LoadNumber === link.loadNumber).map((line) => ({
