@@ -100,11 +100,14 @@ async function writePositions(db: Db, accepted: readonly AcceptedPosition[]): Pr
       deliveryEtas,
       shareStates,
     );
-    if (batchFollower) {
-      const inTransit = heldItems.flatMap(({ request, row, trip }) =>
-        trip?.status === 'InTransit' ? [{ tripId: trip.id, tenantId: request.scope.tenantId, row }] : [],
-      );
-      const movedEtas = new Map([...changedEtas].flatMap(([tripId, delivery]) => (delivery ? [[tripId, delivery] as const] : [])));
+    // Only trips whose load a partner follows: a batch without one costs the follower nothing.
+    const followed = heldItems.filter(({ trip }) => trip?.sendsStatus && trip.status === 'InTransit');
+    if (batchFollower && followed.length > 0) {
+      const inTransit = followed.map(({ request, row, trip }) => ({ tripId: trip!.id, tenantId: request.scope.tenantId, row }));
+      const movedEtas = new Map(inTransit.flatMap(({ tripId }) => {
+        const delivery = changedEtas.get(tripId);
+        return delivery ? [[tripId, delivery] as const] : [];
+      }));
       await batchFollower(trx, accepted[0]!.request.clock, inTransit, movedEtas);
     }
     await recordGeofenceVisits(
