@@ -7,6 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, testFixture, type TestApp } from './harness.js';
 import { expectValidRoundTrip, setBody } from './support/edi-outbound-checks.js';
+import { testDatabaseKind } from './support/database.js';
+import { snapshotDatabase } from './support/hostile-cases.js';
 import { ALL, base, createPartner, outbound, partnerTender, pickup, segmentsOf, type MailboxDocument } from './support/edi-outbound-fixture.js';
 
 let t: TestApp;
@@ -89,6 +91,16 @@ describe('stop visits recorded by hand', () => {
     const cleared = await t.api(`${base}/trips/${tripId}/stops/${pickupId}/arrival`, { method: 'DELETE', as: ALL });
     expect(cleared.status, cleared.text).toBeLessThan(300);
     expect(await mine()).toHaveLength(2);
+  });
+
+  it('sends nothing for a refused visit, and the refusal changes nothing', async () => {
+    const { tripId, pickupId } = await partnerLoad('SHP-214-R');
+    expect((await visit(tripId, pickupId, 'arrival', '2026-11-24T10:00:00Z')).status).toBe(200);
+    expect((await visit(tripId, pickupId, 'departure', '2026-11-24T10:30:00Z')).status).toBe(200);
+    const before = await snapshotDatabase(t.db, testDatabaseKind());
+    const refused = await visit(tripId, pickupId, 'arrival', '2026-11-24T10:45:00Z');
+    expect(refused.status, refused.text).toBe(400);
+    expect(await snapshotDatabase(t.db, testDatabaseKind())).toEqual(before);
   });
 
   it('sends nothing for a partner without 214 or an Inactive one', async () => {
