@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseInterchange } from '../core/edi/x12/index.js';
+import { createCaller } from '../core/router.js';
 import { Dispatcher } from '../workers/dispatcher.js';
 import { expireTenders } from '../workers/tender-expiry.js';
 import { startTestApp, type TestApp } from './harness.js';
@@ -73,6 +74,18 @@ describe('990 (docs/edi.md#outbound-990)', () => {
       ['K1', reason.slice(60)],
     ]);
     expect(segmentsOf(document.X12, 'N9')).toEqual([]);
+  });
+
+  it('answers from an internal app (createCaller) send the same 990', async () => {
+    const tenderId = await partnerTender(t, partner.id, 'SHP-990-I');
+    const caller = createCaller({ db: t.db, clock: t.clock, config: t.config, principal: { TenantId: 'tn_prairie', SubsidiaryId: null, ClientId: 'internal', Scopes: ['tender:update'] } });
+    const rejected = await caller.tenders.rejectTender({ version: '1.0', id: tenderId, Reason: 'Lane closed' });
+    expect(rejected.Status).toBe('Rejected');
+    const document = (await outbound(t, partner.id, '990')).at(-1)!;
+    expect(expectValidRoundTrip(document.X12, '990')).toEqual([
+      ['B1', 'PRFT', 'SHP-990-I', '20261122', 'D'],
+      ['K1', 'Lane closed'],
+    ]);
   });
 
   it('numbers each partner\'s documents 1, 2, 3 … (ISA13 = GS06 = ST02)', async () => {
