@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  acknowledgeable,
   buildAcknowledgment,
   checkGroup,
   checkTransactionSet,
@@ -9,19 +10,10 @@ import {
   type OutboundEnvelope,
   type X12Error,
 } from '../core/edi/x12/index.js';
-import { allErrors, firstSet, parseOk, readSample } from './edi/x12-samples.js';
+import { allErrors, firstSet, OUR_ENVELOPE, parseOk, readSample } from './edi/x12-samples.js';
 
 const ORIGINAL = readSample('204-original.x12');
-const ACK_ENVELOPE: OutboundEnvelope = {
-  sender: { qualifier: 'ZZ', id: 'WAYBILLCARR' },
-  receiver: { qualifier: 'ZZ', id: 'ACMEFOODS' },
-  senderGsId: 'WAYBILLCARR',
-  receiverGsId: 'ACMEFOODS',
-  usage: 'T',
-  controlNumber: 5,
-  at: new Date('2026-11-27T14:00:00Z'),
-  functionalId: 'FA',
-};
+const ACK_ENVELOPE: OutboundEnvelope = { ...OUR_ENVELOPE, functionalId: 'FA' };
 
 /** The 997 body for an inbound text, its sets checked as the inbound path does. */
 function acknowledge(text: string, extra: (set: number) => X12Error[] = () => []): string[][] {
@@ -120,6 +112,39 @@ describe('buildAcknowledgment (docs/edi.md#acknowledgments)', () => {
       ['AK4', '1', '353', '7', '00'],
       ['AK5', 'R', '5'],
     ]);
+  });
+
+  it('rejects the sets of a group in error without naming a segment of theirs', () => {
+    const text = ORIGINAL.replace('GE*1*101~', 'GE*2*101~').replace('IEA*1*000000101', 'IEA*1*000000999');
+    const { interchange, envelopeErrors } = parseOk(text);
+    const group = interchange.groups[0]!;
+    const outer = [...envelopeErrors, ...checkGroup(group)];
+    expect(outer.map((e) => e.code)).toEqual(['InterchangeControlNumberMismatch', 'SetCountMismatch']);
+    const body = buildAcknowledgment(group, [{ set: group.sets[0]!, errors: outer }], outer);
+    expect(body).toEqual([
+      ['AK1', 'SM', '101'],
+      ['AK2', '204', '0001'],
+      ['AK5', 'R'],
+      ['AK9', 'R', '2', '1', '0', '5'],
+    ]);
+  });
+
+  it('counts a set it cannot name in AK2 (ST02 too short) in AK9 only', () => {
+    const text = twoSets((set) => set.replaceAll('*0002~', '*02~'));
+    expect(acknowledge(text)).toEqual([
+      ['AK1', 'SM', '101'],
+      ['AK2', '204', '0001'],
+      ['AK5', 'A'],
+      ['AK9', 'P', '2', '2', '1'],
+    ]);
+  });
+
+  it('tells a group AK1 can name from one it cannot (GS01 of 2 characters, GS06 of 1 to 9 digits)', () => {
+    const group = (text: string) => parseOk(text).interchange.groups[0]!;
+    expect(acknowledgeable(group(ORIGINAL))).toBe(true);
+    expect(acknowledgeable(group(ORIGINAL.replace('GS*SM*', 'GS*SMX*')))).toBe(false);
+    expect(acknowledgeable(group(ORIGINAL.replace('*1330*101*X*', '*1330*1O1*X*')))).toBe(false);
+    expect(acknowledgeable(group(ORIGINAL.replace('*1330*101*X*', '*1330*1234567890*X*')))).toBe(false);
   });
 
   it('makes a 997 that meets the 997 definition, and emits it', () => {

@@ -6,22 +6,12 @@ import {
   formatX12Time,
   interchangeJson,
   parseInterchange,
-  type OutboundEnvelope,
   type Segment,
 } from '../core/edi/x12/index.js';
-import { located, parseOk, readSample, SAMPLES } from './edi/x12-samples.js';
+import { located, OUR_ENVELOPE, parseOk, readSample, SAMPLES } from './edi/x12-samples.js';
 
-const AT = new Date('2026-03-05T07:04:09Z');
-const ENVELOPE: OutboundEnvelope = {
-  sender: { qualifier: 'ZZ', id: 'WAYBILLCARR' },
-  receiver: { qualifier: '02', id: 'ACMEFOODS' },
-  senderGsId: 'WAYBILLCARR',
-  receiverGsId: 'ACMEFOODS',
-  usage: 'P',
-  controlNumber: 42,
-  at: AT,
-  functionalId: 'GF',
-};
+const ENVELOPE = OUR_ENVELOPE;
+const AT = OUR_ENVELOPE.at;
 const ACCEPT_990 = [
   ['B1', 'WBLC', 'SHP-1', '20260305', 'A'],
   ['N9', 'CN', 'L-100'],

@@ -54,6 +54,15 @@ describe('parseInterchange: separators from the ISA (docs/edi.md#envelope-checks
     for (const name of SAMPLES) expect([name, allErrors(readSample(name))]).toEqual([name, []]);
   });
 
+  it('reads the ISA fields at their fixed positions, a separator inside one as data', () => {
+    const { interchange, envelopeErrors } = parseOk(ORIGINAL.replace('*00*          *00*', '*00*pass*word *00*'));
+    expect(envelopeErrors).toEqual([]);
+    expect(interchange.isa.elements).toHaveLength(16);
+    expect(interchange.isa.elements[1]).toBe('pass*word ');
+    expect(interchange.isa.elements[15]).toBe('>');
+    expect(interchange.sender).toEqual({ qualifier: 'ZZ', id: 'ACMEFOODS' });
+  });
+
   it('numbers segments from the ISA (0) through the IEA', () => {
     const { interchange } = parseOk(ORIGINAL);
     expect(interchange.isa.index).toBe(0);
@@ -95,6 +104,15 @@ describe('parseInterchange: not an interchange at all (ok:false)', () => {
     expect(notAnInterchange(ORIGINAL.replace('*T*>~', '*T**~'))).toMatch(/separators clash/);
     expect(notAnInterchange(ORIGINAL.replace('*T*>~', '*T*>>'))).toMatch(/separators clash/);
     expect(notAnInterchange(ORIGINAL.replace('*U*00401*', '*>*00401*'))).toMatch(/repetition separator/);
+  });
+
+  it('refuses data that does not use the separators the ISA declares', () => {
+    const pipes = ORIGINAL.slice(0, 107) + ORIGINAL.slice(107).replaceAll('*', '|');
+    expect(notAnInterchange(pipes)).toBe(
+      'the segment after the ISA begins "GS|SM|ACMEFOODS|WAYB", not a segment id: the data does not use the separators the ISA declares (element "*", segment "~")',
+    );
+    const terminators = ORIGINAL.slice(0, 107) + ORIGINAL.slice(107).replaceAll('~', "'");
+    expect(notAnInterchange(terminators)).toBe('the segment terminator "~" the ISA declares never appears after it');
   });
 
   it('refuses a NUL or another control character anywhere', () => {
@@ -197,8 +215,8 @@ describe('parseInterchange: hostile sizes', () => {
     expect(located(allErrors(text))).toEqual(['TooManyElements NTE@8.3']);
   });
 
-  it('parses a megabyte of empty segments as errors, not a crash', () => {
-    const text = ORIGINAL.replace('NTE*GEN*Keep dry. Call 30 minutes ahead.~', '~'.repeat(1 << 20));
+  it('parses 100,000 empty segments as errors, not a crash', () => {
+    const text = ORIGINAL.replace('NTE*GEN*Keep dry. Call 30 minutes ahead.~', '~'.repeat(100_000));
     const errors = allErrors(text);
     expect(errors.length).toBeGreaterThan(0);
     expect(errors.length).toBeLessThanOrEqual(101);

@@ -1,5 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { checkGroup, checkTransactionSet, parseInterchange, type Interchange, type TransactionSet, type X12Error } from '../../core/edi/x12/index.js';
+import {
+  checkGroup,
+  checkTransactionSet,
+  parseInterchange,
+  type Interchange,
+  type OutboundEnvelope,
+  type TransactionSet,
+  type X12Error,
+} from '../../core/edi/x12/index.js';
 
 /** A sample interchange of test/edi/samples. */
 export function readSample(name: string): string {
@@ -48,3 +56,15 @@ export const SAMPLES = [
   '997-accept.x12',
   '997-reject.x12',
 ] as const;
+
+/** The envelope of what the tests emit: the carrier writing to the sample shipper. */
+export const OUR_ENVELOPE: OutboundEnvelope = {
+  sender: { qualifier: 'ZZ', id: 'WAYBILLCARR' },
+  receiver: { qualifier: '02', id: 'ACMEFOODS' },
+  senderGsId: 'WAYBILLCARR',
+  receiverGsId: 'ACMEFOODS',
+  usage: 'P',
+  controlNumber: 42,
+  at: new Date('2026-03-05T07:04:09Z'),
+  functionalId: 'GF',
+};

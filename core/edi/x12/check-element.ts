@@ -17,6 +17,11 @@ function twoDigits(value: string, at: number): number {
   return (value.charCodeAt(at) - ZERO) * 10 + (value.charCodeAt(at + 1) - ZERO);
 }
 
+/** A segment identifier: a capital letter, then one or two capitals or digits. */
+export function isSegmentId(id: string): boolean {
+  return /^[A-Z][A-Z0-9]{1,2}$/.test(id);
+}
+
 /** A valid calendar date, CCYYMMDD (or YYMMDD, the ISA's). */
 export function isX12Date(value: string): boolean {
   if ((value.length !== 8 && value.length !== 6) || !isDigits(value, 0, value.length)) return false;

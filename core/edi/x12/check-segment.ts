@@ -44,7 +44,7 @@ export function checkSegmentElements(segment: Segment, spec: SegmentSpec, positi
   const { elements } = segment;
   if (elements.length > spec.elements.length) {
     errors.push(
-      x12Error('TooManyElements', segment.id, position, spec.elements.length + 1, `${segment.id} has ${elements.length} elements, at most ${spec.elements.length}`),
+      x12Error('TooManyElements', segment.id, position, spec.elements.length + 1, `${segment.id} has more than ${spec.elements.length} elements`),
     );
   }
   spec.elements.forEach((def, i) => {

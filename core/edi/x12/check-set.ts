@@ -1,16 +1,12 @@
 import { checkSegmentElements } from './check-segment.js';
-import { isLoop, type SetDefinition, type SetItem } from './definition.js';
+import { isSegmentId } from './check-element.js';
+import { isLoop, type LoopUse, type SetDefinition, type SetItem } from './definition.js';
 import { SET_DEFINITIONS } from './sets/index.js';
 import type { Segment, TransactionSet, X12Error } from './types.js';
 import { x12Error } from './x12-error.js';
 
 /** Errors kept per set: enough to fix a document, while a hostile one cannot make a huge 997. */
 export const MAX_SET_ERRORS = 100;
-
-/** A segment identifier: a capital letter, then one or two capitals or digits. */
-function isSegmentId(id: string): boolean {
-  return /^[A-Z][A-Z0-9]{1,2}$/.test(id);
-}
 
 function firstId(item: SetItem): string {
   return isLoop(item) ? item.items[0].segment.id : item.segment.id;
@@ -53,7 +49,7 @@ function missing(walk: Walk, items: readonly SetItem[], counts: number[], from: 
 function misplaced(walk: Walk, segment: Segment, loopId?: string): void {
   const position = positionOf(walk.at);
   const error = !isSegmentId(segment.id)
-    ? x12Error('UnrecognizedSegment', segment.id, position, null, `"${segment.id.slice(0, 10)}" is not a segment id`)
+    ? x12Error('UnrecognizedSegment', segment.id.slice(0, 3), position, null, `"${segment.id.slice(0, 10)}" is not a segment id`)
     : walk.known.has(segment.id)
       ? x12Error('SegmentOutOfSequence', segment.id, position, null, `${segment.id} is not expected here`)
       : x12Error('SegmentNotInSet', segment.id, position, null, `${segment.id} is not a segment of this set`);
@@ -61,21 +57,22 @@ function misplaced(walk: Walk, segment: Segment, loopId?: string): void {
 }
 
 /**
- * Matches the body from `walk.at` against a sequence of items (the set's, or a loop's whose first
- * segment was consumed: `started`), in order, repeating each up to its maximum. A nested sequence
- * hands a segment it does not hold back to its parent, which may start the next occurrence of a
- * loop or a later item; the top level reports and skips what no item takes.
+ * Matches the body from `walk.at` against a sequence of items, in order, each repeated up to its
+ * maximum: the set's, or a loop's (`loop`) whose first segment was just consumed. A loop hands a
+ * segment it does not hold back to its parent, which may begin the loop's next occurrence or a
+ * later item; the set's level reports and skips what no item takes.
  */
-function matchItems(walk: Walk, items: readonly SetItem[], started: boolean, loopId?: string): void {
-  const counts = items.map((_, k) => (k === 0 && started ? 1 : 0));
+function matchItems(walk: Walk, items: readonly SetItem[], loop: LoopUse | null): void {
+  const loopId = loop?.loopId;
+  const counts = items.map((_, k) => (k === 0 && loop ? 1 : 0));
   let i = 0;
   while (walk.at < walk.body.length && walk.errors.length < MAX_SET_ERRORS) {
     const segment = walk.body[walk.at] as Segment;
     // Within a loop its first segment again begins the next occurrence: the parent's to match.
-    let j = started ? Math.max(i, 1) : i;
+    let j = loop ? Math.max(i, 1) : i;
     while (j < items.length && firstId(items[j] as SetItem) !== segment.id) j++;
     if (j === items.length) {
-      if (loopId !== undefined && walk.known.has(segment.id)) break;
+      if (loop && walk.known.has(segment.id)) break;
       misplaced(walk, segment, loopId);
       walk.at++;
       continue;
@@ -96,14 +93,14 @@ function matchItems(walk: Walk, items: readonly SetItem[], started: boolean, loo
       walk.errors.push(inLoop ? { ...error, loopId: inLoop } : error);
     }
     walk.at++;
-    if (isLoop(item)) matchItems(walk, item.items, true, item.loopId ?? item.items[0].segment.id);
+    if (isLoop(item)) matchItems(walk, item.items, item);
   }
   missing(walk, items, counts, i + (counts[i] ? 1 : 0), loopId);
 }
 
 function checkBody(definition: SetDefinition, body: readonly Segment[], component: string | null): X12Error[] {
   const walk: Walk = { body, at: 0, known: KNOWN_IDS.get(definition.id) ?? new Set(), errors: [], component };
-  matchItems(walk, definition.items, false);
+  matchItems(walk, definition.items, null);
   return walk.errors;
 }
 
@@ -142,7 +139,7 @@ export function checkTransactionSet(set: TransactionSet, context: SetContext = {
     const counted = last.elements[0] ?? '';
     if (counted !== String(segments.length) && Number(counted) !== segments.length) {
       errors.push(
-        x12Error('SegmentCountMismatch', 'SE', segments.length, 1, `SE01 says ${counted.slice(0, 10) || 'nothing'}, the set has ${segments.length} segments`),
+        x12Error('SegmentCountMismatch', 'SE', segments.length, 1, `SE01 says ${counted.slice(0, 10) || 'nothing'}, the set has ${segments.length}`),
       );
     }
     if ((last.elements[1] ?? '') !== control) {

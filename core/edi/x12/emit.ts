@@ -63,7 +63,8 @@ export function emitInterchange(envelope: OutboundEnvelope, set: { id: string; b
     envelope.usage,
     OUTBOUND_SEPARATORS.component,
   ].join(OUTBOUND_SEPARATORS.element);
-  const gs = ['GS', envelope.functionalId, envelope.senderGsId, envelope.receiverGsId, formatX12Date(at), formatX12Time(at), String(controlNumber), 'X', '004010'];
+  const { functionalId, senderGsId, receiverGsId } = envelope;
+  const gs = ['GS', functionalId, senderGsId, receiverGsId, formatX12Date(at), formatX12Time(at), String(controlNumber), 'X', '004010'];
   const body = set.body.map(segment).join('');
   return [
     isa + TERMINATOR,

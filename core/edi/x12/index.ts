@@ -17,9 +17,12 @@ export type {
 } from './types.js';
 export { parseInterchange } from './parse.js';
 export { checkGroup } from './check-group.js';
-export { checkTransactionSet } from './check-set.js';
+export { checkTransactionSet, MAX_SET_ERRORS, type SetContext } from './check-set.js';
 export { emitInterchange } from './emit.js';
-export { buildAcknowledgment, readAcknowledgment } from './acknowledgment.js';
+export { acknowledgeable, buildAcknowledgment } from './build-acknowledgment.js';
+export { readAcknowledgment } from './read-acknowledgment.js';
 export { interchangeJson } from './interchange-json.js';
 export { formatX12Date, formatX12Time } from './dates.js';
 export { checkOutboundInterchange } from './check-outbound.js';
+export { X12_ERROR_CODES, type X12ErrorCode, type X12ErrorLevel } from './error-codes.js';
+export { x12Error } from './x12-error.js';

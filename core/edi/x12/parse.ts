@@ -1,4 +1,4 @@
-import { isX12Date, isX12Time } from './check-element.js';
+import { isSegmentId, isX12Date, isX12Time } from './check-element.js';
 import type { X12ErrorCode } from './error-codes.js';
 import type { FunctionalGroup, Interchange, ParseResult, Segment, Separators, TransactionSet, X12Error } from './types.js';
 import { x12Error } from './x12-error.js';
@@ -31,7 +31,8 @@ function readSeparators(text: string): Separators | string {
   }
   for (const at of ISA_SEPARATOR_AT) {
     if (text[at] !== element) {
-      return `the ISA is not 106 characters of fixed-width fields: character ${at + 1} is ${describe(text[at] as string)}, where the element separator ${describe(element)} belongs`;
+      const found = describe(text[at] as string);
+      return `the ISA is not 106 characters of fixed-width fields: character ${at + 1} is ${found}, where the element separator ${describe(element)} belongs`;
     }
   }
   if (isAlphanumeric(component) || component === ' ' || component === '\r' || component === '\n') {
@@ -97,8 +98,9 @@ function tokenize(text: string, separators: Separators, from: number, onUntermin
   return segments;
 }
 
-function isaSegment(text: string, separators: Separators): Segment {
-  const [, ...elements] = text.slice(0, ISA_LENGTH - 1).split(separators.element);
+/** The ISA's sixteen fields read at their fixed positions: a separator inside one is data. */
+function isaSegment(text: string): Segment {
+  const elements = ISA_SEPARATOR_AT.map((at, k) => text.slice(at + 1, ISA_SEPARATOR_AT[k + 1] ?? ISA_LENGTH - 1));
   return { id: 'ISA', elements, index: 0 };
 }
 
@@ -191,7 +193,8 @@ function checkIea(iea: Segment | null, isa: Segment, groups: number, last: numbe
   }
   const count = iea.elements[0] ?? '';
   if (!/^\d{1,5}$/.test(count) || Number(count) !== groups) {
-    errors.push(x12Error('GroupCountMismatch', 'IEA', iea.index + 1, 1, `IEA01 says ${count.slice(0, 10) || 'nothing'}, the interchange has ${groups} groups`));
+    const message = `IEA01 says ${count.slice(0, 10) || 'nothing'}, the interchange has ${groups} groups`;
+    errors.push(x12Error('GroupCountMismatch', 'IEA', iea.index + 1, 1, message));
   }
   if ((iea.elements[1] ?? '') !== (isa.elements[12] ?? '')) {
     errors.push(x12Error('InterchangeControlNumberMismatch', 'IEA', iea.index + 1, 2, 'IEA02 differs from ISA13'));
@@ -201,7 +204,8 @@ function checkIea(iea: Segment | null, isa: Segment, groups: number, last: numbe
 /**
  * One interchange, ISA to IEA (docs/edi.md#envelope-checks). ok:false when the text is not an
  * interchange at all: it does not start with an ISA of 106 characters, its separators are
- * letters, digits or clash, or it holds a control character that is no separator (a NUL).
+ * letters, digits or clash, it holds a control character that is no separator (a NUL), or its
+ * data uses other separators (no terminator after the ISA, or no segment id after it).
  * Otherwise the segments, grouped, with the envelope's errors (ISA fields, IEA, stray
  * segments); groups and sets are checked by checkGroup and checkTransactionSet. Envelope
  * errors are located by the segment's ordinal in the interchange (ISA = 1).
@@ -219,10 +223,22 @@ export function parseInterchange(text: string): ParseResult {
   if (control !== -1) {
     return { ok: false, message: `character ${control + 1} is the control character ${describe(text[control] as string)}` };
   }
-  const isa = isaSegment(text, separators);
+  if (text.indexOf(separators.segment, ISA_LENGTH) === -1 && text.slice(ISA_LENGTH).trim() !== '') {
+    return { ok: false, message: `the segment terminator ${describe(separators.segment)} the ISA declares never appears after it` };
+  }
+  const isa = isaSegment(text);
   const envelopeErrors = checkIsa(isa);
   let unterminated = false;
   const segments = tokenize(text, separators, ISA_LENGTH, () => (unterminated = true));
+  const first = segments[0];
+  if (first && !isSegmentId(first.id)) {
+    return {
+      ok: false,
+      message:
+        `the segment after the ISA begins "${first.id.slice(0, 20)}", not a segment id: the data does not use the separators ` +
+        `the ISA declares (element ${describe(separators.element)}, segment ${describe(separators.segment)})`,
+    };
+  }
   const { groups, iea } = assemble(segments, envelopeErrors);
   checkIea(iea, isa, groups.length, segments.length + 1, envelopeErrors);
   if (unterminated) {
