@@ -10,6 +10,12 @@ import { createDb, createSchema, dropSchema, type Db } from '../db/create-db.js'
 import { AUDIENCE, postToken, SECRET_KEY, startAuthHost, type AuthHost } from './support/auth-setup.js';
 import { testDatabaseKind } from './support/database.js';
 import { builtBin } from './support/server-process.js';
+import { sendTo } from './support/edi-documents.js';
+import { seedPartners } from './support/edi-partners.js';
+import { ManualClock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
+import { loadFixture } from '../seeding/load-fixture.js';
+import { testFixture } from './harness.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SLOW = 90_000;
@@ -216,5 +222,35 @@ describe('admin CLI', () => {
     expect(answer.body).toEqual({ error: 'access_denied', error_description: 'Unauthorized' });
     expect((await admin('client:list')).stdout).toMatch(/leaving\ttn_cli\t\*\trevoked/);
     expect((await admin('client:revoke', '--id', 'no-such-client')).code).toBe(1);
+  }, SLOW);
+  it("lists a tenant's EDI partners and queues an outbound document's delivery again", async () => {
+    const clock = new ManualClock('2026-11-22T12:00:00Z');
+    await loadFixture(db, testFixture(), { clock, secretKey: SECRET_KEY });
+    await seedPartners(db, { secretKey: SECRET_KEY } as Config);
+    await db.updateTable('edi_partners').set({ outbound_url: 'https://edi.example.com/inbox' }).where('id', '=', 'edp_kc').execute();
+    const sent = await sendTo(db, clock, 'tn_prairie', 'edp_kc');
+    const polled = await sendTo(db, clock, 'tn_prairie', 'edp_dal');
+    const delivery = () => db.selectFrom('webhook_deliveries').selectAll().where('edi_document_id', '=', sent.id).executeTakeFirstOrThrow();
+    await db.updateTable('webhook_deliveries').set({ state: 'failed', attempts: 4 }).where('id', '=', (await delivery()).id).execute();
+
+    const [partners, none, resent, refused, unknown] = await Promise.all([
+      admin('edi:partners', '--tenant', 'tn_prairie'),
+      admin('edi:partners', '--tenant', 'tn_cli'),
+      admin('edi:resend', '--tenant', 'tn_prairie', '--document', sent.id),
+      admin('edi:resend', '--tenant', 'tn_prairie', '--document', polled.id),
+      admin('edi:resend', '--tenant', 'tn_harbor', '--document', sent.id),
+    ]);
+    expect(partners.code, partners.stderr).toBe(0);
+    expect(partners.stdout).toContain('edp_kc\tActive\tZZ/HEARTLANDKC\tcus_heartland\t1\thttps://edi.example.com/inbox\tPartner HEARTLANDKC');
+    expect(partners.stdout).toContain('edp_dal\tActive\tZZ/LONESTAR\tcus_lonestar\t1\t(polls)');
+    expect(partners.stdout).not.toContain('edp_harbor');
+    expect(none.stdout).toContain('Tenant tn_cli has no EDI partners.');
+    expect(resent.code, resent.stderr).toBe(0);
+    expect(resent.stdout).toContain(`webhook-id ${(await delivery()).id}`);
+    expect(await delivery()).toMatchObject({ state: 'pending', retry_base: 4 });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/no OutboundUrl/);
+    expect(unknown.code).toBe(1);
+    expect((await admin('edi:resend', '--tenant', 'tn_prairie')).code).toBe(2);
   }, SLOW);
 });

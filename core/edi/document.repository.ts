@@ -63,28 +63,42 @@ export interface InboundDocumentInput {
 export async function insertInboundDocument(trx: Db, input: InboundDocumentInput): Promise<boolean> {
   const result = await trx
     .insertInto('edi_documents')
-    .values({
-      id: input.id,
-      tenant_id: input.tenantId,
-      subsidiary_id: input.subsidiaryId,
-      partner_id: input.partnerId,
-      direction: 'Inbound',
-      set_id: inboundSetList(input.sets),
-      control_number: input.controlNumber,
-      status: 'Received',
-      x12: input.x12,
-      json: JSON.stringify(input.json),
-      errors_json: null,
-      answer_json: JSON.stringify(input.answer),
-      tender_id: input.tenderId ?? null,
-      load_id: null,
-      invoice_id: null,
-      created_at: input.createdAt,
-      updated_at: input.createdAt,
-    })
+    .values(
+      documentRow(input, {
+        direction: 'Inbound',
+        set_id: inboundSetList(input.sets),
+        control_number: input.controlNumber,
+        status: 'Received',
+        answer_json: JSON.stringify(input.answer),
+        tender_id: input.tenderId ?? null,
+      }),
+    )
     .onConflict((oc) => oc.columns(['tenant_id', 'partner_id', 'direction', 'control_number']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** A new mailbox row: what every document has, then what its direction sets. */
+function documentRow(
+  input: { id: string; tenantId: string; subsidiaryId: string | null; partnerId: string; x12: string; json: unknown; createdAt: string },
+  own: Pick<EdiDocumentRow, 'direction' | 'set_id' | 'control_number' | 'status'> & Partial<Pick<EdiDocumentRow, 'answer_json' | 'tender_id' | 'load_id' | 'invoice_id'>>,
+): EdiDocumentRow {
+  return {
+    id: input.id,
+    tenant_id: input.tenantId,
+    subsidiary_id: input.subsidiaryId,
+    partner_id: input.partnerId,
+    x12: input.x12,
+    json: JSON.stringify(input.json),
+    errors_json: null,
+    answer_json: null,
+    tender_id: null,
+    load_id: null,
+    invoice_id: null,
+    created_at: input.createdAt,
+    updated_at: input.createdAt,
+    ...own,
+  };
 }
 
 /** A received interchange by the partner's ISA13, with the answer stored for its replays. */
@@ -154,25 +168,17 @@ export interface OutboundDocumentInput {
 export async function insertOutboundDocument(trx: Db, input: OutboundDocumentInput): Promise<void> {
   await trx
     .insertInto('edi_documents')
-    .values({
-      id: input.id,
-      tenant_id: input.tenantId,
-      subsidiary_id: input.subsidiaryId,
-      partner_id: input.partnerId,
-      direction: 'Outbound',
-      set_id: input.set,
-      control_number: String(input.controlNumber),
-      status: 'Pending',
-      x12: input.x12,
-      json: JSON.stringify(input.json),
-      errors_json: null,
-      answer_json: null,
-      tender_id: input.tenderId,
-      load_id: input.loadId,
-      invoice_id: input.invoiceId,
-      created_at: input.createdAt,
-      updated_at: input.createdAt,
-    })
+    .values(
+      documentRow(input, {
+        direction: 'Outbound',
+        set_id: input.set,
+        control_number: String(input.controlNumber),
+        status: 'Pending',
+        tender_id: input.tenderId,
+        load_id: input.loadId,
+        invoice_id: input.invoiceId,
+      }),
+    )
     .execute();
 }
 

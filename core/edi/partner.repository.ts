@@ -6,6 +6,7 @@ import { etagOf } from '../shared/etag.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
+import { updateAtVersion } from '../shared/update-at-version.js';
 import type { TEdiPartner } from './partner.schemas.js';
 
 export type EdiPartnerRow = Selectable<EdiPartnersTable>;
@@ -115,16 +116,9 @@ export async function insertPartner(trx: Db, row: Insertable<EdiPartnersTable>):
   await trx.insertInto('edi_partners').values(row).execute();
 }
 
-/** Writes `changes` and the next version to the partner still at the version read; answers whether it wrote. */
-export async function updatePartnerAtVersion(trx: Db, row: EdiPartnerRow, changes: Updateable<EdiPartnersTable>): Promise<boolean> {
-  const result = await trx
-    .updateTable('edi_partners')
-    .set({ ...changes, version: row.version + 1 })
-    .where('tenant_id', '=', row.tenant_id)
-    .where('id', '=', row.id)
-    .where('version', '=', row.version)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+/** Writes `changes` and the next version to the partner in scope still at the version read; answers whether it wrote. */
+export async function updatePartnerAtVersion(trx: Db, scope: Scope, row: EdiPartnerRow, changes: Updateable<EdiPartnersTable>): Promise<boolean> {
+  return updateAtVersion(trx, 'edi_partners', scope, row, changes);
 }
 
 function duplicateSender(qualifier: string, isaId: string): AppError {

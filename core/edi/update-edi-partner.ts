@@ -88,7 +88,7 @@ export const updateEdiPartner = authedProcedure
       .transaction()
       .execute(async (trx) => {
         if (senderChanged) await refuseDuplicateSender(trx, scope.tenantId, their, row.id);
-        if (!(await updatePartnerAtVersion(trx, row, changes))) {
+        if (!(await updatePartnerAtVersion(trx, scope, row, changes))) {
           if (!(await getPartnerRow(trx, scope, row.id))) throw notFound('EDI partner');
           throw new AppError('PRECONDITION_FAILED', 'The partner changed since it was read; read it again.');
         }

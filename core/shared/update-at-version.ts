@@ -3,7 +3,7 @@ import type { Db } from '../../db/create-db.js';
 import type { Database } from '../../db/database.js';
 import { inScope, type Scope } from './scope.js';
 
-type VersionedTable = 'deductions' | 'maintenance_records' | 'accessorials' | 'drivers' | 'trucks' | 'trailers' | 'carriers' | 'locations';
+type VersionedTable = 'deductions' | 'maintenance_records' | 'accessorials' | 'drivers' | 'trucks' | 'trailers' | 'carriers' | 'locations' | 'edi_partners';
 
 /** Records of the tenant as a whole (docs/api-rules.md#tenants-and-subsidiaries): no subsidiary column to scope by. */
 const TENANT_WIDE: ReadonlySet<VersionedTable> = new Set(['carriers', 'locations']);
