@@ -18,6 +18,7 @@ const BENCHMARKS: Array<{ name: string; file: string; nodeArgs?: string[] }> = [
   { name: 'uploads', file: 'uploads.bench.js' },
   { name: 'writes', file: 'load-writes.bench.js' },
   { name: 'events', file: 'events-feed.bench.js' },
+  { name: 'edi-204', file: 'edi-inbound.bench.js' },
   { name: 'edi-214', file: 'edi-214.bench.js' },
 ];
 

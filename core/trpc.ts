@@ -53,7 +53,17 @@ export interface ProcedureMeta {
    * types (any charset parameter; others 415), at most `limit` bytes (413), decodes it as
    * UTF-8 (400 otherwise) and hands it to the input as `{ Interchange: text }`.
    */
-  rawText?: { contentTypes: readonly string[]; limit: number; description: string };
+  rawText?: RawTextBody;
+}
+
+/** A raw text body's rules: the edge enforces the media types and the limit, the procedure the rest; all are in the document. */
+export interface RawTextBody {
+  contentTypes: readonly string[];
+  limit: number;
+  description: string;
+  /** What the text must be at least, and start with, when the procedure refuses anything else. */
+  minLength?: number;
+  pattern?: string;
 }
 
 export type Meta = OpenApiMeta<ProcedureMeta>;

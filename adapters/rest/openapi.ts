@@ -5,6 +5,7 @@ import { SCOPES } from '../../core/auth/scopes.js';
 import type { Config } from '../../core/config.js';
 import { bodyRules } from '../../core/shared/schemas.js';
 import { PAGE_WITH_CURSOR_RULE } from '../../core/shared/search-page.js';
+import type { RawTextBody } from '../../core/trpc.js';
 import type { Route } from './routes.js';
 import { OPENAPI_TAGS } from './openapi-tags.js';
 import { addWebhooks } from './openapi-webhooks.js';
@@ -319,8 +320,8 @@ function multipartBody(documentTypes: readonly string[]): Json {
  * as a JSON object: the text itself, in each of its media types. The edge
  * (adapters/rest/raw-text-body.ts) enforces every rule stated here.
  */
-function rawTextBody(rule: { contentTypes: readonly string[]; limit: number; description: string }): Json {
-  const schema = { type: 'string', minLength: 1, maxLength: rule.limit, description: rule.description };
+function rawTextBody(rule: RawTextBody): Json {
+  const schema = { type: 'string', minLength: rule.minLength ?? 1, maxLength: rule.limit, ...(rule.pattern ? { pattern: rule.pattern } : {}), description: rule.description };
   return {
     required: true,
     description: `${rule.description} Any charset parameter is accepted and the body is read as UTF-8 (bytes that are not UTF-8: 400); other media types 415; more than ${rule.limit} bytes 413.`,

@@ -6,7 +6,7 @@ import { fieldPath } from '../../http/validation.js';
 import { problemAnswer, type Answer } from '../answer.js';
 import type { ApiRequest, Outcome } from '../api-request.js';
 import { bodyHasher, requestDigest } from '../idempotency-key.js';
-import { DEFAULT_BODY_LIMIT, readJsonObject } from '../json-body.js';
+import { DEFAULT_BODY_LIMIT, readJsonObject, type BodyFailure } from '../json-body.js';
 import { readRawText } from '../raw-text-body.js';
 import { withUploadBody, type UploadFailure, type UploadFields } from '../multipart-upload.js';
 
@@ -44,14 +44,7 @@ export async function body(request: ApiRequest, run: RunStep): Promise<Outcome> 
   const rawText = route.meta.rawText;
   if (rawText) {
     const read = await readRawText(req, rawText);
-    if (!read.ok) {
-      const failure = read.failure;
-      return failure.kind === 'too-large'
-        ? refuse(request, edgeKinds.PAYLOAD_TOO_LARGE, `The body may be at most ${rawText.limit} bytes.`)
-        : failure.kind === 'unsupported-media-type'
-          ? refuse(request, edgeKinds.UNSUPPORTED_MEDIA_TYPE, `Send ${rawText.contentTypes.join(' or ')}.`)
-          : refuse(request, problemKinds.VALIDATION, failure.message, { errors: { $: [failure.message] } });
-    }
+    if (!read.ok) return refuseBody(request, read.failure, rawText.limit, rawText.contentTypes.join(' or '));
     const early = await key?.fingerprint(requestDigest(request.method, request.target(), read.raw));
     if (early) return replay(request, early);
     return await inputThen(request, read.value, run);
@@ -61,14 +54,7 @@ export async function body(request: ApiRequest, run: RunStep): Promise<Outcome> 
   if (BODY_METHODS.has(request.method)) {
     const limit = route.meta.bodyLimit ?? DEFAULT_BODY_LIMIT;
     const read = await readJsonObject(req, limit);
-    if (!read.ok) {
-      const failure = read.failure;
-      return failure.kind === 'too-large'
-        ? refuse(request, edgeKinds.PAYLOAD_TOO_LARGE, `The body may be at most ${limit} bytes.`)
-        : failure.kind === 'unsupported-media-type'
-          ? refuse(request, edgeKinds.UNSUPPORTED_MEDIA_TYPE, 'Send application/json, text/json, application/*+json or application/json-patch+json.')
-          : refuse(request, problemKinds.VALIDATION, failure.message, { errors: { $: [failure.message] } });
-    }
+    if (!read.ok) return refuseBody(request, read.failure, limit, 'application/json, text/json, application/*+json or application/json-patch+json');
     const early = await key?.fingerprint(requestDigest(request.method, request.target(), read.raw));
     if (early) return replay(request, early);
     json = read.value;
@@ -100,6 +86,13 @@ function inputThen(request: ApiRequest, body: Record<string, unknown> | undefine
     }
   }
   return run(request, { ...query, ...body, ...params, version: request.version });
+}
+
+/** A body the edge could not read: 413 over `limit`, 415 for a media type other than `mediaTypes`, else 400. */
+function refuseBody(request: ApiRequest, failure: BodyFailure, limit: number, mediaTypes: string): Outcome {
+  if (failure.kind === 'too-large') return refuse(request, edgeKinds.PAYLOAD_TOO_LARGE, `The body may be at most ${limit} bytes.`);
+  if (failure.kind === 'unsupported-media-type') return refuse(request, edgeKinds.UNSUPPORTED_MEDIA_TYPE, `Send ${mediaTypes}.`);
+  return refuse(request, problemKinds.VALIDATION, failure.message, { errors: { $: [failure.message] } });
 }
 
 function refuse(request: ApiRequest, kind: ProblemKind, detail: string, extra?: Partial<ProblemInput>): Outcome {

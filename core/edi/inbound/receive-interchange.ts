@@ -9,6 +9,7 @@ import { findInboundByControlNumber, insertInboundDocument, newEdiDocumentId } f
 import { findPartnerBySender, type EdiPartner } from '../partner.repository.js';
 import { sendEdiDocument } from '../send-edi-document.js';
 import {
+  acknowledgeable,
   buildAcknowledgment,
   checkGroup,
   checkTransactionSet,
@@ -140,9 +141,12 @@ async function applyInterchange(trx: Db, clock: Clock, received: Received): Prom
   };
 }
 
-/** 997s are never acknowledged (X12): a group of nothing but 997s gets none. */
+/**
+ * 997s are never acknowledged (X12): a group of nothing but 997s gets none. Nor does a group
+ * whose GS01 or GS06 an AK1 cannot name; its sets are rejected by its own errors.
+ */
 function acknowledges(group: FunctionalGroup): boolean {
-  return group.sets.length === 0 || group.sets.some((set) => set.id !== '997');
+  return acknowledgeable(group) && (group.sets.length === 0 || group.sets.some((set) => set.id !== '997'));
 }
 
 /** A set the partner does not exchange with us: a 204 it was not set up for, or a set we only send. */

@@ -34,6 +34,9 @@ export const submitInterchange = authedProcedure
     rawText: {
       contentTypes: ['application/edi-x12', 'text/plain'],
       limit: MAX_INTERCHANGE_BYTES,
+      // The ISA alone is 106 characters (docs/edi.md#envelope-checks).
+      minLength: 106,
+      pattern: '^ISA',
       description: 'The interchange, ISA to IEA.',
     },
   })
