@@ -13,6 +13,7 @@ import { defineConfig } from 'vitest/config';
 const UNIT = [
   'test/docs-links.test.ts',
   'test/doc-references.test.ts',
+  'test/edi-outbound-mappers.test.ts',
   'test/edi-x12-*.test.ts',
   'test/eta.test.ts',
   'test/fence-geometry.test.ts',

@@ -19,7 +19,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb } from '../db/create-db.js';
-import { AUDIENCE, SECRET_KEY } from '../test/harness.js';
+import { SECRET_KEY } from '../test/harness.js';
+import { fetchTokens } from './fleet-clients.js';
 import type { FuelLoadPlan } from './fuel-load.js';
 import type { LoadResult } from './position-load.js';
 import { recordResults } from './results.js';
@@ -82,23 +83,12 @@ function buildFleet(): Fleet {
 }
 
 async function slotsOf(authUrl: string, fleet: Fleet): Promise<FuelLoadPlan['slots']> {
-  const slots: FuelLoadPlan['slots'] = [];
-  const queue = [...fleet.clients];
-  const worker = async () => {
-    for (let client = queue.shift(); client; client = queue.shift()) {
-      const response = await fetch(`${authUrl}/oauth/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ client_id: client.clientId, client_secret: client.secret, audience: AUDIENCE, grant_type: 'client_credentials' }),
-      });
-      const body = (await response.json()) as { access_token?: string };
-      if (!body.access_token) throw new Error(`token for ${client.clientId}: ${response.status}`);
-      const index = slots.length;
-      slots.push({ token: body.access_token, truckId: client.trucks[index % client.trucks.length]!, driverId: client.drivers[index % client.drivers.length]! });
-    }
-  };
-  await Promise.all(Array.from({ length: 4 }, worker));
-  return slots;
+  const tokens = await fetchTokens(authUrl, fleet.clients);
+  return fleet.clients.map((client, index) => ({
+    token: tokens.get(client.clientId)!,
+    truckId: client.trucks[index % client.trucks.length]!,
+    driverId: client.drivers[index % client.drivers.length]!,
+  }));
 }
 
 let runs = 0;

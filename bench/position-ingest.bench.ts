@@ -33,11 +33,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb } from '../db/create-db.js';
-import { AUDIENCE, SECRET_KEY } from '../test/harness.js';
-import { buildFleet, CLIENTS_PER_TENANT, TENANTS, type Fleet, type WaypointFence } from './position-fleet.js';
+import { SECRET_KEY } from '../test/harness.js';
+import { fetchTokens, postPositions, slotsOf } from './fleet-clients.js';
+import { buildFleet, TENANTS, type Fleet, type WaypointFence } from './position-fleet.js';
 import type { LoadPlan, LoadResult } from './position-load.js';
 import { recordResults } from './results.js';
-import { buildBaseline, createBenchDatabase, dropBenchDatabases, runLoadGenerator, startBare, startServer, stop, type BaselineBuild } from './server-process.js';
+import { buildBaseline, createBenchDatabase, dropBenchDatabases, startBare, startServer, stop, type BaselineBuild } from './server-process.js';
 import { startShareReceiver, type ShareReceiver } from './share-receiver.js';
 
 const SECONDS = Number(process.env.BENCH_POSITION_SECONDS ?? 60);
@@ -45,45 +46,8 @@ const WARMUP_SECONDS = 5;
 const CONNECTIONS = Number(process.env.BENCH_POSITION_CONNECTIONS ?? 64);
 const work = mkdtempSync(join(tmpdir(), 'waybill-position-bench-'));
 
-/** One token per client, from the server's own token host (a handful at a time: scrypt is slow on purpose). */
-async function fetchTokens(authUrl: string, fleet: Fleet): Promise<Map<string, string>> {
-  const tokens = new Map<string, string>();
-  const queue = [...fleet.clients];
-  const worker = async () => {
-    for (let client = queue.shift(); client; client = queue.shift()) {
-      const response = await fetch(`${authUrl}/oauth/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ client_id: client.clientId, client_secret: client.secret, audience: AUDIENCE, grant_type: 'client_credentials' }),
-      });
-      const body = (await response.json()) as { access_token?: string };
-      if (!body.access_token) throw new Error(`token for ${client.clientId}: ${response.status}`);
-      tokens.set(client.clientId, body.access_token);
-    }
-  };
-  await Promise.all(Array.from({ length: 4 }, worker));
-  return tokens;
-}
-
-/** Each truck posts with a token of its own tenant, the tenant's clients taking turns. */
-function slotsOf(fleet: Fleet, tokens: Map<string, string>): LoadPlan['slots'] {
-  const clientsOf = new Map<number, string[]>();
-  for (const client of fleet.clients) {
-    const list = clientsOf.get(client.tenant) ?? [];
-    list.push(tokens.get(client.clientId)!);
-    clientsOf.set(client.tenant, list);
-  }
-  return fleet.trucks.map((truck, i) => ({
-    truckId: truck.truckId,
-    token: clientsOf.get(truck.tenant)![Math.floor(i / TENANTS) % CLIENTS_PER_TENANT]!,
-    latitude: truck.latitude,
-    longitude: truck.longitude,
-  }));
-}
-
 function load(url: string, slots: LoadPlan['slots'], seconds: number): Promise<LoadResult> {
-  const plan: LoadPlan = { url, prefix: '/api/p/v1.0/assets/', suffix: '/locations', seconds, connections: CONNECTIONS, slots };
-  return runLoadGenerator('position-load.js', join(work, `plan-${Date.now()}.json`), plan);
+  return postPositions(work, url, slots, seconds, CONNECTIONS);
 }
 
 function format({ name, result }: { name: string; result: LoadResult }): string {
@@ -112,7 +76,7 @@ async function benchDatabase(label: string, databaseUrl: string, fleet: Fleet, f
   };
 
   let server = await startServer(databaseUrl, fixturePath, true);
-  const tokens = await fetchTokens(server.authUrl!, fleet);
+  const tokens = await fetchTokens(server.authUrl!, fleet.clients);
   const slots = slotsOf(fleet, tokens);
   console.log(`[${label}] ${tokens.size} tokens issued; ${SECONDS} s per run, ${CONNECTIONS} connections, each sending its next reading when the last is answered`);
   await measure('warm-up', server.apiUrl, slots, WARMUP_SECONDS, true);
@@ -260,7 +224,7 @@ async function compareWithBaseline(
   for (const entry of runs) {
     const databaseUrl = await freshDatabase(entry.startScript ? 'baseline' : entry.burst ? 'burst' : 'head');
     const server = await startServer(databaseUrl, fixturePath, true, { startScript: entry.startScript });
-    const slots = slotsOf(fleet, await fetchTokens(server.authUrl!, fleet));
+    const slots = slotsOf(fleet, await fetchTokens(server.authUrl!, fleet.clients));
     const warm = await load(server.apiUrl, slots.filter((_, i) => !fleet.trucks[i]!.onTrip), WARMUP_SECONDS);
     if (!entry.burst) {
       const firstShares = await driveEveryLoadOnce(server.apiUrl, slots.filter((_, i) => fleet.trucks[i]!.onTrip), receiver);
@@ -326,7 +290,7 @@ async function measureGeofenceCost(label: string, freshDatabase: (name: string) 
     writeFileSync(fixturePath, JSON.stringify(fleet.fixture));
     // RATE_LIMITS=off: the limiter costs both the same, and a 429 would cap the fleet below what it sends.
     const server = await startServer(await freshDatabase(`geofence_${fence}`), fixturePath, false);
-    const slots = slotsOf(fleet, await fetchTokens(server.authUrl!, fleet));
+    const slots = slotsOf(fleet, await fetchTokens(server.authUrl!, fleet.clients));
     await load(server.apiUrl, slots, WARMUP_SECONDS);
     const result = await load(server.apiUrl, slots, SECONDS);
     await stop(server);

@@ -19,6 +19,7 @@ const BENCHMARKS: Array<{ name: string; file: string; nodeArgs?: string[] }> = [
   { name: 'writes', file: 'load-writes.bench.js' },
   { name: 'events', file: 'events-feed.bench.js' },
   { name: 'edi-204', file: 'edi-inbound.bench.js' },
+  { name: 'edi-214', file: 'edi-214.bench.js' },
 ];
 
 const words = process.argv.slice(2).map((word) => word.toLowerCase());

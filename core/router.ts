@@ -8,10 +8,16 @@ import { dispatchPreferencesRouter } from './dispatch-preferences/router.js';
 import { ediInboundRouter } from './edi/inbound/router.js';
 import { deductionsRouter } from './deductions/router.js';
 import { documentsRouter } from './documents/router.js';
+import { send210sOfInvoice } from './edi/outbound/send-210.js';
+import { send214OfVisit } from './edi/outbound/send-214-of-visit.js';
+import { send214OfTripWrite, send214sOfPositions } from './edi/outbound/send-214-in-transit.js';
+import { send990OfAnswer } from './edi/outbound/send-990.js';
 import { ediRouter } from './edi/router.js';
 import { eventsRouter } from './events-feed/router.js';
+import { followInvoiceCreation } from './invoices/invoice-events.js';
 import { invoicesRouter } from './invoices/router.js';
 import { fuelRouter } from './fuel/router.js';
+import { followTenderAnswers } from './tenders/tender-events.js';
 import { tendersRouter } from './tenders/router.js';
 import { loadNotesRouter } from './load-notes/router.js';
 import { loadFollowsItsTrip } from './loads/load-follows-trips.js';
@@ -23,9 +29,11 @@ import { settlementsRouter } from './settlements/router.js';
 import { subsidiariesRouter } from './subsidiaries/router.js';
 import { tollsRouter } from './tolls/router.js';
 import { trackingRouter } from './tracking/router.js';
+import { followStopVisits } from './trips/stop-visit.js';
 import { followTripWrites } from './trips/trip-write.js';
 import { tripsRouter } from './trips/router.js';
 import { usersRouter } from './users/router.js';
+import { followPositionBatches } from './visibility/commit-positions.js';
 import { visibilityRouter } from './visibility/router.js';
 import { visibilitySharesRouter } from './visibility-shares/router.js';
 import { webhooksRouter } from './webhooks/router.js';
@@ -67,8 +75,17 @@ export const appRouter = router({
   edi: ediRouter,
 });
 
-// Trips sit below loads, so the loads domain's answer to a trip write is handed to them here.
-followTripWrites(loadFollowsItsTrip);
+// Trips sit below loads, so the loads domain's answer to a trip write is handed to them here;
+// and below EDI, whose 214 of a moved delivery ETA follows the same write.
+followTripWrites(async (trx, clock, scope, after, now) => {
+  await loadFollowsItsTrip(trx, clock, scope, after, now);
+  await send214OfTripWrite(trx, clock, after);
+});
+// Outbound EDI (docs/edi.md#outbound-990): the domains below it hand it their changes.
+followTenderAnswers(send990OfAnswer);
+followStopVisits(send214OfVisit);
+followPositionBatches(send214sOfPositions);
+followInvoiceCreation(send210sOfInvoice);
 
 export type AppRouter = typeof appRouter;
 

@@ -37,6 +37,7 @@ import type { LoadNotesTable } from './tables/load-notes.js';
 import type { CheckCallsTable } from './tables/check-calls.js';
 import type { StopDetentionsTable } from './tables/stop-detentions.js';
 import type { EdiDocumentsTable, EdiPartnersTable } from './tables/edi.js';
+import type { EdiLoadStatusTable } from './tables/edi-load-status.js';
 
 /**
  * Every table of the database, by name. Column types are chosen so that SQLite and Postgres
@@ -109,6 +110,7 @@ export interface Database {
   visibility_load_state: VisibilityLoadStateTable;
   edi_partners: EdiPartnersTable;
   edi_documents: EdiDocumentsTable;
+  edi_load_status: EdiLoadStatusTable;
 
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -72,6 +72,7 @@ export const TABLE_OWNERS: Record<keyof Database, string> = {
   // Subfolders (core/edi/inbound, core/edi/outbound) are inside the owner and may keep their own repositories.
   edi_partners: 'core/edi',
   edi_documents: 'core/edi',
+  edi_load_status: 'core/edi/outbound',
 
   webhooks: 'core/webhooks',
   webhook_deliveries: 'core/webhooks',

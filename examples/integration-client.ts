@@ -29,6 +29,8 @@ export class ApiProblem extends Error {
 
 export interface CallOptions {
   body?: unknown;
+  /** An X12 interchange sent as the body (`application/edi-x12`) instead of JSON. */
+  x12?: string;
   ifMatch?: string;
   /** Sent as `Idempotency-Key` (POST): a retry with the same key answers the first result. */
   idempotencyKey?: string;
@@ -74,12 +76,13 @@ export class FreightApi {
   async call<T>(method: string, path: string, options: CallOptions = {}): Promise<ApiAnswer<T>> {
     const headers: Record<string, string> = { authorization: `Bearer ${await this.accessToken()}`, 'api-version': '1.0' };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
+    if (options.x12 !== undefined) headers['content-type'] = 'application/edi-x12';
     if (options.ifMatch) headers['if-match'] = options.ifMatch;
     if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
     const response = await fetch(`${this.options.apiUrl}/api/p/v1.0${path}`, {
       method,
       headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: options.x12 ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
     });
     const text = await response.text();
     const body = text ? JSON.parse(text) : undefined;

@@ -45,7 +45,8 @@ export const createInvoice = authedProcedure
         '(Field Number). InvoicedDate defaults to today (00:00 UTC), DueDate to InvoicedDate plus the customer\'s ' +
         'PaymentTermsDays (30 when unset); a DueDate before InvoicedDate is 400. SubsidiaryId is the customer\'s; for a ' +
         "customer of no subsidiary, the loads' subsidiary when they share one (a subsidiary-bound client's own), else " +
-        'null. Emits invoice.created.',
+        'null. Emits invoice.created. Each load that came from an EDI partner\'s tender, when the partner is Active and exchanges ' +
+        '210, sends it a 210 with that load\'s lines in the same transaction (docs/edi.md).',
       protect: true,
       responseHeaders: ZCreatedHeaders,
       errorResponses: [409, 422],

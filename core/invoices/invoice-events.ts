@@ -20,6 +20,19 @@ export async function appendPaymentEvents(
 }
 
 /**
+ * What follows an invoice's creation in its transaction: the EDI 210s of its loads tendered by a
+ * partner. core/edi sits above invoices, so the composition root (core/router.ts) hands it in
+ * here instead of this module importing it.
+ */
+export type InvoiceCreationFollower = (trx: Db, clock: Clock, tenantId: string, invoice: TInvoice) => Promise<void>;
+
+let creationFollower: InvoiceCreationFollower | null = null;
+
+export function followInvoiceCreation(next: InvoiceCreationFollower): void {
+  creationFollower = next;
+}
+
+/**
  * `invoice.created` (data: the invoice) or `invoice.voided` (data: the invoice, with the Reason
  * when one was given), in the caller's transaction, routed like the payment events.
  */
@@ -30,4 +43,5 @@ export async function appendInvoiceEvent(
 ): Promise<void> {
   const data = event.reason ? { ...event.invoice, Reason: event.reason } : event.invoice;
   await appendEvent(trx, clock, { tenantId: event.tenantId, subsidiaryId: event.invoice.SubsidiaryId, type: event.type, data });
+  if (event.type === 'invoice.created' && creationFollower) await creationFollower(trx, clock, event.tenantId, event.invoice);
 }

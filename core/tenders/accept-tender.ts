@@ -24,7 +24,8 @@ export const acceptTender = authedProcedure
         'is a 409 Conflict/InvalidState). In the same transaction it creates a Planned load of the customer with a new ' +
         'LoadNumber and one trip with the tender\'s stops, references (Origin Integration) and a LineHaul line item of the ' +
         'Rate; the answer is the tender with that LoadNumber (the load reads at GET /loads/{loadNumber}). Emits ' +
-        'tender.accepted, load.created and trip.created.',
+        'tender.accepted, load.created and trip.created. A tender that came from an EDI partner\'s 204 sends the partner a 990 ' +
+        '(B1 `A`, N9 CN with the LoadNumber) in the same transaction when the partner is Active and exchanges 990 (docs/edi.md).',
       protect: true,
       responseHeaders: ZEtagHeader,
       errorResponses: [409],

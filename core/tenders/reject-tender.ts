@@ -14,7 +14,9 @@ export const rejectTender = authedProcedure
       summary: 'Reject a tender',
       description:
         'Reason is required (1 to 200 characters) and becomes RejectionReason. Only a Pending tender can be rejected ' +
-        '(otherwise 409 Conflict/InvalidState). Emits tender.rejected.',
+        '(otherwise 409 Conflict/InvalidState). Emits tender.rejected. A tender that came from an EDI partner\'s 204 sends the ' +
+        'partner a 990 (B1 `D`, the Reason in K1 pieces of 30 characters) in the same transaction when the partner is Active and ' +
+        'exchanges 990 (docs/edi.md).',
       protect: true,
       responseHeaders: ZEtagHeader,
       errorResponses: [409],

@@ -20,6 +20,8 @@ export const recordArrival = authedProcedure
         'An arrival recorded after its free time ran out starts the stop\'s Detention at once (stop.detention.started). ' +
         'ArrivalSource becomes Manual, also when it corrects a geofence\'s arrival (which a geofence never overwrites); ' +
         '`stop.arrived` is emitted when ArrivedAt or its source changed. ' +
+        'On a load tendered by an EDI partner that exchanges 214, a new or corrected ArrivedAt sends it a 214 (AT7 `X3` at a pickup, ' +
+        '`X1` at a delivery; docs/edi.md). ' +
         'The `ETag` header is the trip\'s.',
       responseHeaders: ZTripEtagHeader,
       protect: true,

@@ -18,7 +18,9 @@ export const recordDeparture = authedProcedure
         'Departure from the final stop makes the trip Delivered. 409 InvalidState without an arrival or on a Cancelled trip; ' +
         'a DepartedAt before ArrivedAt is 400. DepartureSource becomes Manual, also when it corrects a geofence\'s departure; ' +
         '`stop.departed` is emitted when DepartedAt or its source changed. A departure after free time ends the stop\'s Detention ' +
-        '(stop.detention.ended) and bills a customer with a DetentionRate; a corrected one updates both. The `ETag` header is the trip\'s.',
+        '(stop.detention.ended) and bills a customer with a DetentionRate; a corrected one updates both. ' +
+        'On a load tendered by an EDI partner that exchanges 214, a new or corrected DepartedAt sends it a 214 (AT7 `AF` from a pickup, ' +
+        '`CD` from a delivery; docs/edi.md). The `ETag` header is the trip\'s.',
       responseHeaders: ZTripEtagHeader,
       errorResponses: [409],
       protect: true,

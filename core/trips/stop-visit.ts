@@ -23,6 +23,21 @@ export interface StopVisit {
 }
 
 /**
+ * What follows a stop's arrival or departure time being recorded or corrected, in the trip
+ * write's transaction: the EDI 214 to the partner that tendered the load. core/edi sits above
+ * trips, so the composition root (core/router.ts) hands it in here instead of this module
+ * importing it. A visit whose time stayed (only its source changed) is not followed: the
+ * partner was told that time already.
+ */
+export type StopVisitFollower = (write: StopWrite, visit: { kind: 'Arrival' | 'Departure'; at: string }) => Promise<void>;
+
+let visitFollower: StopVisitFollower | null = null;
+
+export function followStopVisits(next: StopVisitFollower): void {
+  visitFollower = next;
+}
+
+/**
  * Records the arrival: an Open stop becomes Arrived (an Arrived or Completed one keeps its
  * status: a correction), a visit the geofence was timing ends, and the first arrival at a
  * pickup moves a Dispatched trip to InTransit. `stop.arrived` when the time or its source changed.
@@ -39,6 +54,7 @@ export async function arriveAtStop(write: StopWrite, visit: StopVisit): Promise<
     await patchTrip(trx, before.meta.id, { status: before.meta.status }, { status: 'InTransit' });
   }
   if (stop.arrived_at !== visit.at || stop.arrival_source !== visit.source) await emitVisit(write, 'stop.arrived', { ArrivedAt: visit.at }, visit.source);
+  if (stop.arrived_at !== visit.at && visitFollower) await visitFollower(write, { kind: 'Arrival', at: visit.at });
   // After the stop's own event, so a subscriber reads stop.arrived before the detention it starts.
   await syncStopDetention(trx, clock, { trip: before.meta, stop, arrivedAt: visit.at, departedAt: stop.departed_at, clientId: visit.clientId });
 }
@@ -54,6 +70,7 @@ export async function departFromStop(write: StopWrite, visit: StopVisit): Promis
   if (stop.departed_at !== visit.at || stop.departure_source !== visit.source) {
     await emitVisit(write, 'stop.departed', { DepartedAt: visit.at }, visit.source);
   }
+  if (stop.departed_at !== visit.at && visitFollower) await visitFollower(write, { kind: 'Departure', at: visit.at });
   await syncStopDetention(trx, clock, { trip: before.meta, stop, arrivedAt: stop.arrived_at, departedAt: visit.at, clientId: visit.clientId });
 }
 

@@ -164,6 +164,13 @@ interface SharedStop {
   Eta: { Planned: string | null; Live: string | null } | null;
 }
 
+/** The delivery ETA a trip shares: its final stop's Live ETA, else its Planned one; null when it has neither. */
+export function deliveryEtaOf(trip: SharedTrip): DeliveryEta | null {
+  const final = trip.trip.Stops.at(-1);
+  const eta = final?.Eta?.Live ?? final?.Eta?.Planned ?? null;
+  return final && eta !== null ? { stopId: final.Id, eta } : null;
+}
+
 /**
  * The shares of a write to a trip (trip-write.ts, after a change): an arrival or departure for
  * each stop whose ArrivedAt or DepartedAt was set or corrected (clearing one shares nothing),
@@ -177,9 +184,8 @@ export async function shareTripWrite(trx: Db, clock: Clock, before: SharedTrip, 
     if (stop.ArrivedAt !== null && stop.ArrivedAt !== old?.ArrivedAt) moves.push({ kind: 'Arrival', stop });
     if (stop.DepartedAt !== null && stop.DepartedAt !== old?.DepartedAt) moves.push({ kind: 'Departure', stop });
   }
-  const final = after.trip.Stops.at(-1);
-  const eta = final?.Eta?.Live ?? final?.Eta?.Planned ?? null;
-  if (moves.length === 0 && eta === null) return;
+  const delivery = deliveryEtaOf(after);
+  if (moves.length === 0 && delivery === null) return;
 
   const target = (await findShareTargets(trx, [after.meta.id])).get(after.meta.id);
   if (!target) return;
@@ -199,9 +205,9 @@ export async function shareTripWrite(trx: Db, clock: Clock, before: SharedTrip, 
       },
     );
   });
-  if (final && eta !== null && etaDue(target.etaShared, eta)) {
-    drafts.push(etaDraft(target, { stopId: final.Id, eta }));
-    await saveShareStates(trx, [{ ...stateOf(target), etaShared: formatStoredDateTime(Date.parse(eta)) }]);
+  if (delivery !== null && etaDue(target.etaShared, delivery.eta)) {
+    drafts.push(etaDraft(target, delivery));
+    await saveShareStates(trx, [{ ...stateOf(target), etaShared: formatStoredDateTime(Date.parse(delivery.eta)) }]);
   }
   await appendShares(trx, clock, drafts);
 }

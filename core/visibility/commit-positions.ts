@@ -1,5 +1,6 @@
 import type { Db } from '../../db/create-db.js';
 import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
+import type { Clock } from '../clock.js';
 import { Refusal } from '../shared/group-commit.js';
 import { recordGeofenceVisits } from '../trips/geofence-watch.js';
 import { refreshLiveEtasOfTrips, type LiveEtaUpdate } from '../trips/trip-etas.js';
@@ -12,6 +13,32 @@ export interface PositionOutcome {
   row: AssetPositionColumns;
   /** false: a reading with a newer or equal RecordedAt is held, this one was discarded. */
   held: boolean;
+}
+
+/** A held reading of a trip in transit, for what follows a batch. */
+export interface InTransitReading {
+  tripId: string;
+  tenantId: string;
+  row: AssetPositionColumns;
+}
+
+/**
+ * What follows a batch in its transaction, with its held readings of trips in transit and the
+ * delivery ETAs it moved (per trip): the EDI 214s en route and of the estimated delivery. core/edi
+ * sits above visibility, so the composition root (core/router.ts) hands it in here instead of
+ * this module importing it.
+ */
+export type PositionBatchFollower = (
+  trx: Db,
+  clock: Clock,
+  readings: readonly InTransitReading[],
+  deliveryEtas: ReadonlyMap<string, DeliveryEta>,
+) => Promise<void>;
+
+let batchFollower: PositionBatchFollower | null = null;
+
+export function followPositionBatches(next: PositionBatchFollower): void {
+  batchFollower = next;
 }
 
 /**
@@ -73,6 +100,16 @@ async function writePositions(db: Db, accepted: readonly AcceptedPosition[]): Pr
       deliveryEtas,
       shareStates,
     );
+    // Only trips whose load a partner follows: a batch without one costs the follower nothing.
+    const followed = heldItems.filter(({ trip }) => trip?.sendsStatus && trip.status === 'InTransit');
+    if (batchFollower && followed.length > 0) {
+      const inTransit = followed.map(({ request, row, trip }) => ({ tripId: trip!.id, tenantId: request.scope.tenantId, row }));
+      const movedEtas = new Map(inTransit.flatMap(({ tripId }) => {
+        const delivery = changedEtas.get(tripId);
+        return delivery ? [[tripId, delivery] as const] : [];
+      }));
+      await batchFollower(trx, accepted[0]!.request.clock, inTransit, movedEtas);
+    }
     await recordGeofenceVisits(
       trx,
       accepted[0]!.request.clock,

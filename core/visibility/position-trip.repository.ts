@@ -23,6 +23,8 @@ export interface CandidateTrip {
   load_subsidiary_id: string | null;
   /** The load's customer when it has a visibility integration. */
   share_customer_id: string | null;
+  /** The EDI partner whose tender the load is, when it is Active and receives 214s (docs/edi.md#outbound-214). */
+  status_partner_id: string | null;
 }
 
 /** The trips a batch of positions may attach to, and the next open stop of each active one. */
@@ -43,7 +45,8 @@ export interface TripCandidates {
  * reading names by TripId (whatever its status), each with the Open and Arrived stops of the
  * active ones (with their locations' fences) and its load's customer when that one has a visibility integration (the share link: read
  * here, outside the write transaction, as a load's customer and its integration rarely change;
- * the share state itself is read in the transaction).
+ * the share state itself is read in the transaction), and whether an EDI partner follows the
+ * load in 214s (likewise: a batch of loads without one then costs the 214s no statement).
  */
 export async function findTripCandidates(
   db: Db,
@@ -64,6 +67,15 @@ export async function findTripCandidates(
     .leftJoin('customers', (join) =>
       join.onRef('customers.id', '=', 'loads.customer_id').onRef('customers.tenant_id', '=', 'loads.tenant_id').on('customers.visibility_url', 'is not', null),
     )
+    // The one accepted tender that created the load, when an Active partner that receives 214s sent it.
+    .leftJoin('tenders', (join) => join.onRef('tenders.tenant_id', '=', 'loads.tenant_id').onRef('tenders.load_id', '=', 'loads.id').on('tenders.status', '=', 'Accepted'))
+    .leftJoin('edi_partners', (join) =>
+      join
+        .onRef('edi_partners.id', '=', 'tenders.edi_partner_id')
+        .onRef('edi_partners.tenant_id', '=', 'tenders.tenant_id')
+        .on('edi_partners.status', '=', 'Active')
+        .on('edi_partners.transactions', 'like', '%"214"%'),
+    )
     .select([
       'trips.id',
       'trips.trip_number',
@@ -78,6 +90,7 @@ export async function findTripCandidates(
       'loads.tenant_id as load_tenant_id',
       'loads.subsidiary_id as load_subsidiary_id',
       'customers.id as share_customer_id',
+      'edi_partners.id as status_partner_id',
       'stops.id as stop_id',
       'stops.status as stop_status',
       'stops.latitude',
@@ -116,6 +129,7 @@ export async function findTripCandidates(
         load_tenant_id: row.load_tenant_id,
         load_subsidiary_id: row.load_subsidiary_id,
         share_customer_id: row.share_customer_id,
+        status_partner_id: row.status_partner_id,
       });
     }
     if (row.stop_id === null) continue;

@@ -13,6 +13,8 @@ export interface PositionTrip {
   share: ShareLink | null;
   /** The fences of its Open and Arrived stops when it has a fenced stop to watch (docs/api-rules.md#geofences); null otherwise. */
   fences: ReadonlyMap<string, Fence> | null;
+  /** Its load was tendered by an Active EDI partner that receives 214s (docs/edi.md#outbound-214). */
+  sendsStatus: boolean;
 }
 
 /**
@@ -61,5 +63,12 @@ function toPositionTrip(trip: CandidateTrip, candidates: TripCandidates): Positi
           loadId: trip.load_id,
           loadNumber: trip.load_number,
         };
-  return { id: trip.id, tripNumber: trip.trip_number, status: trip.status, share, fences: candidates.fences.get(trip.id) ?? null };
+  return {
+    id: trip.id,
+    tripNumber: trip.trip_number,
+    status: trip.status,
+    share,
+    fences: candidates.fences.get(trip.id) ?? null,
+    sendsStatus: trip.status_partner_id !== null,
+  };
 }

@@ -42,6 +42,7 @@ import * as detention from './2026-11-27T0210-detention.js';
 import * as eventsFeed from './2026-11-27T0220-events-feed.js';
 import * as edi from './2026-11-27T0300-edi.js';
 import * as tenderEdiPartner from './2026-11-27T0320-tender-edi-partner.js';
+import * as ediLoadStatus from './2026-11-27T0340-edi-load-status.js';
 
 /**
  * Every migration, by name, in order. Listed statically (not read from the folder) so the
@@ -91,4 +92,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T0220-events-feed': eventsFeed,
   '2026-11-27T0300-edi': edi,
   '2026-11-27T0320-tender-edi-partner': tenderEdiPartner,
+  '2026-11-27T0340-edi-load-status': ediLoadStatus,
 };
