@@ -40,6 +40,7 @@ import * as invoiceWrites from './2026-11-27T0160-invoice-writes.js';
 import * as stopVisitSources from './2026-11-27T0200-stop-visit-sources.js';
 import * as detention from './2026-11-27T0210-detention.js';
 import * as eventsFeed from './2026-11-27T0220-events-feed.js';
+import * as webhookMessageIds from './2026-11-27T0360-webhook-message-ids.js';
 
 /**
  * Every migration, by name, in order. Listed statically (not read from the folder) so the
@@ -87,4 +88,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T0200-stop-visit-sources': stopVisitSources,
   '2026-11-27T0210-detention': detention,
   '2026-11-27T0220-events-feed': eventsFeed,
+  '2026-11-27T0360-webhook-message-ids': webhookMessageIds,
 };
