@@ -315,8 +315,9 @@ async function compareWithBaseline(
 
 /**
  * Issue 28: what watching geofences costs ingestion. Two fleets whose trips' next Open stop is a
- * waypoint with a fence (coordinates: the default circle) or without one, the trucks far from
- * every stop as most readings are; each on a fresh database, limits off, after a warm-up.
+ * waypoint at a location with a Geofence or without one (bench/position-fleet.ts: nothing else
+ * differs, ETAs included), the trucks far from every stop as most readings are; each on a fresh
+ * database, limits off, after a warm-up.
  */
 async function measureGeofenceCost(label: string, freshDatabase: (name: string) => Promise<string>, visibilityUrl: string): Promise<void> {
   const results = new Map<WaypointFence, LoadResult>();
