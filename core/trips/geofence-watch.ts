@@ -3,8 +3,9 @@
  * transaction that holds the positions, so a position and the arrival it causes commit
  * together. The fences come with the trips the batch's lookups read; the stops' statuses and
  * visits are read in the transaction, with the stops the Live ETA refresh reads (one read for
- * both), and only for trips with a fenced stop to watch. An arrival or departure is the trip write every stop route makes
- * (stop-visit.ts), with Source `Geofence`: the same status moves, events and shares.
+ * both), and only for trips with a fenced stop to watch. An arrival or departure is the trip
+ * write every stop route makes (stop-visit.ts), with Source `Geofence`: the same status moves,
+ * events and shares.
  */
 import type { Db } from '../../db/create-db.js';
 import type { Clock } from '../clock.js';
