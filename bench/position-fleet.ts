@@ -54,14 +54,18 @@ const visibilitySecret = (t: number) => `whsec_${Buffer.from(`bench-visibility-s
 
 /**
  * The geofence's cost (docs/api-rules.md#geofences): with `waypoint`, every trip gets a waypoint
- * between its completed pickup and its delivery, the trip's next Open stop, so the trip is
- * watched (`fenced`: the waypoint has coordinates, so a 300 m circle) or not (`unfenced`: no
- * coordinates, no fence, and the geofence skips the trip). Everything else is the same: the
- * trucks drive far from every stop, and the delivery's Live ETA moves with each reading in both.
+ * between its completed pickup and its delivery, the trip's next Open stop, at a location of its
+ * own. The waypoint is watched (`fenced`: its location has a 300 m Geofence) or not
+ * (`unfenced`: the location has none, and a stop without coordinates then has no fence, so the
+ * geofence skips the trip). Everything else is the same: the trucks drive far from every stop,
+ * and in both the waypoint has no coordinates of its own, so it has no ETA and the delivery's
+ * Live ETA moves with each reading alike. (A waypoint with coordinates would be fenced by them
+ * and get a Live ETA of its own: one more stop written per reading, which is the cost of a
+ * routable stop, not of the fence.)
  */
 export type WaypointFence = 'fenced' | 'unfenced';
 
-function waypointOf(id: string, start: { latitude: number; longitude: number }, fence: WaypointFence) {
+function waypointOf(id: string, locationId: string) {
   return {
     Id: id,
     $type: 'waypoint' as const,
@@ -70,7 +74,18 @@ function waypointOf(id: string, start: { latitude: number; longitude: number }, 
     StopWindow: { Begin: '2030-01-01T02:00:00Z', End: '2030-01-01T06:00:00Z' },
     Status: 'Open' as const,
     TimeZone: 'America/Chicago',
-    ...(fence === 'fenced' ? { Coordinates: { Latitude: (start.latitude + 1).toFixed(4), Longitude: (start.longitude + 1.5).toFixed(4) } } : {}),
+    LocationId: locationId,
+  };
+}
+
+function waypointLocationOf(id: string, start: { latitude: number; longitude: number }, fence: WaypointFence) {
+  return {
+    Id: id,
+    Name: `Waypoint ${id}`,
+    Type: 'Terminal' as const,
+    PhysicalAddress: { Street: '1 Yard Rd', City: 'Salina', State: 'KS', ZipCode: '67401', Country: 'US' },
+    Coordinates: { Latitude: (start.latitude + 1).toFixed(4), Longitude: (start.longitude + 1.5).toFixed(4) },
+    ...(fence === 'fenced' ? { Geofence: { RadiusMeters: 300 } } : {}),
   };
 }
 
@@ -88,10 +103,13 @@ export function buildFleet(visibilityUrl: string | null = null, options: { waypo
     }));
     for (const client of tenantClients) clients.push({ tenant: t, clientId: client.ClientId, secret: client.ClientSecret });
     const trucks = Array.from({ length: TRUCKS_PER_TENANT }, (_, k) => ({ Id: `trk_${pad(t)}_${pad(k, 3)}`, TruckNumber: `${t}-${k}` }));
+    const locations: ReturnType<typeof waypointLocationOf>[] = [];
     const loads = trucks
       .filter((_, k) => k % ON_TRIP_EVERY === 0)
       .map((truck, n) => {
         const start = startOf(t * TRUCKS_PER_TENANT + n);
+        const waypointLocation = `loc_${pad(t)}_${pad(n, 3)}_w`;
+        if (options.waypoint) locations.push(waypointLocationOf(waypointLocation, start, options.waypoint));
         return {
           Id: `lod_${pad(t)}_${pad(n, 3)}`,
           LoadNumber: `L-${t}-${n}`,
@@ -116,7 +134,7 @@ export function buildFleet(visibilityUrl: string | null = null, options: { waypo
                   ArrivedAt: '2026-11-21T13:52:00Z',
                   DepartedAt: '2026-11-21T15:05:00Z',
                 },
-                ...(options.waypoint ? [waypointOf(`stp_${pad(t)}_${pad(n, 3)}_w`, start, options.waypoint)] : []),
+                ...(options.waypoint ? [waypointOf(`stp_${pad(t)}_${pad(n, 3)}_w`, waypointLocation)] : []),
                 {
                   Id: `stp_${pad(t)}_${pad(n, 3)}_2`,
                   $type: 'delivery_window' as const,
@@ -138,6 +156,7 @@ export function buildFleet(visibilityUrl: string | null = null, options: { waypo
       Plan: 'HosEta',
       Subsidiaries: [],
       Clients: tenantClients,
+      ...(locations.length > 0 ? { Locations: locations } : {}),
       Customers: [
         {
           Id: `cus_bench_${pad(t)}`,

@@ -2,7 +2,9 @@
  * A webhook receiver as an integrator writes one, in any stack: verify every delivery with the
  * off-the-shelf `standardwebhooks` package and the subscription's secret, answer the verify
  * challenge, answer 2xx quickly, and deduplicate on `webhook-id` (delivery is at-least-once:
- * a retry, a redelivery after a crash or a replay carries the same id).
+ * a retry, a redelivery after a crash, a replay or a resend carries the same id). The id is the
+ * event's: every subscription receives the event under it, and `GET /events` shows it as the
+ * item's `id`, so a receiver that also reads the feed dedupes feed items and deliveries together.
  *
  * It also catches up after its own downtime: it keeps the time of the last event it processed
  * (and the ids it processed lately) in a small state file, and on start-up asks the API to

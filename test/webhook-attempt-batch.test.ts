@@ -116,20 +116,21 @@ describe('a tick over real HTTP', () => {
   it('moves every delivery on, shares included, and a delivery whose lease was taken meanwhile writes nothing', async () => {
     await queueShares(8);
     await queueEvents(8);
-    let stolen: string | undefined;
+    let stolenMessage: string | undefined;
     receiver.respond = (request, res) => {
-      if (stolen || request.path !== '/visibility') return acceptAll(request, res);
+      if (stolenMessage || request.path !== '/visibility') return acceptAll(request, res);
       // Another worker takes this delivery over while its attempt is on the wire.
-      stolen = String(request.headers['webhook-id']);
+      stolenMessage = String(request.headers['webhook-id']);
       void t.db
         .updateTable('webhook_deliveries')
         .set({ lease_token: 'another-worker' })
-        .where('id', '=', stolen)
+        .where('message_id', '=', stolenMessage)
         .execute()
         .then(() => acceptAll(request, res));
     };
     expect(await new Dispatcher({ db: t.db, config: t.config, clock: t.clock }).tick()).toEqual({ fannedOut: 16, attempted: 16 });
     expect(receiver.requests).toHaveLength(16);
+    const stolen = (await t.db.selectFrom('webhook_deliveries').select('id').where('message_id', '=', stolenMessage!).executeTakeFirstOrThrow()).id;
 
     const rows = await deliveries();
     expect(rows).toHaveLength(16);
@@ -148,11 +149,11 @@ describe('a tick over real HTTP', () => {
     expect(rows.filter((row) => row.customer_id)).toHaveLength(8);
 
     // The other worker dies: once its lease runs out, the delivery's first attempt is logged as attempt 1.
-    await t.db.updateTable('webhook_deliveries').set({ lease_until: t.clock.now().toISOString() }).where('id', '=', stolen!).execute();
+    await t.db.updateTable('webhook_deliveries').set({ lease_until: t.clock.now().toISOString() }).where('id', '=', stolen).execute();
     expect((await new Dispatcher({ db: t.db, config: t.config, clock: t.clock }).tick()).attempted).toBe(1);
-    const [redelivered] = await t.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', stolen!).execute();
+    const [redelivered] = await t.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', stolen).execute();
     expect(redelivered).toMatchObject({ state: 'succeeded', attempts: 1, lease_token: null });
-    expect((await attemptsOf(stolen!)).map((a) => a.attempt)).toEqual([1]);
+    expect((await attemptsOf(stolen)).map((a) => a.attempt)).toEqual([1]);
     expect(await shareOf(redelivered!.outbox_id!)).toEqual({ status: 'Completed', error: null });
   });
 

@@ -79,7 +79,7 @@ describe('routing (docs/api-rules.md#events)', () => {
 
     await emit('trip.changed', 'sub_kc', { Id: 'trip_kc', diff: { changes: [{ Field: 'Status', From: 'Planned', To: 'Assigned' }] } });
     await emit('trip.status.changed', 'sub_dal', { Id: 'trip_dal' });
-    await emit('carrier.document.created', null, { Id: 'doc_carrier' });
+    const carrierDocument = await emit('carrier.document.created', null, { Id: 'doc_carrier' });
     await emit('carrier.document.updated', 'sub_kc', { Id: 'doc_carrier_kc' });
     await emit('trip.changed', null, { Id: 'trip_unknown' });
     await emit('load.changed', 'sub_dal', { Id: 'load_dal' });
@@ -93,7 +93,7 @@ describe('routing (docs/api-rules.md#events)', () => {
       to(name).map((request) => {
         const payload = verifyDelivery(secret, request, t.clock) as any;
         expect(request.headers['content-type']).toBe('application/json');
-        expect(request.headers['webhook-id']).toMatch(/^msg_[0-9a-f]{32}$/);
+        expect(request.headers['webhook-id']).toMatch(/^evt_[0-9a-f-]{36}$/);
         expect(request.headers['webhook-timestamp']).toBe(String(Math.floor(t.clock.now().getTime() / 1000)));
         expect(Object.keys(payload)).toEqual(['type', 'timestamp', 'data']);
         expect(payload.timestamp).toBe(t.clock.now().toISOString());
@@ -109,6 +109,9 @@ describe('routing (docs/api-rules.md#events)', () => {
     expect(received('harbor', harbor.Secret)).toEqual(['trip.changed trip_harbor']);
     expect(to('pending')).toEqual([]);
     expect(to('disabled')).toEqual([]);
+    // The webhook-id is the event's id: every subscription receives the event under it.
+    const carrierIds = [...to('kc'), ...to('dal')].filter((r) => JSON.parse(r.body).data.Id === 'doc_carrier').map((r) => r.headers['webhook-id']);
+    expect(carrierIds).toEqual([carrierDocument, carrierDocument]);
 
     const changed = to('kc').map((r) => JSON.parse(r.body)).find((p) => p.data.Id === 'trip_kc');
     expect(changed.data.diff.changes).toEqual([{ Field: 'Status', From: 'Planned', To: 'Assigned' }]);
@@ -138,7 +141,7 @@ describe('retries', () => {
       res.writeHead(calls <= 2 ? 500 : 204);
       res.end(calls <= 2 ? 'not yet' : undefined);
     };
-    await emit('trip.changed', 'sub_kc');
+    const event = await emit('trip.changed', 'sub_kc');
     expect((await dispatcher.tick()).attempted).toBe(1);
     expect((await dispatcher.tick()).attempted).toBe(0);
     t.clock.advance(4_999);
@@ -152,7 +155,7 @@ describe('retries', () => {
 
     const requests = to('retry');
     expect(requests).toHaveLength(3);
-    expect(new Set(requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    expect(requests.map((r) => r.headers['webhook-id'])).toEqual([event, event, event]);
     expect(new Set(requests.map((r) => r.headers['webhook-timestamp'])).size).toBe(3);
     expect(new Set(requests.map((r) => r.body)).size).toBe(1);
     const log = await attemptsOf(hook.Id);
@@ -165,7 +168,8 @@ describe('retries', () => {
     expect(log[0]!.response_body).toBe('not yet');
     for (const attempt of log) expect(attempt.duration_ms).toBeGreaterThanOrEqual(0);
     const delivery = await t.db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', hook.Id).executeTakeFirstOrThrow();
-    expect(delivery).toMatchObject({ state: 'succeeded', attempts: 3, lease_token: null, id: requests[0]!.headers['webhook-id'] });
+    expect(delivery).toMatchObject({ state: 'succeeded', attempts: 3, lease_token: null, outbox_id: event, message_id: event });
+    expect(log.map((a) => [a.delivery_id, a.event_id])).toEqual(log.map(() => [delivery.id, event]));
   });
 
   it('gives up after the last delay and counts a failed event', async () => {
@@ -359,10 +363,13 @@ describe('test events and visibility posts', () => {
       .set({ visibility_url: `${receiver.url}/visibility`, visibility_secret_encrypted: encryptSecret(SECRET_KEY, 'visibility-secret', secret) })
       .where('id', '=', 'cus_heartland')
       .execute();
-    await appendVisibilityPosts(t.db, t.clock, [{ tenantId: 'tn_prairie', subsidiaryId: 'sub_kc', customerId: 'cus_heartland', type: 'document', body: { id: 'doc_1', AttachmentType: 'Proof of Delivery' } }]);
+    const [post] = await appendVisibilityPosts(t.db, t.clock, [
+      { tenantId: 'tn_prairie', subsidiaryId: 'sub_kc', customerId: 'cus_heartland', type: 'document', body: { id: 'doc_1', AttachmentType: 'Proof of Delivery' } },
+    ]);
     await appendVisibilityPosts(t.db, t.clock, [{ tenantId: 'tn_prairie', subsidiaryId: 'sub_dal', customerId: 'cus_lonestar', type: 'document', body: { id: 'doc_2' } }]);
     expect(await dispatcher.tick()).toEqual({ fannedOut: 2, attempted: 1 });
     const [request] = to('visibility');
+    expect(request!.headers['webhook-id']).toBe(post);
     expect(verifyDelivery(secret, request!, t.clock)).toEqual({
       type: 'document',
       timestamp: t.clock.now().toISOString(),
@@ -387,7 +394,8 @@ describe('at-least-once', () => {
     t.clock.advance(t.config.webhookTimeoutMs + 5_000);
     expect((await dispatcher.tick()).attempted).toBe(1);
     const [request] = to('crash');
-    expect(request!.headers['webhook-id']).toBe(claimed!.id);
+    expect(request!.headers['webhook-id']).toBe(claimed!.message_id);
+    expect(claimed!.message_id).toBe(claimed!.outbox_id);
     expect(verifyDelivery(hook.Secret, request!, t.clock)).toBeTruthy();
   });
 

@@ -66,6 +66,7 @@ async function attempts(webhookId: string, seeds: Seed[]) {
       id: `att_${String(seq).padStart(8, '0')}`,
       tenant_id: 'tn_prairie',
       delivery_id: `msg_${webhookId}_${seq}`,
+      event_id: `evt_${webhookId}_${seq}`,
       webhook_id: webhookId,
       customer_id: null,
       event_type: s.type ?? 'trip.changed',
@@ -147,6 +148,7 @@ describe('GET /webhooks/{webhookId}/delivery-logs', () => {
     expect(response.body.Items[0]).toEqual({
       Id: expect.stringMatching(/^att_/),
       DeliveryId: expect.stringMatching(/^msg_/),
+      EventId: expect.stringMatching(/^evt_/),
       WebhookId: 'wh_logs',
       EventType: 'trip.changed',
       Attempt: 1,
@@ -225,14 +227,18 @@ describe('GET /webhooks/{webhookId}/delivery-logs', () => {
       res.writeHead(502);
       res.end('bad gateway');
     };
-    await appendEvent(t.db, t.clock, { tenantId: 'tn_prairie', subsidiaryId: 'sub_kc', type: 'trip.changed', data: { Id: 'trip_1' } });
+    const event = await appendEvent(t.db, t.clock, { tenantId: 'tn_prairie', subsidiaryId: 'sub_kc', type: 'trip.changed', data: { Id: 'trip_1' } });
     await new Dispatcher({ db: t.db, config: t.config, clock: t.clock }).tick();
     const response = await t.api(`${base}/wh_live/delivery-logs`, { as: 'tn_prairie-all' });
     expect(response.body.Items).toEqual([
       expect.objectContaining({ Status: 'failure', HttpStatus: 502, Reason: 'The receiver answered HTTP 502.', ResponseBody: 'bad gateway', Attempt: 1 }),
     ]);
     const request = receiver.requests.find((r) => r.path === '/wh_live');
-    expect(response.body.Items[0].DeliveryId).toBe(request!.headers['webhook-id']);
+    // The webhook-id is the event's id (EventId); DeliveryId is the delivery to this subscription.
+    expect(request!.headers['webhook-id']).toBe(event);
+    expect(response.body.Items[0].EventId).toBe(event);
+    const delivery = await t.db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', 'wh_live').executeTakeFirstOrThrow();
+    expect(response.body.Items[0].DeliveryId).toBe(delivery.id);
   });
 });
 
@@ -278,13 +284,13 @@ describe('GET /webhooks/{webhookId}/delivery-logs/export', () => {
     expect(response.headers.get('transfer-encoding')).toBe('chunked');
     expect(response.headers.get('content-length')).toBeNull();
     const rows = parseCsv(response.text);
-    expect(rows[0]).toEqual(['Id', 'DeliveryId', 'WebhookId', 'EventType', 'Attempt', 'Status', 'HttpStatus', 'DurationMs', 'Reason', 'ResponseBody', 'Timestamp']);
+    expect(rows[0]).toEqual(['Id', 'DeliveryId', 'EventId', 'WebhookId', 'EventType', 'Attempt', 'Status', 'HttpStatus', 'DurationMs', 'Reason', 'ResponseBody', 'Timestamp']);
     expect(rows).toHaveLength(101);
     const list = await t.api(`${base}/wh_export/delivery-logs?PageSize=100`, { as: 'tn_prairie-all' });
     const asText = (v: unknown) => (v === null ? '' : String(v));
     expect(rows.slice(1)).toEqual(list.body.Items.map((item: any) => Object.values(item).map(asText)));
-    expect(rows[1]![8]).toBe('He said "no", then\r\nhung up');
-    expect(rows[1]![9]).toBe('a,b');
+    expect(rows[1]![9]).toBe('He said "no", then\r\nhung up');
+    expect(rows[1]![10]).toBe('a,b');
     expect(response.text).toContain('"He said ""no"", then\r\nhung up","a,b"');
   });
 
@@ -307,7 +313,7 @@ describe('GET /webhooks/{webhookId}/delivery-logs/export', () => {
 
   it('exports an empty log as a header row or an empty array', async () => {
     expect((await exportOf('?Format=csv&EventType=none')).text).toBe(
-      'Id,DeliveryId,WebhookId,EventType,Attempt,Status,HttpStatus,DurationMs,Reason,ResponseBody,Timestamp\r\n',
+      'Id,DeliveryId,EventId,WebhookId,EventType,Attempt,Status,HttpStatus,DurationMs,Reason,ResponseBody,Timestamp\r\n',
     );
     expect((await exportOf('?EventType=none')).text).toBe('[]');
   });

@@ -44,6 +44,7 @@ beforeAll(async () => {
       now: START,
     }),
     id,
+    message_id: id,
     state: 'succeeded',
     attempts: 1,
   });
@@ -107,6 +108,16 @@ describe('POST /webhooks/{id}/replay', () => {
   /** The webhook-id each event's first delivery carried, by the event's record id. */
   const firstIds = new Map<string, string>();
   const firstBodies = new Map<string, string>();
+  /** The delivery of an event (by its record id) to `hook`: the delivery log's DeliveryId, which resend names. */
+  const deliveryIdOf = async (recordId: string) =>
+    (
+      await t.db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('webhook_id', '=', hook.Id)
+        .where('outbox_id', '=', firstIds.get(recordId)!)
+        .executeTakeFirstOrThrow()
+    ).id;
 
   beforeAll(async () => {
     t.clock.set(START);
@@ -156,7 +167,8 @@ describe('POST /webhooks/{id}/replay', () => {
 
     // The log shows the replay as the next attempt of the same delivery.
     const logs = await t.api(`${base}/${hook.Id}/delivery-logs`, { as: 'tn_prairie-all' });
-    const missed = logs.body.Items.filter((item: any) => item.DeliveryId === firstIds.get('missed-1'));
+    const missed = logs.body.Items.filter((item: any) => item.EventId === firstIds.get('missed-1'));
+    expect(new Set(missed.map((item: any) => item.DeliveryId))).toEqual(new Set([await deliveryIdOf('missed-1')]));
     expect(missed.map((item: any) => [item.Attempt, item.Status])).toEqual([
       [2, 'success'],
       [1, 'failure'],
@@ -208,7 +220,7 @@ describe('POST /webhooks/{id}/replay', () => {
     receiver.respond = down;
     expect((await replay(hook, { Since: at(2 * HOUR), Until: at(2 * HOUR), OnlyFailed: false })).body).toEqual({ Queued: 1 });
     await dispatcher.tick();
-    const row = await t.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', firstIds.get('missed-1')!).executeTakeFirstOrThrow();
+    const row = await t.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', await deliveryIdOf('missed-1')).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ state: 'pending', next_attempt_at: new Date(Date.parse(at(9 * HOUR)) + 60_000).toISOString() });
 
     receiver.respond = acceptAll;
@@ -219,7 +231,7 @@ describe('POST /webhooks/{id}/replay', () => {
     const attempts = await t.db
       .selectFrom('webhook_delivery_attempts')
       .select(['attempt', 'status'])
-      .where('delivery_id', '=', firstIds.get('missed-1')!)
+      .where('delivery_id', '=', await deliveryIdOf('missed-1'))
       .orderBy('attempt')
       .execute();
     expect(attempts.at(-2)).toMatchObject({ status: 'failure' });
@@ -277,7 +289,7 @@ describe('POST /webhooks/{id}/replay', () => {
     const response = await replay(other, { Since: at(0), OnlyFailed: false });
     expect(response.status, response.text).toBe(409);
     expect(response.body.Type).toMatch(/\/errors\/Conflict\/WebhookDisabled$/);
-    const resend = await t.api(`${base}/${other.Id}/delivery-logs/${firstIds.get('delivered')}/resend`, { method: 'POST', as: 'tn_prairie-all' });
+    const resend = await t.api(`${base}/${other.Id}/delivery-logs/${await deliveryIdOf('delivered')}/resend`, { method: 'POST', as: 'tn_prairie-all' });
     expect(resend.status, resend.text).toBe(409);
     expect(await deliveriesSnapshot()).toEqual(before);
   });
@@ -288,9 +300,10 @@ describe('POST /webhooks/{id}/replay', () => {
 
     it('sends one delivery again, even a successful one, with its webhook-id and body', async () => {
       t.clock.set(at(11 * HOUR));
-      const response = await resend(hook.Id, firstIds.get('delivered')!);
+      const deliveryId = await deliveryIdOf('delivered');
+      const response = await resend(hook.Id, deliveryId);
       expect(response.status, response.text).toBe(202);
-      expect(response.body).toEqual({ DeliveryId: firstIds.get('delivered'), EventType: 'trip.changed' });
+      expect(response.body).toEqual({ DeliveryId: deliveryId, EventType: 'trip.changed' });
       await dispatcher.tick();
       expect(idsOf(hook)).toEqual([firstIds.get('delivered')]);
       expect(to(hook)[0]!.body).toBe(firstBodies.get('delivered'));
@@ -311,7 +324,7 @@ describe('POST /webhooks/{id}/replay', () => {
     });
 
     it('answers 409 while an attempt of the delivery is running', async () => {
-      const id = firstIds.get('missed-2')!;
+      const id = await deliveryIdOf('missed-2');
       await t.db.updateTable('webhook_deliveries').set({ state: 'pending', lease_until: at(12 * HOUR + 60_000), lease_token: 'held' }).where('id', '=', id).execute();
       t.clock.set(at(12 * HOUR));
       const response = await resend(hook.Id, id);

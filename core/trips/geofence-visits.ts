@@ -19,6 +19,9 @@ import { isBeyondDepartRadius, isInsideFence, type Fence } from '../locations/fe
 
 export const MIN_VISIT_MS = 2 * 60_000;
 
+/** The stops positions are watched at: an Open stop to arrive at, an Arrived one to depart from. */
+export const WATCHED_STOP_STATUSES: readonly string[] = ['Open', 'Arrived'];
+
 /** A stop the plan may move: an Open or Arrived stop of the trip, in route order, as the transaction reads it. */
 export interface WatchedStop {
   id: string;

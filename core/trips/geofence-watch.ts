@@ -2,9 +2,10 @@
  * Arrivals and departures from positions (docs/api-rules.md#geofences), recorded in the
  * transaction that holds the positions, so a position and the arrival it causes commit
  * together. The fences come with the trips the batch's lookups read; the stops' statuses and
- * visits are read in the transaction (`selectGeofenceStops`), and only for trips with a fenced
- * stop to watch. An arrival or departure is the trip write every stop route makes
- * (stop-visit.ts), with Source `Geofence`: the same status moves, events and shares.
+ * visits are read in the transaction, with the stops the Live ETA refresh reads (one read for
+ * both), and only for trips with a fenced stop to watch. An arrival or departure is the trip
+ * write every stop route makes (stop-visit.ts), with Source `Geofence`: the same status moves,
+ * events and shares.
  */
 import type { Db } from '../../db/create-db.js';
 import type { Clock } from '../clock.js';
@@ -12,7 +13,7 @@ import type { LatLng } from '../eta/road-distance.js';
 import type { Fence } from '../locations/fence-geometry.js';
 import { arriveAtStop, departFromStop } from './stop-visit.js';
 import { onStop } from './stop-write.js';
-import { planVisits, type VisitStep } from './geofence-visits.js';
+import { planVisits, WATCHED_STOP_STATUSES, type VisitStep } from './geofence-visits.js';
 import { moveGeofenceEntry, type GeofenceStopRow } from './geofence.repository.js';
 import { writeTripIn } from './trip-write.js';
 
@@ -29,12 +30,25 @@ export interface FencedPosition {
   point: LatLng;
 }
 
+/**
+ * `stops`: the stops of the positions' trips (others may come too), in trip and route order,
+ * read in this transaction.
+ */
 export async function recordGeofenceVisits(trx: Db, clock: Clock, positions: readonly FencedPosition[], stops: readonly GeofenceStopRow[]): Promise<void> {
   if (positions.length === 0) return;
   const byTrip = new Map<string, FencedPosition[]>();
-  for (const position of positions) byTrip.set(position.tripId, [...(byTrip.get(position.tripId) ?? []), position]);
+  for (const position of positions) {
+    const list = byTrip.get(position.tripId);
+    if (list) list.push(position);
+    else byTrip.set(position.tripId, [position]);
+  }
   const stopsOf = new Map<string, GeofenceStopRow[]>();
-  for (const stop of stops) stopsOf.set(stop.trip_id, [...(stopsOf.get(stop.trip_id) ?? []), stop]);
+  for (const stop of stops) {
+    if (!byTrip.has(stop.trip_id) || !WATCHED_STOP_STATUSES.includes(stop.status)) continue;
+    const list = stopsOf.get(stop.trip_id);
+    if (list) list.push(stop);
+    else stopsOf.set(stop.trip_id, [stop]);
+  }
   // Trips in id order, as every writer that locks several trips takes them.
   for (const tripId of [...byTrip.keys()].sort()) {
     const tripPositions = byTrip.get(tripId)!;

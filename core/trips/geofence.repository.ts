@@ -1,14 +1,12 @@
-import type { QueryCreator } from 'kysely';
 import type { Db } from '../../db/create-db.js';
-import type { Database } from '../../db/database.js';
 
 /**
- * The statements of geofence visits (geofence-watch.ts), on the path of position ingestion:
- * one read of the watched trips' stops in the batch's transaction, and a write only when a
- * truck enters or leaves a fence before a visit is confirmed.
+ * The statement of geofence visits (geofence-watch.ts) on the path of position ingestion: a
+ * write only when a truck enters or leaves a fence before a visit is confirmed. The stops it
+ * decides on come with the batch's read of its trips' stops (core/visibility/position.repository.ts).
  */
 
-/** An Open or Arrived stop of a watched trip, as the batch's transaction reads it. */
+/** A stop of a watched trip, as the batch's transaction reads it, with its trip's status. */
 export interface GeofenceStopRow {
   id: string;
   trip_id: string;
@@ -17,26 +15,6 @@ export interface GeofenceStopRow {
   arrived_at: string | null;
   geofence_entered_at: string | null;
   trip_status: string;
-}
-
-/** The Open and Arrived stops of the trips, in trip and route order, with their trips' statuses. */
-export function selectGeofenceStops(db: QueryCreator<Database>, tripIds: readonly string[]) {
-  return db
-    .selectFrom('stops')
-    .innerJoin('trips', 'trips.id', 'stops.trip_id')
-    .select([
-      'stops.id',
-      'stops.trip_id',
-      'stops.sequence',
-      'stops.status',
-      'stops.arrived_at',
-      'stops.geofence_entered_at',
-      'trips.status as trip_status',
-    ])
-    .where('stops.trip_id', 'in', [...tripIds])
-    .where('stops.status', 'in', ['Open', 'Arrived'])
-    .orderBy('stops.trip_id')
-    .orderBy('stops.sequence');
 }
 
 /**

@@ -66,12 +66,7 @@ async function writePositions(db: Db, accepted: readonly AcceptedPosition[]): Pr
   const etaTripIds = new Set(accepted.flatMap(({ trip }) => (trip?.status === 'InTransit' ? [trip.id] : [])));
   const fenceTripIds = new Set(accepted.flatMap(({ trip }) => (trip?.fences ? [trip.id] : [])));
   return db.transaction().execute(async (trx) => {
-    const {
-      held: outcomes,
-      shareStates,
-      etaStops,
-      fenceStops,
-    } = await holdAndAppendPositions(
+    const { held: outcomes, shareStates, tripStops } = await holdAndAppendPositions(
       trx,
       accepted.map((item) => item.row),
       { shareLoadIds: [...shareLoadIds], etaTripIds: [...etaTripIds], fenceTripIds: [...fenceTripIds] },
@@ -85,7 +80,7 @@ async function writePositions(db: Db, accepted: readonly AcceptedPosition[]): Pr
         position: { coordinates: request.point, recordedAt: request.recordedAt },
         clock: request.clock,
       }));
-    const changedEtas = await refreshLiveEtasOfTrips(trx, live, etaStops);
+    const changedEtas = await refreshLiveEtasOfTrips(trx, live, tripStops);
     const links = new Map(heldItems.flatMap(({ trip }) => (trip?.share ? [[trip.id, trip.share] as const] : [])));
     const deliveryEtas = new Map<string, { link: ShareLink; delivery: DeliveryEta }>();
     for (const [tripId, delivery] of changedEtas) {
@@ -116,7 +111,7 @@ async function writePositions(db: Db, accepted: readonly AcceptedPosition[]): Pr
       heldItems.flatMap(({ request, row, trip }) =>
         trip?.fences ? [{ tripId: trip.id, tenantId: request.scope.tenantId, fences: trip.fences, recordedAt: row.recorded_at, point: request.point }] : [],
       ),
-      fenceStops,
+      tripStops ?? [],
     );
     return outcomes;
   });

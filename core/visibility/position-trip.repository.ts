@@ -2,11 +2,10 @@ import type { Db } from '../../db/create-db.js';
 import type { AssetKind } from '../assets/position-asset.repository.js';
 import { toLatLng, type LatLng } from '../eta/road-distance.js';
 import { stopFence, type Fence } from '../locations/fence-geometry.js';
+import { WATCHED_STOP_STATUSES } from '../trips/geofence-visits.js';
 
 export const ASSET_COLUMN = { driver: 'driver_id', truck: 'truck_id', trailer: 'trailer_id' } as const;
 export const ACTIVE = ['Dispatched', 'InTransit'];
-/** Stops a position may arrive at (Open) or depart from (Arrived). */
-const WATCHED_STOP_STATUSES = ['Open', 'Arrived'];
 
 export interface CandidateTrip {
   id: string;

@@ -6,7 +6,6 @@ import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
-import { selectGeofenceStops, type GeofenceStopRow } from '../trips/geofence.repository.js';
 import { selectLiveEtaStops, type LiveEtaStop } from '../trips/live-eta.repository.js';
 import { selectShareStates, toShareStates, type ShareState, type ShareStateRow } from '../visibility-shares/share.repository.js';
 import type { TAssetLocation } from './position.schemas.js';
@@ -118,8 +117,12 @@ export interface BatchReads {
 export interface BatchReadResults {
   held: boolean[];
   shareStates: Map<string, ShareState>;
-  etaStops: LiveEtaStop[] | undefined;
-  fenceStops: GeofenceStopRow[];
+  /**
+   * The stops of the ETA and fence trips (`selectLiveEtaStops`), in trip and route order: one
+   * read serves both the Live ETA refresh and the geofence. Undefined when not read here (SQLite
+   * without a fence trip: the refresh then reads only the trips it needs).
+   */
+  tripStops: LiveEtaStop[] | undefined;
 }
 
 /**
@@ -128,11 +131,12 @@ export interface BatchReadResults {
  * whose history insert selects the upsert's RETURNING (only rows the guard let through), each
  * paired with its history id by key (keys are unique within a round); the first round's
  * statement also returns, in one more row, the loads' share state and the trips' stops as JSON
- * arrays, and the watched trips' stops for the geofence (the snapshot is the transaction's, as
- * statements of their own would see). The
- * history's statement triggers (counters, migrations 0074 and 0085) fire once for it, over the
- * rows it inserted. On SQLite, in-process, a statement costs no round trip: the statements one
- * by one, and the stops are left to the Live ETA refresh (which reads only the trips it needs).
+ * arrays (the snapshot is the transaction's, as statements of their own would see): the stops
+ * of the ETA and the fence trips in one read, so a fenced trip InTransit, as most are, costs
+ * the statement nothing more. The history's statement triggers (counters, migrations 0074 and
+ * 0085) fire once for it, over the rows it inserted. On SQLite, in-process, a statement costs
+ * no round trip: the statements one by one, and without a fence trip the stops are left to the
+ * Live ETA refresh (which reads only the trips it needs).
  */
 export async function holdAndAppendPositions(
   trx: Db,
@@ -140,6 +144,7 @@ export async function holdAndAppendPositions(
   reads: BatchReads,
 ): Promise<BatchReadResults> {
   const { shareLoadIds, etaTripIds, fenceTripIds } = reads;
+  const stopTripIds = fenceTripIds.length === 0 ? etaTripIds : [...new Set([...etaTripIds, ...fenceTripIds])];
   if (dialectOf(trx) !== 'postgres') {
     const held = await holdLatestPositions(trx, rows);
     await appendPositionHistory(
@@ -147,12 +152,11 @@ export async function holdAndAppendPositions(
       rows.filter((_, index) => held[index]),
     );
     const shareStates = shareLoadIds.length === 0 ? new Map() : toShareStates(await selectShareStates(trx, shareLoadIds).execute());
-    const fenceStops = fenceTripIds.length === 0 ? [] : await selectGeofenceStops(trx, fenceTripIds).execute();
-    return { held, shareStates, etaStops: undefined, fenceStops };
+    const tripStops = fenceTripIds.length === 0 ? undefined : await selectLiveEtaStops(trx, stopTripIds).execute();
+    return { held, shareStates, tripStops };
   }
   let shareStates = new Map<string, ShareState>();
-  let etaStops: LiveEtaStop[] = [];
-  let fenceStops: GeofenceStopRow[] = [];
+  let tripStops: LiveEtaStop[] = [];
   const held = await holdInRounds(rows, async (round, first) => {
     const ids = sql<{ column1: string; column2: string; column3: string }>`(values ${sql.join(
       round.map((row) => sql`(${row.asset_id}, ${row.source}, ${historyId()})`),
@@ -176,17 +180,12 @@ export async function holdAndAppendPositions(
         sql<string | null>`history.asset_id`.as('asset_id'),
         sql<string | null>`history.source`.as('source'),
         sql<ShareStateRow[] | null>`null`.as('share_states'),
-        sql<LiveEtaStop[] | null>`null`.as('eta_stops'),
-        sql<GeofenceStopRow[] | null>`null`.as('fence_stops'),
+        sql<LiveEtaStop[] | null>`null`.as('trip_stops'),
       ]);
     const shareStatesJson = shareLoadIds.length > 0 ? sql<ShareStateRow[] | null>`(select json_agg(s) from ${selectShareStates(trx, shareLoadIds).as('s')})` : sql<null>`null`;
     // json_agg's own ORDER BY: the rows' order as the refresh's own read orders them.
-    const etaStopsJson =
-      etaTripIds.length > 0 ? sql<LiveEtaStop[] | null>`(select json_agg(s order by s.trip_id, s.sequence) from ${selectLiveEtaStops(trx, etaTripIds).as('s')})` : sql<null>`null`;
-    const fenceStopsJson =
-      fenceTripIds.length > 0
-        ? sql<GeofenceStopRow[] | null>`(select json_agg(s order by s.trip_id, s.sequence) from ${selectGeofenceStops(trx, fenceTripIds).as('s')})`
-        : sql<null>`null`;
+    const tripStopsJson =
+      stopTripIds.length > 0 ? sql<LiveEtaStop[] | null>`(select json_agg(s order by s.trip_id, s.sequence) from ${selectLiveEtaStops(trx, stopTripIds).as('s')})` : sql<null>`null`;
     // The reads' row is the one without an asset (a held key always has one).
     const returned = await (first
       ? statement.unionAll(
@@ -194,8 +193,7 @@ export async function holdAndAppendPositions(
             sql<string | null>`null`.as('asset_id'),
             sql<string | null>`null`.as('source'),
             shareStatesJson.as('share_states'),
-            etaStopsJson.as('eta_stops'),
-            fenceStopsJson.as('fence_stops'),
+            tripStopsJson.as('trip_stops'),
           ]),
         )
       : statement
@@ -205,13 +203,12 @@ export async function holdAndAppendPositions(
       if (row.asset_id !== null && row.source !== null) keys.push({ asset_id: row.asset_id, source: row.source });
       else {
         shareStates = toShareStates(row.share_states ?? []);
-        etaStops = row.eta_stops ?? [];
-        fenceStops = row.fence_stops ?? [];
+        tripStops = row.trip_stops ?? [];
       }
     }
     return keys;
   });
-  return { held, shareStates, etaStops, fenceStops };
+  return { held, shareStates, tripStops };
 }
 
 export async function heldRecordedAt(db: Db, scope: Scope, assetId: string, source: string): Promise<string | undefined> {

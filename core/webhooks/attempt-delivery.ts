@@ -16,7 +16,7 @@ export async function attemptDelivery(log: AttemptLog, config: Config, delivery:
       : await postSigned({
           url: target.url,
           body: delivery.body,
-          headers: signedHeaders(target.secrets, delivery.id, startedAt, delivery.body),
+          headers: signedHeaders(target.secrets, delivery.message_id, startedAt, delivery.body),
           contentType: target.contentType,
           timeoutMs: config.webhookTimeoutMs,
           production: config.production,

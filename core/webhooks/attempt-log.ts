@@ -91,6 +91,7 @@ export class AttemptLog {
         id: `att_${randomUUID()}`,
         tenant_id: delivery.tenant_id,
         delivery_id: delivery.id,
+        event_id: delivery.outbox_id,
         webhook_id: delivery.webhook_id,
         customer_id: delivery.customer_id,
         event_type: delivery.event_type,

@@ -23,6 +23,7 @@ export function toDeliveryLog(row: AttemptRow): TDeliveryLog {
   return {
     Id: row.id,
     DeliveryId: row.delivery_id,
+    EventId: row.event_id,
     WebhookId: row.webhook_id ?? '',
     EventType: row.event_type,
     Attempt: row.attempt,

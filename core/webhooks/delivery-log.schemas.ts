@@ -27,7 +27,16 @@ export const ZDeliveryLogFilters = {
 export const ZDeliveryLog = z
   .object({
     Id: z.string(),
-    DeliveryId: z.string().meta({ description: 'The webhook-id header: the same for every attempt of one event to one subscription.' }),
+    DeliveryId: z.string().meta({
+      description:
+        "One event's delivery to this subscription: every attempt, replay and resend of it is logged under it, and resend names it.",
+    }),
+    EventId: z.string().nullable().meta({
+      description:
+        "The event delivered: its id in GET /events and the webhook-id header the attempt carried, the same for every " +
+        'subscription and every attempt, replay and resend. Null for a test delivery, whose webhook-id is its DeliveryId. ' +
+        '(Deliveries queued before event ids became the webhook-id keep carrying their DeliveryId.)',
+    }),
     WebhookId: z.string(),
     EventType: z.string(),
     Attempt: z.number().int().meta({ description: '1 for the first attempt, then one more per retry.' }),

@@ -27,6 +27,8 @@ export async function queueEdiDelivery(trx: Db, input: EdiDeliveryInput): Promis
     .insertInto('webhook_deliveries')
     .values({
       id,
+      // A document is not an event: like a test delivery, its webhook-id is its own.
+      message_id: id,
       tenant_id: input.tenantId,
       webhook_id: null,
       customer_id: null,

@@ -10,12 +10,17 @@ export function eventBody(type: string, timestamp: string, dataJson: string): st
   return `{"type":${JSON.stringify(type)},"timestamp":${JSON.stringify(timestamp)},"data":${dataJson}}`;
 }
 
-/** A delivery id: the `webhook-id` header, the same for every attempt of the delivery. */
+/** A delivery id: one event to one receiver, the delivery log's DeliveryId. */
 export function newDeliveryId(): string {
   return `msg_${randomUUID().replaceAll('-', '')}`;
 }
 
-/** A new delivery of one event to one target, due now: its first attempt is the dispatcher's next turn. */
+/**
+ * A new delivery of one event to one target, due now: its first attempt is the dispatcher's
+ * next turn. Its webhook-id is the event's id (docs/api-rules.md#webhooks), which the events
+ * feed shows as the item's `id`: every receiver and every attempt, replay and resend of the
+ * event carry it. A test delivery has no event (`outboxId` null) and carries its own id.
+ */
 export function pendingDelivery(fields: {
   tenantId: string;
   target: { webhook_id: string | null; customer_id: string | null };
@@ -25,8 +30,10 @@ export function pendingDelivery(fields: {
   dataJson: string;
   now: string;
 }): Insertable<WebhookDeliveriesTable> & { id: string } {
+  const id = newDeliveryId();
   return {
-    id: newDeliveryId(),
+    id,
+    message_id: fields.outboxId ?? id,
     tenant_id: fields.tenantId,
     ...fields.target,
     outbox_id: fields.outboxId,

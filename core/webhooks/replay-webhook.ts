@@ -33,7 +33,8 @@ export const replayWebhook = authedProcedure
         `time, Since at most ${REPLAY_HORIZON_DAYS} days ago) that the subscription was due: the events it was sent, routed ` +
         'and filtered exactly as at their first delivery (its subsidiary, its event types of that time), whatever it ' +
         'subscribes to now. With OnlyFailed (the default) only those whose delivery never succeeded. Each goes out with the ' +
-        'webhook-id and body of its first delivery, so receivers can deduplicate, signed with the current secret, and is ' +
+        "webhook-id (the event's id, as GET /events shows it) and body of its first delivery, so receivers can deduplicate, " +
+        'signed with the current secret, and is ' +
         'retried like any delivery; the delivery log shows its attempts as further attempts (Attempt counting on) of the ' +
         'same DeliveryId. A delivery being attempted at this moment is not queued again. Answers how many were queued. ' +
         '409 `Conflict/WebhookDisabled` or `Conflict/WebhookNotActive` when the subscription would not receive them.',

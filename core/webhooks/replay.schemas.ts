@@ -40,5 +40,5 @@ export const ZReplayResult = z
 
 export const ZResendDeliveryInput = input({
   webhookId: ZPathId,
-  deliveryId: ZPathId.meta({ description: "A delivery-log entry's DeliveryId (its webhook-id header)." }),
+  deliveryId: ZPathId.meta({ description: "A delivery-log entry's DeliveryId (one event's delivery to this subscription)." }),
 });

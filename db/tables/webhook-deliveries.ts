@@ -3,11 +3,19 @@ import type { ColumnType } from 'kysely';
 /**
  * One outbox entry on its way to one receiver: a webhook subscription (`webhook_id`) or a
  * customer's visibility integration (`customer_id`); or an outbound EDI document on its way to
- * its trading partner (`edi_document_id`). `id` is the `webhook-id` header of every
- * attempt, so a redelivery after a crash carries the same one.
+ * its trading partner (`edi_document_id`). `id` is the delivery's own (the delivery log's
+ * DeliveryId); `message_id` is the `webhook-id` header of every attempt (the event's id; an EDI
+ * document's delivery, like a test delivery, its own).
  */
 export interface WebhookDeliveriesTable {
   id: string;
+  /**
+   * The `webhook-id` every attempt carries, so a redelivery after a crash, a retry, a replay or
+   * a resend carries the same one: the event's id (`outbox_id`, the events feed's item id), the
+   * same for every receiver of the event; a test delivery's own `id`. Rows made before
+   * migration 2026-11-27T0360 hold their own `id`, which their earlier attempts carried.
+   */
+  message_id: string;
   tenant_id: string;
   webhook_id: string | null;
   customer_id: string | null;
@@ -39,6 +47,8 @@ export interface WebhookDeliveryAttemptsTable {
   id: string;
   tenant_id: string;
   delivery_id: string;
+  /** The outbox entry delivered (an event's id: the delivery log's EventId); null for a test delivery. */
+  event_id: string | null;
   webhook_id: string | null;
   customer_id: string | null;
   event_type: string;
