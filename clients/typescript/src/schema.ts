@@ -886,6 +886,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/p/v1.0/edi/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the EDI mailbox
+         * @description Every interchange received (Status Received) and sent (Pending, Delivered, Failed, Acknowledged, Rejected), newest first, each with its X12 text and parsed Json: a partner without an OutboundUrl polls here. Filters combine: PartnerId, Direction, Set (a document holding that set), Status, and CreatedAtStart (inclusive) to CreatedAtEnd (exclusive; not after CreatedAtStart is a 400). A subsidiary-bound client sees only the documents of its subsidiary's partners.
+         *
+         *     Requires scope: edi:read.
+         */
+        get: operations["edi-findEdiDocuments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/p/v1.0/edi/documents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an EDI document
+         * @description One interchange of the mailbox with its X12 text and parsed Json. Another subsidiary's document is a 404 to a subsidiary-bound client.
+         *
+         *     Requires scope: edi:read.
+         */
+        get: operations["edi-getEdiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/p/v1.0/edi/inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive an X12 interchange
+         * @description One X12 004010 interchange (ISA … IEA) from a trading partner: 204 load tenders and 997 acknowledgments. Separators are read from the ISA; line breaks after segment terminators are ignored. Not an interchange at all: 400. The sender (ISA05/ISA06) must be an Active partner of the caller (of its subsidiary, for a subsidiary-bound client) and ISA07/ISA08 our ids for it, else 422 Unprocessable/UnknownPartner.
+         *
+         *     Every set is checked (envelope counts and control numbers, mandatory segments and elements, lengths, dates, times, codes) and then applied on its own: a set that fails is Rejected with its errors and changes nothing, the others still apply. An envelope in error (ISA/IEA, GS/GE) rejects every set it holds. A 204 is read as a tender of the partner's customer, B2-04 its ExternalId: B2A-01 00 receives it (tender.received; the same shipment id with the same terms answers that tender, with other terms ShipmentIdReused), 04 replaces the terms of a Pending tender (tender.changed; else TenderNotPending), 01 cancels it (tender.cancelled; else TenderNotCancellable). A partner without 204 in its Transactions, and any set other than 204 and 997, is Rejected with TransactionNotExchanged. A 997 marks the documents we sent the partner by their control numbers (Acknowledged, or Rejected with its errors); numbers that name none are listed as UnknownControlNumber notes on the Accepted set.
+         *
+         *     Every functional group that holds more than 997s is acknowledged with a 997, sent like any outbound document and returned in Acknowledgment. The interchange is kept in the mailbox (GET /edi/documents, Status Received). The same ISA13 again from the same partner answers what the first answered, byte for byte, and changes nothing.
+         *
+         *     Requires scope: edi:submit.
+         */
+        post: operations["ediInbound-submitInterchange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/p/v1.0/edi/partners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List EDI trading partners
+         * @description Newest first. A subsidiary-bound client sees only the partners of its subsidiary's customers. Secrets are never listed.
+         *
+         *     Requires scope: edi:read.
+         */
+        get: operations["edi-findEdiPartners"];
+        put?: never;
+        /**
+         * Create an EDI trading partner
+         * @description A shipper that exchanges X12 004010 with us (ISA/GS ids on both sides, the sets exchanged, where our documents go). CustomerId must be a customer the caller sees (404 naming it); the partner belongs to the customer's subsidiary, and a subsidiary-bound client may name only its own subsidiary's customers. (Their.IsaQualifier, Their.IsaId) names one partner of the tenant: taken, it is a 409 Conflict/Duplicate whose Field is Their.IsaId. The answer carries Secret once: it signs outbound deliveries (Standard Webhooks headers). Status defaults to Active. Send Idempotency-Key to retry safely. Emits edi.partner.created.
+         *
+         *     Requires scope: edi:manage.
+         */
+        post: operations["edi-createEdiPartner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/p/v1.0/edi/partners/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an EDI trading partner
+         * @description With its ETag, for If-Match on PATCH. Another subsidiary's partner is a 404 to a subsidiary-bound client, as is a partner of a customer of no subsidiary (those are seen by tenant-wide clients only). The Secret is never read back.
+         *
+         *     Requires scope: edi:read.
+         */
+        get: operations["edi-getEdiPartner"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update an EDI trading partner
+         * @description A JSON merge patch (RFC 7396): a field left out is unchanged; Their and Our merge into the current ids member by member; OutboundUrl null removes the URL (the partner then polls the mailbox); null on any other field is a 400. Send at least one field. If-Match with the ETag of the GET is required (428 without, 412 when stale). A new CustomerId must be a customer the caller sees (404 naming it) and moves the partner to that customer's subsidiary. Sender ids another partner of the tenant has are a 409 Conflict/Duplicate (Field Their.IsaId). Status Inactive stops inbound interchanges from the partner and outbound deliveries to it; documents already sent stay in the mailbox. The outbound control number carries on across changes. A patch that changes nothing keeps the ETag and emits nothing; otherwise edi.partner.changed carries data.diff.changes.
+         *
+         *     Requires scope: edi:manage.
+         */
+        patch: operations["edi-updateEdiPartner"];
+        trace?: never;
+    };
     "/api/p/v1.0/events": {
         parameters: {
             query?: never;
@@ -991,7 +1117,7 @@ export interface paths {
         put?: never;
         /**
          * Invoice a customer's delivered loads
-         * @description Answers 201 with the Open invoice, its ETag and Location. Each of LoadNumbers must be a load the caller can see (else 404 naming it), of this customer and Delivered (else 409 Conflict/InvalidState), and on no invoice that is not Void (else 409 Conflict/InUse; of two concurrent invoices for one load exactly one is created); the problem names the load in Detail and LoadNumber. LineItems are, load by load in the order given, the line items of the load's trips that were not Cancelled (Quantity 1, Rate = Amount) and then the customer's accessorials on its trips (detention included), each with its LoadNumber; Total is their sum. All lines must share one currency, which becomes the invoice currency (USD without lines): a mix is 422 Unprocessable/MixedCurrencies naming the load. Number is `INV-<n>` when left out (n one more than the tenant's highest); a taken Number is 409 Conflict/Duplicate (Field Number). InvoicedDate defaults to today (00:00 UTC), DueDate to InvoicedDate plus the customer's PaymentTermsDays (30 when unset); a DueDate before InvoicedDate is 400. SubsidiaryId is the customer's; for a customer of no subsidiary, the loads' subsidiary when they share one (a subsidiary-bound client's own), else null. Emits invoice.created.
+         * @description Answers 201 with the Open invoice, its ETag and Location. Each of LoadNumbers must be a load the caller can see (else 404 naming it), of this customer and Delivered (else 409 Conflict/InvalidState), and on no invoice that is not Void (else 409 Conflict/InUse; of two concurrent invoices for one load exactly one is created); the problem names the load in Detail and LoadNumber. LineItems are, load by load in the order given, the line items of the load's trips that were not Cancelled (Quantity 1, Rate = Amount) and then the customer's accessorials on its trips (detention included), each with its LoadNumber; Total is their sum. All lines must share one currency, which becomes the invoice currency (USD without lines): a mix is 422 Unprocessable/MixedCurrencies naming the load. Number is `INV-<n>` when left out (n one more than the tenant's highest); a taken Number is 409 Conflict/Duplicate (Field Number). InvoicedDate defaults to today (00:00 UTC), DueDate to InvoicedDate plus the customer's PaymentTermsDays (30 when unset); a DueDate before InvoicedDate is 400. SubsidiaryId is the customer's; for a customer of no subsidiary, the loads' subsidiary when they share one (a subsidiary-bound client's own), else null. Emits invoice.created. Each load that came from an EDI partner's tender, when the partner is Active and exchanges 210, sends it a 210 with that load's lines in the same transaction (docs/edi.md).
          *
          *     Requires scope: invoice:create.
          */
@@ -1643,7 +1769,7 @@ export interface paths {
         put?: never;
         /**
          * Accept a tender
-         * @description No body (or `{}`). Only a Pending tender can be accepted (an Expired one, or one another dispatcher answered first, is a 409 Conflict/InvalidState). In the same transaction it creates a Planned load of the customer with a new LoadNumber and one trip with the tender's stops, references (Origin Integration) and a LineHaul line item of the Rate; the answer is the tender with that LoadNumber (the load reads at GET /loads/{loadNumber}). Emits tender.accepted, load.created and trip.created.
+         * @description No body (or `{}`). Only a Pending tender can be accepted (an Expired one, or one another dispatcher answered first, is a 409 Conflict/InvalidState). In the same transaction it creates a Planned load of the customer with a new LoadNumber and one trip with the tender's stops, references (Origin Integration) and a LineHaul line item of the Rate; the answer is the tender with that LoadNumber (the load reads at GET /loads/{loadNumber}). Emits tender.accepted, load.created and trip.created. A tender that came from an EDI partner's 204 sends the partner a 990 (B1 `A`, N9 CN with the LoadNumber) in the same transaction when the partner is Active and exchanges 990 (docs/edi.md).
          *
          *     Requires scope: tender:update.
          */
@@ -1687,7 +1813,7 @@ export interface paths {
         put?: never;
         /**
          * Reject a tender
-         * @description Reason is required (1 to 200 characters) and becomes RejectionReason. Only a Pending tender can be rejected (otherwise 409 Conflict/InvalidState). Emits tender.rejected.
+         * @description Reason is required (1 to 200 characters) and becomes RejectionReason. Only a Pending tender can be rejected (otherwise 409 Conflict/InvalidState). Emits tender.rejected. A tender that came from an EDI partner's 204 sends the partner a 990 (B1 `D`, the Reason in K1 pieces of 30 characters) in the same transaction when the partner is Active and exchanges 990 (docs/edi.md).
          *
          *     Requires scope: tender:update.
          */
@@ -2238,7 +2364,7 @@ export interface paths {
         get?: never;
         /**
          * Record the arrival at a stop
-         * @description Stores ArrivedAt, a correction included. A value without an offset is the stop's local time. An Open stop becomes Arrived; an Arrived or Completed stop keeps its status. The first arrival at a pickup moves a Dispatched trip to InTransit. An ArrivedAt later than the stop's DepartedAt is 400. An arrival recorded after its free time ran out starts the stop's Detention at once (stop.detention.started). ArrivalSource becomes Manual, also when it corrects a geofence's arrival (which a geofence never overwrites); `stop.arrived` is emitted when ArrivedAt or its source changed. The `ETag` header is the trip's.
+         * @description Stores ArrivedAt, a correction included. A value without an offset is the stop's local time. An Open stop becomes Arrived; an Arrived or Completed stop keeps its status. The first arrival at a pickup moves a Dispatched trip to InTransit. An ArrivedAt later than the stop's DepartedAt is 400. An arrival recorded after its free time ran out starts the stop's Detention at once (stop.detention.started). ArrivalSource becomes Manual, also when it corrects a geofence's arrival (which a geofence never overwrites); `stop.arrived` is emitted when ArrivedAt or its source changed. On a load tendered by an EDI partner that exchanges 214, a new or corrected ArrivedAt sends it a 214 (AT7 `X3` at a pickup, `X1` at a delivery; docs/edi.md). The `ETag` header is the trip's.
          *
          *     Requires scope: trip:update.
          */
@@ -2266,7 +2392,7 @@ export interface paths {
         get?: never;
         /**
          * Record the departure from a stop
-         * @description Stores DepartedAt (date-time rules of the arrival) and makes the stop Completed. Departure from the final stop makes the trip Delivered. 409 InvalidState without an arrival or on a Cancelled trip; a DepartedAt before ArrivedAt is 400. DepartureSource becomes Manual, also when it corrects a geofence's departure; `stop.departed` is emitted when DepartedAt or its source changed. A departure after free time ends the stop's Detention (stop.detention.ended) and bills a customer with a DetentionRate; a corrected one updates both. The `ETag` header is the trip's.
+         * @description Stores DepartedAt (date-time rules of the arrival) and makes the stop Completed. Departure from the final stop makes the trip Delivered. 409 InvalidState without an arrival or on a Cancelled trip; a DepartedAt before ArrivedAt is 400. DepartureSource becomes Manual, also when it corrects a geofence's departure; `stop.departed` is emitted when DepartedAt or its source changed. A departure after free time ends the stop's Detention (stop.detention.ended) and bills a customer with a DetentionRate; a corrected one updates both. On a load tendered by an EDI partner that exchanges 214, a new or corrected DepartedAt sends it a 214 (AT7 `AF` from a pickup, `CD` from a delivery; docs/edi.md). The `ETag` header is the trip's.
          *
          *     Requires scope: trip:update.
          */
@@ -2783,7 +2909,7 @@ export interface paths {
         put?: never;
         /**
          * Replay the events of a time window to a webhook subscription
-         * @description Queues again every event from Since to Until (both inclusive, at most 14 days, by the event's own time, Since at most 30 days ago) that the subscription was due: the events it was sent, routed and filtered exactly as at their first delivery (its subsidiary, its event types of that time), whatever it subscribes to now. With OnlyFailed (the default) only those whose delivery never succeeded. Each goes out with the webhook-id and body of its first delivery, so receivers can deduplicate, signed with the current secret, and is retried like any delivery; the delivery log shows its attempts as further attempts (Attempt counting on) of the same DeliveryId. A delivery being attempted at this moment is not queued again. Answers how many were queued. 409 `Conflict/WebhookDisabled` or `Conflict/WebhookNotActive` when the subscription would not receive them.
+         * @description Queues again every event from Since to Until (both inclusive, at most 14 days, by the event's own time, Since at most 30 days ago) that the subscription was due: the events it was sent, routed and filtered exactly as at their first delivery (its subsidiary, its event types of that time), whatever it subscribes to now. With OnlyFailed (the default) only those whose delivery never succeeded. Each goes out with the webhook-id (the event's id, as GET /events shows it) and body of its first delivery, so receivers can deduplicate, signed with the current secret, and is retried like any delivery; the delivery log shows its attempts as further attempts (Attempt counting on) of the same DeliveryId. A delivery being attempted at this moment is not queued again. Answers how many were queued. 409 `Conflict/WebhookDisabled` or `Conflict/WebhookNotActive` when the subscription would not receive them.
          *
          *     Requires scope: webhook:manage.
          */
@@ -2935,7 +3061,7 @@ export interface paths {
         };
         /**
          * Download a webhook subscription's delivery attempts as CSV or JSON
-         * @description The delivery-log list with the same filters. Format: the `Format` query value, else `Accept` (`text/csv` or `application/csv` → CSV; `application/json` or any `+json` → JSON), else JSON. Pages 0 through `Page` of `PageSize` entries are included, at most 25,000 rows. CSV follows RFC 4180 with a header row: Id, DeliveryId, WebhookId, EventType, Attempt, Status, HttpStatus, DurationMs, Reason, ResponseBody, Timestamp. JSON is an array of log entries. The body is streamed.
+         * @description The delivery-log list with the same filters. Format: the `Format` query value, else `Accept` (`text/csv` or `application/csv` → CSV; `application/json` or any `+json` → JSON), else JSON. Pages 0 through `Page` of `PageSize` entries are included, at most 25,000 rows. CSV follows RFC 4180 with a header row: Id, DeliveryId, EventId, WebhookId, EventType, Attempt, Status, HttpStatus, DurationMs, Reason, ResponseBody, Timestamp. JSON is an array of log entries. The body is streamed.
          *
          *     Requires scope: webhook:read.
          */
@@ -3274,6 +3400,50 @@ export interface webhooks {
          *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
          */
         post: operations["event_driver_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "edi.partner.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * edi.partner.changed
+         * @description An EDI trading partner changed; data is the partner with data.diff.changes. Routed like edi.partner.created (to both subsidiaries after a move).
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_edi_partner_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "edi.partner.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * edi.partner.created
+         * @description An EDI trading partner was created; data is the partner (never its Secret). Routed by its customer's subsidiary, to every subscription when it has none.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_edi_partner_created"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3632,6 +3802,28 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "tender.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * tender.changed
+         * @description A Pending tender's Rate, Equipment, References, Stops and RespondBy were replaced (an EDI 204 change); data is the tender as changed. Routed like tender.received.
+         *
+         *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
+         */
+        post: operations["event_tender_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "tender.expired": {
         parameters: {
             query?: never;
@@ -3665,7 +3857,7 @@ export interface webhooks {
         put?: never;
         /**
          * tender.received
-         * @description A tender was received (POST /tenders); data is the tender. Routed by its subsidiary, to every subscription when it has none.
+         * @description A tender was received (POST /tenders or an EDI 204); data is the tender. Routed by its subsidiary, to every subscription when it has none.
          *
          *     Signed with the Standard Webhooks scheme; every attempt of one delivery carries the same `webhook-id`.
          */
@@ -4454,6 +4646,40 @@ export interface components {
             /** @example -94.5786 */
             Longitude: string;
         };
+        CreatedEdiPartner: {
+            CreatedAt: string;
+            CustomerId: string;
+            Id: string;
+            Name: string;
+            /** @description Our ids towards the partner, and the SCAC our documents carry. */
+            Our: {
+                GsId: string;
+                IsaId: string;
+                IsaQualifier: string;
+                Scac: string;
+            };
+            OutboundUrl: string | null;
+            /** @description The secret (whsec_…) that signs outbound deliveries, answered only here. */
+            Secret: string;
+            /**
+             * @description An Inactive partner can send nothing and is sent nothing (its documents stay in the mailbox).
+             * @enum {string}
+             */
+            Status: "Active" | "Inactive";
+            /** @description The partner's ids: ISA05/ISA06 and GS02 of what it sends, ISA07/ISA08 and GS03 of what we send it. */
+            Their: {
+                GsId: string;
+                IsaId: string;
+                IsaQualifier: string;
+            };
+            Transactions: ("204" | "210" | "214" | "990")[];
+            UpdatedAt: string;
+            /**
+             * @description ISA15 of our documents: P production, T test.
+             * @enum {string}
+             */
+            UsageIndicator: "P" | "T";
+        };
         CreatedWebhook: {
             /** @description Failed events since the last success; at 10 the subscription is disabled. */
             ConsecutiveFailures: number;
@@ -5148,6 +5374,210 @@ export interface components {
         };
         /** @enum {string} */
         DriverType: "COMPANY" | "OWNER_OPERATOR" | "CONTRACTOR" | "EXTERNAL";
+        EdiDocument: {
+            /** @description ISA13 (outbound: also GS06 and ST02), without leading zeros on outbound documents. */
+            ControlNumber: string;
+            CreatedAt: string;
+            /** @enum {string} */
+            Direction: "Inbound" | "Outbound";
+            /** @description The partner's 997 errors when it Rejected the document; otherwise empty. */
+            Errors: components["schemas"]["EdiDocumentError"][];
+            Id: string;
+            /** @description Its parsed envelope and segments. */
+            Json: unknown;
+            PartnerId: string;
+            /** @description Outbound: its set (990, 214, 210 or 997). Inbound: the sets the interchange holds, comma-separated (e.g. 204 or 204,997). */
+            Set: string;
+            /**
+             * @description Inbound: Received. Outbound: Pending (not yet delivered, or the partner has no OutboundUrl), Delivered (a 2xx), Failed (retries exhausted), Acknowledged or Rejected (the partner's 997).
+             * @enum {string}
+             */
+            Status: "Received" | "Pending" | "Delivered" | "Failed" | "Acknowledged" | "Rejected";
+            /** @description The interchange, ISA to IEA, as received or sent. */
+            X12: string;
+        };
+        EdiDocumentError: {
+            Code: string;
+            /** @description 1-based element position, as AK4-01; null for a segment error. */
+            Element: number | null;
+            Message: string;
+            /** @description Ordinal of the segment within its set (ST = 1), as AK3-02. */
+            Position: number;
+            Segment: string;
+        };
+        EdiDocumentPage: {
+            Items: components["schemas"]["EdiDocument"][];
+            /** @description Send it as Cursor, with the same filters, for the items after this page (keyset paging: items that stay in the list are neither skipped nor repeated when others are added or removed meanwhile). null when this page is the last. */
+            NextCursor: string | null;
+            Page: number;
+            PageSize: number;
+            /** @description Items in the whole filtered list, on every page. */
+            Total: number;
+        };
+        EdiInboundAnswer: {
+            /** @description The 997 sent back (also in the mailbox, and posted to the OutboundUrl): one per functional group that holds other sets than 997s, in group order. Null when the interchange holds only 997s. */
+            Acknowledgment: string | null;
+            /** @description ISA13 as received. */
+            ControlNumber: string;
+            /** @description The interchange as stored in the mailbox (GET /edi/documents/{id}). */
+            Id: string;
+            /** @description Every set of the interchange, in the order received. */
+            Transactions: components["schemas"]["EdiInboundTransaction"][];
+        };
+        EdiInboundError: {
+            /** @description A PascalCase code: an X12 syntax error (MandatoryElementMissing, SegmentCountMismatch, …) or a rule of the tender (TenderNotPending, TenderNotCancellable, …). */
+            Code: string;
+            /** @description The element (1-based, as AK401); null when the segment as a whole is in error. */
+            Element: number | null;
+            Message: string;
+            /** @description A set's segment: its ordinal in the set (ST = 1), as a 997's AK302. An envelope segment (ISA, GS, GE, IEA): its ordinal in the interchange (ISA = 1). */
+            Position: number;
+            /** @description The segment id (ISA, GS, ST, B2, N4, …). */
+            Segment: string;
+        };
+        EdiInboundTransaction: {
+            /** @description ST02 as received. */
+            ControlNumber: string;
+            /** @description Why the set was rejected; on an Accepted 997, the control numbers it acknowledges that name no document sent to the partner (code UnknownControlNumber). */
+            Errors: components["schemas"]["EdiInboundError"][];
+            /** @description ST01: 204 or 997. */
+            Set: string;
+            /**
+             * @description Rejected: the set changed nothing; Errors say why.
+             * @enum {string}
+             */
+            Status: "Accepted" | "Rejected";
+            /** @description The tender a 204 created, changed or cancelled (or the existing one a resent original names); null when none. */
+            TenderId: string | null;
+        };
+        EdiPartner: {
+            CreatedAt: string;
+            CustomerId: string;
+            Id: string;
+            Name: string;
+            /** @description Our ids towards the partner, and the SCAC our documents carry. */
+            Our: {
+                GsId: string;
+                IsaId: string;
+                IsaQualifier: string;
+                Scac: string;
+            };
+            OutboundUrl: string | null;
+            /**
+             * @description An Inactive partner can send nothing and is sent nothing (its documents stay in the mailbox).
+             * @enum {string}
+             */
+            Status: "Active" | "Inactive";
+            /** @description The partner's ids: ISA05/ISA06 and GS02 of what it sends, ISA07/ISA08 and GS03 of what we send it. */
+            Their: {
+                GsId: string;
+                IsaId: string;
+                IsaQualifier: string;
+            };
+            Transactions: ("204" | "210" | "214" | "990")[];
+            UpdatedAt: string;
+            /**
+             * @description ISA15 of our documents: P production, T test.
+             * @enum {string}
+             */
+            UsageIndicator: "P" | "T";
+        };
+        /** @description The body of a `edi.partner.changed` delivery. */
+        EdiPartnerChangedEvent: {
+            data: components["schemas"]["EdiPartnerChangedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "edi.partner.changed";
+        };
+        EdiPartnerChangedEventData: {
+            CreatedAt: string;
+            CustomerId: string;
+            diff: components["schemas"]["EventDiff"];
+            Id: string;
+            Name: string;
+            /** @description Our ids towards the partner, and the SCAC our documents carry. */
+            Our: {
+                GsId: string;
+                IsaId: string;
+                IsaQualifier: string;
+                Scac: string;
+            };
+            OutboundUrl: string | null;
+            /**
+             * @description An Inactive partner can send nothing and is sent nothing (its documents stay in the mailbox).
+             * @enum {string}
+             */
+            Status: "Active" | "Inactive";
+            /** @description The partner's ids: ISA05/ISA06 and GS02 of what it sends, ISA07/ISA08 and GS03 of what we send it. */
+            Their: {
+                GsId: string;
+                IsaId: string;
+                IsaQualifier: string;
+            };
+            Transactions: ("204" | "210" | "214" | "990")[];
+            UpdatedAt: string;
+            /**
+             * @description ISA15 of our documents: P production, T test.
+             * @enum {string}
+             */
+            UsageIndicator: "P" | "T";
+        };
+        /** @description The body of a `edi.partner.created` delivery. */
+        EdiPartnerCreatedEvent: {
+            data: components["schemas"]["EdiPartnerCreatedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "edi.partner.created";
+        };
+        EdiPartnerCreatedEventData: {
+            CreatedAt: string;
+            CustomerId: string;
+            Id: string;
+            Name: string;
+            /** @description Our ids towards the partner, and the SCAC our documents carry. */
+            Our: {
+                GsId: string;
+                IsaId: string;
+                IsaQualifier: string;
+                Scac: string;
+            };
+            OutboundUrl: string | null;
+            /**
+             * @description An Inactive partner can send nothing and is sent nothing (its documents stay in the mailbox).
+             * @enum {string}
+             */
+            Status: "Active" | "Inactive";
+            /** @description The partner's ids: ISA05/ISA06 and GS02 of what it sends, ISA07/ISA08 and GS03 of what we send it. */
+            Their: {
+                GsId: string;
+                IsaId: string;
+                IsaQualifier: string;
+            };
+            Transactions: ("204" | "210" | "214" | "990")[];
+            UpdatedAt: string;
+            /**
+             * @description ISA15 of our documents: P production, T test.
+             * @enum {string}
+             */
+            UsageIndicator: "P" | "T";
+        };
+        EdiPartnerPage: {
+            Items: components["schemas"]["EdiPartner"][];
+            /** @description Send it as Cursor, with the same filters, for the items after this page (keyset paging: items that stay in the list are neither skipped nor repeated when others are added or removed meanwhile). null when this page is the last. */
+            NextCursor: string | null;
+            Page: number;
+            PageSize: number;
+            /** @description Items in the whole filtered list, on every page. */
+            Total: number;
+        };
         /** @description Null as a whole when no estimate exists. */
         Eta: {
             /** @description From the latest vehicle position while in transit (HosEta plan only). */
@@ -6501,6 +6931,57 @@ export interface components {
              */
             UpdatedAt: string;
         };
+        /** @description The body of a `tender.changed` delivery. */
+        TenderChangedEvent: {
+            data: components["schemas"]["TenderChangedEventData"];
+            /**
+             * Format: date-time
+             * @description When the event happened (UTC).
+             */
+            timestamp: string;
+            /** @constant */
+            type: "tender.changed";
+        };
+        TenderChangedEventData: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-24T14:00:00.000Z
+             */
+            CreatedAt: string;
+            CustomerId: string;
+            Equipment: string | null;
+            /** @description The sender's tender id; with CustomerId the idempotency key of POST /tenders. */
+            ExternalId: string;
+            Id: string;
+            /** @description The load an acceptance created. */
+            LoadNumber: string | null;
+            Rate: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-24T14:00:00.000Z
+             */
+            ReceivedAt: string;
+            References: components["schemas"]["TenderReference"][];
+            RejectionReason: string | null;
+            RespondBy: string | null;
+            RespondedAt: string | null;
+            /**
+             * @description A Pending tender whose RespondBy has passed reads Expired.
+             * @enum {string}
+             */
+            Status: "Pending" | "Accepted" | "Rejected" | "Cancelled" | "Expired";
+            Stops: components["schemas"]["TenderStop"][];
+            /** @description The customer's subsidiary; null when it has none. */
+            SubsidiaryId: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time, UTC.
+             * @example 2026-11-24T14:00:00.000Z
+             */
+            UpdatedAt: string;
+        };
         /** @description The body of a `tender.expired` delivery. */
         TenderExpiredEvent: {
             data: components["schemas"]["TenderExpiredEventData"];
@@ -6677,9 +7158,13 @@ export interface components {
             };
             /** @description Set when ScheduleType is APPT. */
             AppointmentDate: string | null;
+            /** @description The company at the stop (an EDI 204 names it in the stop's N1); null when not given. */
+            CompanyName: string | null;
             Coordinates: components["schemas"]["Coordinates"] | null;
             LoadingType: string | null;
             LocationId: string | null;
+            /** @description The stop's own references (an EDI 204's stop L11s); empty when none. */
+            References: components["schemas"]["TenderReference"][];
             /** @enum {string} */
             ScheduleType: "APPT" | "FCFS";
             /** @enum {string} */
@@ -7471,9 +7956,11 @@ export interface components {
         WebhookDeliveryLog: {
             /** @description 1 for the first attempt, then one more per retry. */
             Attempt: number;
-            /** @description The webhook-id header: the same for every attempt of one event to one subscription. */
+            /** @description One event's delivery to this subscription: every attempt, replay and resend of it is logged under it, and resend names it. */
             DeliveryId: string;
             DurationMs: number;
+            /** @description The event delivered: its id in GET /events and the webhook-id header the attempt carried, the same for every subscription and every attempt, replay and resend. Null for a test delivery, whose webhook-id is its DeliveryId. (Deliveries queued before event ids became the webhook-id keep carrying their DeliveryId.) */
+            EventId: string | null;
             EventType: string;
             /** @description The receiver's status; null when none arrived. */
             HttpStatus: number | null;
@@ -20361,6 +20848,1643 @@ export interface operations {
             };
         };
     };
+    "edi-findEdiDocuments": {
+        parameters: {
+            query?: {
+                CreatedAtEnd?: string;
+                CreatedAtStart?: string;
+                Cursor?: string;
+                Direction?: "Inbound" | "Outbound";
+                Page?: number;
+                PageSize?: number;
+                PartnerId?: string;
+                Set?: "204" | "210" | "214" | "990" | "997";
+                Status?: "Received" | "Pending" | "Delivered" | "Failed" | "Acknowledged" | "Rejected";
+            };
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EdiDocumentPage"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "edi-getEdiDocument": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EdiDocument"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "ediInbound-submitInterchange": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The interchange, ISA to IEA. Any charset parameter is accepted and the body is read as UTF-8 (bytes that are not UTF-8: 400); other media types 415; more than 1048576 bytes 413. */
+        requestBody: {
+            content: {
+                "application/edi-x12": string;
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EdiInboundAnswer"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request is understood but refused. */
+            422: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "edi-findEdiPartners": {
+        parameters: {
+            query?: {
+                Cursor?: string;
+                Page?: number;
+                PageSize?: number;
+            };
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EdiPartnerPage"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "edi-createEdiPartner": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description Makes the POST safe to retry. 1 to 255 visible ASCII characters (0x21 to 0x7E); otherwise 400 naming `Idempotency-Key`. A key belongs to the client application: the same key with the same method, path and body within 24 hours answers the first status, body and Location, ETag and Content-Type headers again, with `Idempotent-Replayed: true`, without running the request. Kept answers: 2xx and the 4xx the request itself caused (400, 404, 409, 412, 422, ...); not kept, so a retry runs again: 401, 403, 408, 429, 5xx, and answers to a body that could not be read (413, 415, malformed JSON). Checked after authentication, rate limit and scope. Keys expire 24 hours after their first request. Independent of ExternalId and (Source, TransactionId) keys, which keep their own rules; a key replay answers first. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/*+json": {
+                    /** @description The shipper; the partner belongs to its subsidiary. */
+                    CustomerId: string;
+                    Name: string;
+                    Our: {
+                        /**
+                         * @description GS02/GS03: 2 to 15 characters of the X12 basic set (upper case, no `*`).
+                         * @example ACMESHIP
+                         */
+                        GsId: string;
+                        /**
+                         * @description ISA06/ISA08: 1 to 15 characters of the X12 basic set (upper case, no `*`), no leading or trailing space; padded to 15 on output documents.
+                         * @example ACMESHIP
+                         */
+                        IsaId: string;
+                        /**
+                         * @description ISA05/ISA07: two upper-case letters or digits (e.g. 01 DUNS, 02 SCAC, 12 phone, ZZ mutually defined).
+                         * @example ZZ
+                         */
+                        IsaQualifier: string;
+                        /**
+                         * @description Standard Carrier Alpha Code: 2 to 4 upper-case letters.
+                         * @example WYBL
+                         */
+                        Scac: string;
+                    };
+                    OutboundUrl?: string | null;
+                    /**
+                     * @description Active when absent.
+                     * @enum {string}
+                     */
+                    Status?: "Active" | "Inactive";
+                    Their: {
+                        /**
+                         * @description GS02/GS03: 2 to 15 characters of the X12 basic set (upper case, no `*`).
+                         * @example ACMESHIP
+                         */
+                        GsId: string;
+                        /**
+                         * @description ISA06/ISA08: 1 to 15 characters of the X12 basic set (upper case, no `*`), no leading or trailing space; padded to 15 on output documents.
+                         * @example ACMESHIP
+                         */
+                        IsaId: string;
+                        /**
+                         * @description ISA05/ISA07: two upper-case letters or digits (e.g. 01 DUNS, 02 SCAC, 12 phone, ZZ mutually defined).
+                         * @example ZZ
+                         */
+                        IsaQualifier: string;
+                    };
+                    /** @description The sets exchanged with the partner: 204 (tenders it sends), 990, 214, 210 (documents we send). At least one, each once. */
+                    Transactions: ("204" | "210" | "214" | "990")[];
+                    /** @enum {string} */
+                    UsageIndicator: "P" | "T";
+                };
+                "application/json": {
+                    /** @description The shipper; the partner belongs to its subsidiary. */
+                    CustomerId: string;
+                    Name: string;
+                    Our: {
+                        /**
+                         * @description GS02/GS03: 2 to 15 characters of the X12 basic set (upper case, no `*`).
+                         * @example ACMESHIP
+                         */
+                        GsId: string;
+                        /**
+                         * @description ISA06/ISA08: 1 to 15 characters of the X12 basic set (upper case, no `*`), no leading or trailing space; padded to 15 on output documents.
+                         * @example ACMESHIP
+                         */
+                        IsaId: string;
+                        /**
+                         * @description ISA05/ISA07: two upper-case letters or digits (e.g. 01 DUNS, 02 SCAC, 12 phone, ZZ mutually defined).
+                         * @example ZZ
+                         */
+                        IsaQualifier: string;
+                        /**
+                         * @description Standard Carrier Alpha Code: 2 to 4 upper-case letters.
+                         * @example WYBL
+                         */
+                        Scac: string;
+                    };
+                    OutboundUrl?: string | null;
+                    /**
+                     * @description Active when absent.
+                     * @enum {string}
+                     */
+                    Status?: "Active" | "Inactive";
+                    Their: {
+                        /**
+                         * @description GS02/GS03: 2 to 15 characters of the X12 basic set (upper case, no `*`).
+                         * @example ACMESHIP
+                         */
+                        GsId: string;
+                        /**
+                         * @description ISA06/ISA08: 1 to 15 characters of the X12 basic set (upper case, no `*`), no leading or trailing space; padded to 15 on output documents.
+                         * @example ACMESHIP
+                         */
+                        IsaId: string;
+                        /**
+                         * @description ISA05/ISA07: two upper-case letters or digits (e.g. 01 DUNS, 02 SCAC, 12 phone, ZZ mutually defined).
+                         * @example ZZ
+                         */
+                        IsaQualifier: string;
+                    };
+                    /** @description The sets exchanged with the partner: 204 (tenders it sends), 990, 214, 210 (documents we send). At least one, each once. */
+                    Transactions: ("204" | "210" | "214" | "990")[];
+                    /** @enum {string} */
+                    UsageIndicator: "P" | "T";
+                };
+                "application/json-patch+json": {
+                    /** @description The shipper; the partner belongs to its subsidiary. */
+                    CustomerId: string;
+                    Name: string;
+                    Our: {
+                        /**
+                         * @description GS02/GS03: 2 to 15 characters of the X12 basic set (upper case, no `*`).
+                         * @example ACMESHIP
+                         */
+                        GsId: string;
+                        /**
+                         * @description ISA06/ISA08: 1 to 15 characters of the X12 basic set (upper case, no `*`), no leading or trailing space; padded to 15 on output documents.
+                         * @example ACMESHIP
+                         */
+                        IsaId: string;
+                        /**
+                         * @description ISA05/ISA07: two upper-case letters or digits (e.g. 01 DUNS, 02 SCAC, 12 phone, ZZ mutually defined).
+                         * @example ZZ
+                         */
+                        IsaQualifier: string;
+                        /**
+                         * @description Standard Carrier Alpha Code: 2 to 4 upper-case letters.
+                         * @example WYBL
+                         */
+                        Scac: string;
+                    };
+                    OutboundUrl?: string | null;
+                    /**
+                     * @description Active when absent.
+                     * @enum {string}
+                     */
+                    Status?: "Active" | "Inactive";
+                    Their: {
+                        /**
+                         * @description GS02/GS03: 2 to 15 characters of the X12 basic set (upper case, no `*`).
+                         * @example ACMESHIP
+                         */
+                        GsId: string;
+                        /**
+                         * @description ISA06/ISA08: 1 to 15 characters of the X12 basic set (upper case, no `*`), no leading or trailing space; padded to 15 on output documents.
+                         * @example ACMESHIP
+                         */
+                        IsaId: string;
+                        /**
+                         * @description ISA05/ISA07: two upper-case letters or digits (e.g. 01 DUNS, 02 SCAC, 12 phone, ZZ mutually defined).
+                         * @example ZZ
+                         */
+                        IsaQualifier: string;
+                    };
+                    /** @description The sets exchanged with the partner: 204 (tenders it sends), 990, 214, 210 (documents we send). At least one, each once. */
+                    Transactions: ("204" | "210" | "214" | "990")[];
+                    /** @enum {string} */
+                    UsageIndicator: "P" | "T";
+                };
+                "text/json": {
+                    /** @description The shipper; the partner belongs to its subsidiary. */
+                    CustomerId: string;
+                    Name: string;
+                    Our: {
+                        /**
+                         * @description GS02/GS03: 2 to 15 characters of the X12 basic set (upper case, no `*`).
+                         * @example ACMESHIP
+                         */
+                        GsId: string;
+                        /**
+                         * @description ISA06/ISA08: 1 to 15 characters of the X12 basic set (upper case, no `*`), no leading or trailing space; padded to 15 on output documents.
+                         * @example ACMESHIP
+                         */
+                        IsaId: string;
+                        /**
+                         * @description ISA05/ISA07: two upper-case letters or digits (e.g. 01 DUNS, 02 SCAC, 12 phone, ZZ mutually defined).
+                         * @example ZZ
+                         */
+                        IsaQualifier: string;
+                        /**
+                         * @description Standard Carrier Alpha Code: 2 to 4 upper-case letters.
+                         * @example WYBL
+                         */
+                        Scac: string;
+                    };
+                    OutboundUrl?: string | null;
+                    /**
+                     * @description Active when absent.
+                     * @enum {string}
+                     */
+                    Status?: "Active" | "Inactive";
+                    Their: {
+                        /**
+                         * @description GS02/GS03: 2 to 15 characters of the X12 basic set (upper case, no `*`).
+                         * @example ACMESHIP
+                         */
+                        GsId: string;
+                        /**
+                         * @description ISA06/ISA08: 1 to 15 characters of the X12 basic set (upper case, no `*`), no leading or trailing space; padded to 15 on output documents.
+                         * @example ACMESHIP
+                         */
+                        IsaId: string;
+                        /**
+                         * @description ISA05/ISA07: two upper-case letters or digits (e.g. 01 DUNS, 02 SCAC, 12 phone, ZZ mutually defined).
+                         * @example ZZ
+                         */
+                        IsaQualifier: string;
+                    };
+                    /** @description The sets exchanged with the partner: 204 (tenders it sends), 990, 214, 210 (documents we send). At least one, each once. */
+                    Transactions: ("204" | "210" | "214" | "990")[];
+                    /** @enum {string} */
+                    UsageIndicator: "P" | "T";
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Path of the new record. */
+                    Location: string;
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedEdiPartner"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. `Conflict/IdempotencyKeyReuse`: the Idempotency-Key was used with another method, path or body. `Conflict/RequestInProgress`: a request with this Idempotency-Key is still running; retry later. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Present on a replay of an earlier answer (Idempotency-Key or ExternalId). */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "edi-getEdiPartner": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EdiPartner"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "edi-updateEdiPartner": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Overrides the path version (empty: no override). */
+                "api-version"?: "" | "1" | "1.0" | "1.0.0" | "2.0" | "v1" | "v1.0" | "v1.0.0" | "v2.0" | "V1" | "V1.0" | "V1.0.0" | "V2.0";
+                /** @description The ETag of the last read, quoted or bare; `*` matches any version; weak tags never match. Required (428). */
+                "If-Match": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/*+json": {
+                    CustomerId?: string;
+                    Name?: string;
+                    /** @description Merged into the current ids: members left out keep their values. */
+                    Our?: {
+                        /**
+                         * @description GS02/GS03: 2 to 15 characters of the X12 basic set (upper case, no `*`).
+                         * @example ACMESHIP
+                         */
+                        GsId?: string;
+                        /**
+                         * @description ISA06/ISA08: 1 to 15 characters of the X12 basic set (upper case, no `*`), no leading or trailing space; padded to 15 on output documents.
+                         * @example ACMESHIP
+                         */
+                        IsaId?: string;
+                        /**
+                         * @description ISA05/ISA07: two upper-case letters or digits (e.g. 01 DUNS, 02 SCAC, 12 phone, ZZ mutually defined).
+                         * @example ZZ
+                         */
+                        IsaQualifier?: string;
+                        /**
+                         * @description Standard Carrier Alpha Code: 2 to 4 upper-case letters.
+                         * @example WYBL
+                         */
+                        Scac?: string;
+                    };
+                    /** @description null removes it: the partner then polls the mailbox. */
+                    OutboundUrl?: string | null;
+                    /** @enum {string} */
+                    Status?: "Active" | "Inactive";
+                    /** @description Merged into the current ids: members left out keep their values. */
+                    Their?: {
+                        /**
+                         * @description GS02/GS03: 2 to 15 characters of the X12 basic set (upper case, no `*`).
+                         * @example ACMESHIP
+                         */
+                        GsId?: string;
+                        /**
+                         * @description ISA06/ISA08: 1 to 15 characters of the X12 basic set (upper case, no `*`), no leading or trailing space; padded to 15 on output documents.
+                         * @example ACMESHIP
+                         */
+                        IsaId?: string;
+                        /**
+                         * @description ISA05/ISA07: two upper-case letters or digits (e.g. 01 DUNS, 02 SCAC, 12 phone, ZZ mutually defined).
+                         * @example ZZ
+                         */
+                        IsaQualifier?: string;
+                    };
+                    /** @description The sets exchanged with the partner: 204 (tenders it sends), 990, 214, 210 (documents we send). At least one, each once. */
+                    Transactions?: ("204" | "210" | "214" | "990")[];
+                    /** @enum {string} */
+                    UsageIndicator?: "P" | "T";
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+                "application/json": {
+                    CustomerId?: string;
+                    Name?: string;
+                    /** @description Merged into the current ids: members left out keep their values. */
+                    Our?: {
+                        /**
+                         * @description GS02/GS03: 2 to 15 characters of the X12 basic set (upper case, no `*`).
+                         * @example ACMESHIP
+                         */
+                        GsId?: string;
+                        /**
+                         * @description ISA06/ISA08: 1 to 15 characters of the X12 basic set (upper case, no `*`), no leading or trailing space; padded to 15 on output documents.
+                         * @example ACMESHIP
+                         */
+                        IsaId?: string;
+                        /**
+                         * @description ISA05/ISA07: two upper-case letters or digits (e.g. 01 DUNS, 02 SCAC, 12 phone, ZZ mutually defined).
+                         * @example ZZ
+                         */
+                        IsaQualifier?: string;
+                        /**
+                         * @description Standard Carrier Alpha Code: 2 to 4 upper-case letters.
+                         * @example WYBL
+                         */
+                        Scac?: string;
+                    };
+                    /** @description null removes it: the partner then polls the mailbox. */
+                    OutboundUrl?: string | null;
+                    /** @enum {string} */
+                    Status?: "Active" | "Inactive";
+                    /** @description Merged into the current ids: members left out keep their values. */
+                    Their?: {
+                        /**
+                         * @description GS02/GS03: 2 to 15 characters of the X12 basic set (upper case, no `*`).
+                         * @example ACMESHIP
+                         */
+                        GsId?: string;
+                        /**
+                         * @description ISA06/ISA08: 1 to 15 characters of the X12 basic set (upper case, no `*`), no leading or trailing space; padded to 15 on output documents.
+                         * @example ACMESHIP
+                         */
+                        IsaId?: string;
+                        /**
+                         * @description ISA05/ISA07: two upper-case letters or digits (e.g. 01 DUNS, 02 SCAC, 12 phone, ZZ mutually defined).
+                         * @example ZZ
+                         */
+                        IsaQualifier?: string;
+                    };
+                    /** @description The sets exchanged with the partner: 204 (tenders it sends), 990, 214, 210 (documents we send). At least one, each once. */
+                    Transactions?: ("204" | "210" | "214" | "990")[];
+                    /** @enum {string} */
+                    UsageIndicator?: "P" | "T";
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+                "application/json-patch+json": {
+                    CustomerId?: string;
+                    Name?: string;
+                    /** @description Merged into the current ids: members left out keep their values. */
+                    Our?: {
+                        /**
+                         * @description GS02/GS03: 2 to 15 characters of the X12 basic set (upper case, no `*`).
+                         * @example ACMESHIP
+                         */
+                        GsId?: string;
+                        /**
+                         * @description ISA06/ISA08: 1 to 15 characters of the X12 basic set (upper case, no `*`), no leading or trailing space; padded to 15 on output documents.
+                         * @example ACMESHIP
+                         */
+                        IsaId?: string;
+                        /**
+                         * @description ISA05/ISA07: two upper-case letters or digits (e.g. 01 DUNS, 02 SCAC, 12 phone, ZZ mutually defined).
+                         * @example ZZ
+                         */
+                        IsaQualifier?: string;
+                        /**
+                         * @description Standard Carrier Alpha Code: 2 to 4 upper-case letters.
+                         * @example WYBL
+                         */
+                        Scac?: string;
+                    };
+                    /** @description null removes it: the partner then polls the mailbox. */
+                    OutboundUrl?: string | null;
+                    /** @enum {string} */
+                    Status?: "Active" | "Inactive";
+                    /** @description Merged into the current ids: members left out keep their values. */
+                    Their?: {
+                        /**
+                         * @description GS02/GS03: 2 to 15 characters of the X12 basic set (upper case, no `*`).
+                         * @example ACMESHIP
+                         */
+                        GsId?: string;
+                        /**
+                         * @description ISA06/ISA08: 1 to 15 characters of the X12 basic set (upper case, no `*`), no leading or trailing space; padded to 15 on output documents.
+                         * @example ACMESHIP
+                         */
+                        IsaId?: string;
+                        /**
+                         * @description ISA05/ISA07: two upper-case letters or digits (e.g. 01 DUNS, 02 SCAC, 12 phone, ZZ mutually defined).
+                         * @example ZZ
+                         */
+                        IsaQualifier?: string;
+                    };
+                    /** @description The sets exchanged with the partner: 204 (tenders it sends), 990, 214, 210 (documents we send). At least one, each once. */
+                    Transactions?: ("204" | "210" | "214" | "990")[];
+                    /** @enum {string} */
+                    UsageIndicator?: "P" | "T";
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+                "text/json": {
+                    CustomerId?: string;
+                    Name?: string;
+                    /** @description Merged into the current ids: members left out keep their values. */
+                    Our?: {
+                        /**
+                         * @description GS02/GS03: 2 to 15 characters of the X12 basic set (upper case, no `*`).
+                         * @example ACMESHIP
+                         */
+                        GsId?: string;
+                        /**
+                         * @description ISA06/ISA08: 1 to 15 characters of the X12 basic set (upper case, no `*`), no leading or trailing space; padded to 15 on output documents.
+                         * @example ACMESHIP
+                         */
+                        IsaId?: string;
+                        /**
+                         * @description ISA05/ISA07: two upper-case letters or digits (e.g. 01 DUNS, 02 SCAC, 12 phone, ZZ mutually defined).
+                         * @example ZZ
+                         */
+                        IsaQualifier?: string;
+                        /**
+                         * @description Standard Carrier Alpha Code: 2 to 4 upper-case letters.
+                         * @example WYBL
+                         */
+                        Scac?: string;
+                    };
+                    /** @description null removes it: the partner then polls the mailbox. */
+                    OutboundUrl?: string | null;
+                    /** @enum {string} */
+                    Status?: "Active" | "Inactive";
+                    /** @description Merged into the current ids: members left out keep their values. */
+                    Their?: {
+                        /**
+                         * @description GS02/GS03: 2 to 15 characters of the X12 basic set (upper case, no `*`).
+                         * @example ACMESHIP
+                         */
+                        GsId?: string;
+                        /**
+                         * @description ISA06/ISA08: 1 to 15 characters of the X12 basic set (upper case, no `*`), no leading or trailing space; padded to 15 on output documents.
+                         * @example ACMESHIP
+                         */
+                        IsaId?: string;
+                        /**
+                         * @description ISA05/ISA07: two upper-case letters or digits (e.g. 01 DUNS, 02 SCAC, 12 phone, ZZ mutually defined).
+                         * @example ZZ
+                         */
+                        IsaQualifier?: string;
+                    };
+                    /** @description The sets exchanged with the partner: 204 (tenders it sends), 990, 214, 210 (documents we send). At least one, each once. */
+                    Transactions?: ("204" | "210" | "214" | "990")[];
+                    /** @enum {string} */
+                    UsageIndicator?: "P" | "T";
+                } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description Strong ETag of the record version; send it as If-Match to update. */
+                    ETag: string;
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EdiPartner"];
+                };
+            };
+            /** @description Validation failure, or an unsupported API version (`UnsupportedApiVersion`). */
+            400: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["BadRequestProblem"];
+                };
+            };
+            /** @description Missing or invalid access token. */
+            401: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "WWW-Authenticate"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token lacks the required scope. */
+            403: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The record does not exist, is deleted, or is outside the credential's scope. */
+            404: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with the current state. */
+            409: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match does not match the current version. */
+            412: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body media type is not supported. */
+            415: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match is required. */
+            428: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit exceeded; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description The versions served, comma-separated. */
+                    "api-supported-versions"?: string;
+                    /** @description The version that served the request. */
+                    "api-version"?: "1.0";
+                    "Cache-Control"?: "no-store";
+                    /** @description IETF RateLimit header field. */
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description The caller's X-Request-Id when safe to echo, else a new one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "events-listEvents": {
         parameters: {
             query?: {
@@ -30017,6 +32141,8 @@ export interface operations {
                          * @example 2026-11-21T14:00:00Z
                          */
                         AppointmentDate: string;
+                        /** @description The company at the stop. */
+                        CompanyName?: string | null;
                         Coordinates?: {
                             /** @example 39.0997 */
                             Latitude: string;
@@ -30027,6 +32153,11 @@ export interface operations {
                         LoadingType?: string | null;
                         /** @description A location of the tenant (404 when it does not exist); the stop takes its time zone when it has no Coordinates. */
                         LocationId?: string | null;
+                        /** @description The stop's own references. */
+                        References?: {
+                            Name: string;
+                            Value: string;
+                        }[];
                         /** @constant */
                         ScheduleType: "APPT";
                         /** @enum {string} */
@@ -30039,6 +32170,8 @@ export interface operations {
                             Street: string;
                             ZipCode: string;
                         };
+                        /** @description The company at the stop. */
+                        CompanyName?: string | null;
                         Coordinates?: {
                             /** @example 39.0997 */
                             Latitude: string;
@@ -30049,6 +32182,11 @@ export interface operations {
                         LoadingType?: string | null;
                         /** @description A location of the tenant (404 when it does not exist); the stop takes its time zone when it has no Coordinates. */
                         LocationId?: string | null;
+                        /** @description The stop's own references. */
+                        References?: {
+                            Name: string;
+                            Value: string;
+                        }[];
                         /** @constant */
                         ScheduleType: "FCFS";
                         /** @enum {string} */
@@ -30105,6 +32243,8 @@ export interface operations {
                          * @example 2026-11-21T14:00:00Z
                          */
                         AppointmentDate: string;
+                        /** @description The company at the stop. */
+                        CompanyName?: string | null;
                         Coordinates?: {
                             /** @example 39.0997 */
                             Latitude: string;
@@ -30115,6 +32255,11 @@ export interface operations {
                         LoadingType?: string | null;
                         /** @description A location of the tenant (404 when it does not exist); the stop takes its time zone when it has no Coordinates. */
                         LocationId?: string | null;
+                        /** @description The stop's own references. */
+                        References?: {
+                            Name: string;
+                            Value: string;
+                        }[];
                         /** @constant */
                         ScheduleType: "APPT";
                         /** @enum {string} */
@@ -30127,6 +32272,8 @@ export interface operations {
                             Street: string;
                             ZipCode: string;
                         };
+                        /** @description The company at the stop. */
+                        CompanyName?: string | null;
                         Coordinates?: {
                             /** @example 39.0997 */
                             Latitude: string;
@@ -30137,6 +32284,11 @@ export interface operations {
                         LoadingType?: string | null;
                         /** @description A location of the tenant (404 when it does not exist); the stop takes its time zone when it has no Coordinates. */
                         LocationId?: string | null;
+                        /** @description The stop's own references. */
+                        References?: {
+                            Name: string;
+                            Value: string;
+                        }[];
                         /** @constant */
                         ScheduleType: "FCFS";
                         /** @enum {string} */
@@ -30193,6 +32345,8 @@ export interface operations {
                          * @example 2026-11-21T14:00:00Z
                          */
                         AppointmentDate: string;
+                        /** @description The company at the stop. */
+                        CompanyName?: string | null;
                         Coordinates?: {
                             /** @example 39.0997 */
                             Latitude: string;
@@ -30203,6 +32357,11 @@ export interface operations {
                         LoadingType?: string | null;
                         /** @description A location of the tenant (404 when it does not exist); the stop takes its time zone when it has no Coordinates. */
                         LocationId?: string | null;
+                        /** @description The stop's own references. */
+                        References?: {
+                            Name: string;
+                            Value: string;
+                        }[];
                         /** @constant */
                         ScheduleType: "APPT";
                         /** @enum {string} */
@@ -30215,6 +32374,8 @@ export interface operations {
                             Street: string;
                             ZipCode: string;
                         };
+                        /** @description The company at the stop. */
+                        CompanyName?: string | null;
                         Coordinates?: {
                             /** @example 39.0997 */
                             Latitude: string;
@@ -30225,6 +32386,11 @@ export interface operations {
                         LoadingType?: string | null;
                         /** @description A location of the tenant (404 when it does not exist); the stop takes its time zone when it has no Coordinates. */
                         LocationId?: string | null;
+                        /** @description The stop's own references. */
+                        References?: {
+                            Name: string;
+                            Value: string;
+                        }[];
                         /** @constant */
                         ScheduleType: "FCFS";
                         /** @enum {string} */
@@ -30281,6 +32447,8 @@ export interface operations {
                          * @example 2026-11-21T14:00:00Z
                          */
                         AppointmentDate: string;
+                        /** @description The company at the stop. */
+                        CompanyName?: string | null;
                         Coordinates?: {
                             /** @example 39.0997 */
                             Latitude: string;
@@ -30291,6 +32459,11 @@ export interface operations {
                         LoadingType?: string | null;
                         /** @description A location of the tenant (404 when it does not exist); the stop takes its time zone when it has no Coordinates. */
                         LocationId?: string | null;
+                        /** @description The stop's own references. */
+                        References?: {
+                            Name: string;
+                            Value: string;
+                        }[];
                         /** @constant */
                         ScheduleType: "APPT";
                         /** @enum {string} */
@@ -30303,6 +32476,8 @@ export interface operations {
                             Street: string;
                             ZipCode: string;
                         };
+                        /** @description The company at the stop. */
+                        CompanyName?: string | null;
                         Coordinates?: {
                             /** @example 39.0997 */
                             Latitude: string;
@@ -30313,6 +32488,11 @@ export interface operations {
                         LoadingType?: string | null;
                         /** @description A location of the tenant (404 when it does not exist); the stop takes its time zone when it has no Coordinates. */
                         LocationId?: string | null;
+                        /** @description The stop's own references. */
+                        References?: {
+                            Name: string;
+                            Value: string;
+                        }[];
                         /** @constant */
                         ScheduleType: "FCFS";
                         /** @enum {string} */
@@ -43579,7 +45759,7 @@ export interface operations {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
                     /** @description Event types or <prefix>.* patterns, 1 to 100. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "stop.arrived" | "stop.*" | "stop.departed" | "stop.detention.started" | "stop.detention.*" | "stop.detention.ended" | "webhook.test" | "webhook.*")[];
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.changed" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "stop.arrived" | "stop.*" | "stop.departed" | "stop.detention.started" | "stop.detention.*" | "stop.detention.ended" | "edi.partner.created" | "edi.*" | "edi.partner.*" | "edi.partner.changed" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /** @description The subsidiary whose events the subscription receives; required for tenant-wide clients, defaults to the client's own. */
@@ -43595,7 +45775,7 @@ export interface operations {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
                     /** @description Event types or <prefix>.* patterns, 1 to 100. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "stop.arrived" | "stop.*" | "stop.departed" | "stop.detention.started" | "stop.detention.*" | "stop.detention.ended" | "webhook.test" | "webhook.*")[];
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.changed" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "stop.arrived" | "stop.*" | "stop.departed" | "stop.detention.started" | "stop.detention.*" | "stop.detention.ended" | "edi.partner.created" | "edi.*" | "edi.partner.*" | "edi.partner.changed" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /** @description The subsidiary whose events the subscription receives; required for tenant-wide clients, defaults to the client's own. */
@@ -43611,7 +45791,7 @@ export interface operations {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
                     /** @description Event types or <prefix>.* patterns, 1 to 100. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "stop.arrived" | "stop.*" | "stop.departed" | "stop.detention.started" | "stop.detention.*" | "stop.detention.ended" | "webhook.test" | "webhook.*")[];
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.changed" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "stop.arrived" | "stop.*" | "stop.departed" | "stop.detention.started" | "stop.detention.*" | "stop.detention.ended" | "edi.partner.created" | "edi.*" | "edi.partner.*" | "edi.partner.changed" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /** @description The subsidiary whose events the subscription receives; required for tenant-wide clients, defaults to the client's own. */
@@ -43627,7 +45807,7 @@ export interface operations {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
                     /** @description Event types or <prefix>.* patterns, 1 to 100. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "stop.arrived" | "stop.*" | "stop.departed" | "stop.detention.started" | "stop.detention.*" | "stop.detention.ended" | "webhook.test" | "webhook.*")[];
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.changed" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "stop.arrived" | "stop.*" | "stop.departed" | "stop.detention.started" | "stop.detention.*" | "stop.detention.ended" | "edi.partner.created" | "edi.*" | "edi.partner.*" | "edi.partner.changed" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /** @description The subsidiary whose events the subscription receives; required for tenant-wide clients, defaults to the client's own. */
@@ -43979,7 +46159,7 @@ export interface operations {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
                     /** @description Event types or <prefix>.* patterns, 1 to 100. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "stop.arrived" | "stop.*" | "stop.departed" | "stop.detention.started" | "stop.detention.*" | "stop.detention.ended" | "webhook.test" | "webhook.*")[];
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.changed" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "stop.arrived" | "stop.*" | "stop.departed" | "stop.detention.started" | "stop.detention.*" | "stop.detention.ended" | "edi.partner.created" | "edi.*" | "edi.partner.*" | "edi.partner.changed" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /**
@@ -43993,7 +46173,7 @@ export interface operations {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
                     /** @description Event types or <prefix>.* patterns, 1 to 100. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "stop.arrived" | "stop.*" | "stop.departed" | "stop.detention.started" | "stop.detention.*" | "stop.detention.ended" | "webhook.test" | "webhook.*")[];
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.changed" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "stop.arrived" | "stop.*" | "stop.departed" | "stop.detention.started" | "stop.detention.*" | "stop.detention.ended" | "edi.partner.created" | "edi.*" | "edi.partner.*" | "edi.partner.changed" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /**
@@ -44007,7 +46187,7 @@ export interface operations {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
                     /** @description Event types or <prefix>.* patterns, 1 to 100. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "stop.arrived" | "stop.*" | "stop.departed" | "stop.detention.started" | "stop.detention.*" | "stop.detention.ended" | "webhook.test" | "webhook.*")[];
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.changed" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "stop.arrived" | "stop.*" | "stop.departed" | "stop.detention.started" | "stop.detention.*" | "stop.detention.ended" | "edi.partner.created" | "edi.*" | "edi.partner.*" | "edi.partner.changed" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /**
@@ -44021,7 +46201,7 @@ export interface operations {
                     /** @description true when absent on create; unchanged when absent on update. */
                     Enabled?: boolean;
                     /** @description Event types or <prefix>.* patterns, 1 to 100. */
-                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "stop.arrived" | "stop.*" | "stop.departed" | "stop.detention.started" | "stop.detention.*" | "stop.detention.ended" | "webhook.test" | "webhook.*")[];
+                    EventTypes: ("trip.changed" | "trip.*" | "trip.status.changed" | "trip.status.*" | "load.changed" | "load.*" | "load.status.changed" | "load.status.*" | "document.created" | "document.*" | "document.updated" | "document.deleted" | "carrier.document.created" | "carrier.*" | "carrier.document.*" | "carrier.document.updated" | "carrier.document.deleted" | "customer.created" | "customer.*" | "customer.updated" | "customer.deleted" | "carrier.created" | "carrier.changed" | "location.created" | "location.*" | "location.changed" | "invoice.payment.recorded" | "invoice.*" | "invoice.payment.*" | "invoice.paid" | "invoice.created" | "invoice.voided" | "tender.received" | "tender.*" | "tender.changed" | "tender.accepted" | "tender.rejected" | "tender.cancelled" | "tender.expired" | "load.created" | "trip.created" | "load.note.created" | "load.note.*" | "trip.check_call.created" | "trip.check_call.*" | "driver.created" | "driver.*" | "driver.changed" | "truck.created" | "truck.*" | "truck.changed" | "trailer.created" | "trailer.*" | "trailer.changed" | "stop.arrived" | "stop.*" | "stop.departed" | "stop.detention.started" | "stop.detention.*" | "stop.detention.ended" | "edi.partner.created" | "edi.*" | "edi.partner.*" | "edi.partner.changed" | "webhook.test" | "webhook.*")[];
                     /** @description Trimmed; not blank. */
                     Name: string;
                     /**
@@ -45704,7 +47884,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description A delivery-log entry's DeliveryId (its webhook-id header). */
+                /** @description A delivery-log entry's DeliveryId (one event's delivery to this subscription). */
                 deliveryId: string;
                 webhookId: string;
             };
@@ -46632,6 +48812,62 @@ export interface operations {
             };
         };
     };
+    event_edi_partner_changed: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EdiPartnerChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_edi_partner_created: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EdiPartnerCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     event_invoice_created: {
         parameters: {
             query?: never;
@@ -47068,6 +49304,34 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["TenderCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other status, a redirect or a timeout is a failed attempt, retried later. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_tender_changed: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`; two entries for 24 h after a secret rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TenderChangedEvent"];
             };
         };
         responses: {
