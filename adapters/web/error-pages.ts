@@ -145,6 +145,10 @@ const CODE_HELP: Record<string, Pick<ErrorPage, 'explanation' | 'whatToDo'>> = {
     explanation: "The loads' line items and accessorials are priced in more than one currency; an invoice has one. `LoadNumber` names the load that differs.",
     whatToDo: 'Invoice the loads of each currency separately.',
   },
+  'Unprocessable/UnknownPartner': {
+    explanation: "The interchange's sender (ISA05/ISA06) is not an Active trading partner of your tenant (or of your subsidiary), or its receiver (ISA07/ISA08) is not our ids for that partner. Nothing was stored.",
+    whatToDo: 'Check the ISA sender and receiver against GET /edi/partners (Their and Our), or ask the carrier to create or activate the partner, then send the interchange again.',
+  },
   'Unprocessable/ProtectedDocumentType': {
     explanation: 'Invoice-family document types are managed by billing and cannot be set, changed or deleted through the API.',
     whatToDo: 'Use a non-invoice document type, or change invoice documents in the billing system.',
