@@ -56,7 +56,7 @@ export function writeNotConfirmed(cause: unknown): AppError {
 
 /**
  * `createOnce` inside the caller's transaction (an EDI 204 creates its tender beside the
- * interchange's other sets): the key row and the record are written with the caller's other
+ * interchange's other sets: docs/edi.md#inbound): the key row and the record are written with the caller's other
  * writes, or rolled back with them.
  */
 export async function createOnceIn(trx: Db, options: Omit<CreateOnceOptions, 'confirmWithinMs'>): Promise<CreateOnceResult> {

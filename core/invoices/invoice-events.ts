@@ -21,7 +21,7 @@ export async function appendPaymentEvents(
 
 /**
  * What follows an invoice's creation in its transaction: the EDI 210s of its loads tendered by a
- * partner. core/edi sits above invoices, so the composition root (core/router.ts) hands it in
+ * partner (docs/edi.md#outbound-210). core/edi sits above invoices, so the composition root (core/router.ts) hands it in
  * here instead of this module importing it.
  */
 export type InvoiceCreationFollower = (trx: Db, clock: Clock, tenantId: string, invoice: TInvoice) => Promise<void>;

@@ -7,7 +7,7 @@ export type TenderEventType = 'tender.received' | 'tender.changed' | 'tender.acc
 
 /**
  * What follows an answer to a tender (accepted or rejected) in the answer's transaction: the
- * EDI 990 to the partner the tender came from. core/edi sits above tenders, so the composition
+ * EDI 990 to the partner the tender came from (docs/edi.md#outbound-990). core/edi sits above tenders, so the composition
  * root (core/router.ts) hands it in here instead of this module importing it.
  */
 export type TenderAnswerFollower = (trx: Db, clock: Clock, tenantId: string, tender: TTender) => Promise<void>;

@@ -24,7 +24,7 @@ export interface StopVisit {
 
 /**
  * What follows a stop's arrival or departure time being recorded or corrected, in the trip
- * write's transaction: the EDI 214 to the partner that tendered the load. core/edi sits above
+ * write's transaction: the EDI 214 to the partner that tendered the load (docs/edi.md#outbound-214). core/edi sits above
  * trips, so the composition root (core/router.ts) hands it in here instead of this module
  * importing it. A visit whose time stayed (only its source changed) is not followed: the
  * partner was told that time already.

@@ -24,7 +24,7 @@ export interface InTransitReading {
 
 /**
  * What follows a batch in its transaction, with its held readings of trips in transit and the
- * delivery ETAs it moved (per trip): the EDI 214s en route and of the estimated delivery. core/edi
+ * delivery ETAs it moved (per trip): the EDI 214s en route and of the estimated delivery (docs/edi.md#outbound-214). core/edi
  * sits above visibility, so the composition root (core/router.ts) hands it in here instead of
  * this module importing it.
  */

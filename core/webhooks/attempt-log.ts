@@ -23,7 +23,7 @@ export interface RecordedAttempt {
 
 /**
  * What a group of recorded attempts means for records of a domain above this one (an EDI
- * document's status), written in the group's transaction. Handed in by the dispatcher, since
+ * document's status, docs/edi.md#outbound-delivery), written in the group's transaction. Handed in by the dispatcher, since
  * those domains import this one. Costs nothing (no statement) when no attempt concerns it.
  */
 export type AttemptFollower = (trx: Db, recorded: readonly RecordedAttempt[], updatedAt: string) => Promise<void>;

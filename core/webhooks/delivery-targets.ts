@@ -15,7 +15,7 @@ export const EDI_CONTENT_TYPE = 'application/edi-x12';
  * enabled one with the secrets that sign now, a disabled one to skip), the customers'
  * visibility integrations, and the trading partners of outbound EDI documents (an Inactive
  * partner or one without an OutboundUrl is skipped like a disabled subscription: the document
- * stays in the mailbox).
+ * stays in the mailbox; docs/edi.md#outbound-delivery).
  */
 export async function loadTargets(db: Db, config: Config, deliveries: Delivery[], now: Date): Promise<(delivery: Delivery) => Target> {
   const nowText = formatStoredDateTime(now);
