@@ -40,8 +40,12 @@ export function slotsOf(fleet: Fleet, tokens: Map<string, string>): LoadPlan['sl
   }));
 }
 
-/** The fleet's readings posted for `seconds` (bench/position-load.ts), the plan written in `work`. */
-export function postPositions(work: string, url: string, slots: LoadPlan['slots'], seconds: number, connections: number): Promise<LoadResult> {
-  const plan: LoadPlan = { url, prefix: '/api/p/v1.0/assets/', suffix: '/locations', seconds, connections, slots };
+/**
+ * The fleet's readings posted for `seconds` (bench/position-load.ts), or exactly `{ amount }` of
+ * them (one per truck: `slots.length`), the plan written in `work`.
+ */
+export function postPositions(work: string, url: string, slots: LoadPlan['slots'], length: number | { amount: number }, connections: number): Promise<LoadResult> {
+  const timing = typeof length === 'number' ? { seconds: length } : { seconds: 0, amount: length.amount };
+  const plan: LoadPlan = { url, prefix: '/api/p/v1.0/assets/', suffix: '/locations', ...timing, connections, slots };
   return runLoadGenerator('position-load.js', join(work, `plan-${Date.now()}.json`), plan);
 }

@@ -17,6 +17,8 @@ export interface LoadPlan {
   prefix: string;
   suffix: string;
   seconds: number;
+  /** When set, exactly this many requests instead of `seconds` (the result's seconds are measured). */
+  amount?: number;
   connections: number;
   slots: { truckId: string; token: string; latitude: number; longitude: number }[];
 }
@@ -63,7 +65,7 @@ function run(plan: LoadPlan): Promise<LoadResult> {
       {
         url: plan.url,
         connections: plan.connections,
-        duration: plan.seconds,
+        ...(plan.amount ? { amount: plan.amount } : { duration: plan.seconds }),
         requests: [{ method: 'POST', setupRequest }],
       },
       (error: Error | null, result: any) => {
@@ -71,7 +73,7 @@ function run(plan: LoadPlan): Promise<LoadResult> {
         const statuses: Record<string, number> = {};
         for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = Number((stat as { count: number }).count);
         resolve({
-          seconds: plan.seconds,
+          seconds: plan.amount ? Number(result.duration) : plan.seconds,
           sent: result.requests.sent,
           accepted: result['2xx'],
           statuses,

@@ -164,20 +164,23 @@ export interface OutboundDocumentInput {
   createdAt: string;
 }
 
-/** Stores a document just emitted, `Pending` until its delivery (or the partner's 997) says more. */
-export async function insertOutboundDocument(trx: Db, input: OutboundDocumentInput): Promise<void> {
+/** Stores documents just emitted, in one statement, `Pending` until their delivery (or the partner's 997) says more. */
+export async function insertOutboundDocuments(trx: Db, inputs: readonly OutboundDocumentInput[]): Promise<void> {
+  if (inputs.length === 0) return;
   await trx
     .insertInto('edi_documents')
     .values(
-      documentRow(input, {
-        direction: 'Outbound',
-        set_id: input.set,
-        control_number: String(input.controlNumber),
-        status: 'Pending',
-        tender_id: input.tenderId,
-        load_id: input.loadId,
-        invoice_id: input.invoiceId,
-      }),
+      inputs.map((input) =>
+        documentRow(input, {
+          direction: 'Outbound',
+          set_id: input.set,
+          control_number: String(input.controlNumber),
+          status: 'Pending',
+          tender_id: input.tenderId,
+          load_id: input.loadId,
+          invoice_id: input.invoiceId,
+        }),
+      ),
     )
     .execute();
 }

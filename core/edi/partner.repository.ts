@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { EdiPartnersTable } from '../../db/tables/edi.js';
 import { AppError } from '../errors.js';
@@ -64,19 +64,38 @@ export async function getPartnerById(db: Db, tenantId: string, partnerId: string
 }
 
 /**
- * The partner's next outbound control number (ISA13 = GS06 = ST02), taken in the caller's
- * transaction: the increment locks the row (Postgres) or the database (SQLite) until it
- * commits, so two sends never share a number and a rolled-back send gives its number back.
+ * The partners' next outbound control numbers (ISA13 = GS06 = ST02), `count` of them each, taken
+ * in the caller's transaction by one UPDATE: the increment locks the rows (Postgres) or the
+ * database (SQLite) until it commits, so two sends never share a number and a rolled-back send
+ * gives its numbers back. Answers each partner's first number; its others follow in order.
+ * Partners in id order, so two takers lock them in the same order and never deadlock. Server
+ * side (followers of a position batch span tenants): each partner is named with its tenant, and
+ * one of another tenant is a defect, thrown.
  */
-export async function takeControlNumber(trx: Db, tenantId: string, partnerId: string): Promise<number> {
-  const row = await trx
+export async function takeControlNumbers(
+  trx: Db,
+  counts: ReadonlyMap<string, { tenantId: string; count: number }>,
+): Promise<Map<string, number>> {
+  const ids = [...counts.keys()].sort();
+  if (ids.length === 0) return new Map();
+  const step = sql<number>`case ${sql.ref('id')} ${sql.join(
+    ids.map((id) => sql`when ${id} then cast(${counts.get(id)!.count} as integer)`),
+    sql` `,
+  )} end`;
+  const rows = await trx
     .updateTable('edi_partners')
-    .set((eb) => ({ last_control_number: eb('last_control_number', '+', 1) }))
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', partnerId)
-    .returning('last_control_number')
-    .executeTakeFirstOrThrow();
-  return Number(row.last_control_number);
+    .set((eb) => ({ last_control_number: eb('last_control_number', '+', step) }))
+    .where('id', 'in', ids)
+    .where('tenant_id', 'in', [...new Set(ids.map((id) => counts.get(id)!.tenantId))])
+    .returning(['id', 'tenant_id', 'last_control_number'])
+    .execute();
+  const first = new Map<string, number>();
+  for (const row of rows) {
+    const taken = counts.get(row.id)!;
+    if (row.tenant_id === taken.tenantId) first.set(row.id, Number(row.last_control_number) - taken.count + 1);
+  }
+  if (first.size !== ids.length) throw new Error('A partner sent to is not of its tenant');
+  return first;
 }
 
 /** The API shape (docs/edi.md#trading-partners); the secret is never part of it. */

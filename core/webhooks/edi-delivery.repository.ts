@@ -22,10 +22,16 @@ export interface EdiDeliveryInput {
 
 /** Queues a document's first delivery in the caller's transaction; answers the delivery id (every attempt's webhook-id). */
 export async function queueEdiDelivery(trx: Db, input: EdiDeliveryInput): Promise<string> {
-  const id = newDeliveryId();
-  await trx
-    .insertInto('webhook_deliveries')
-    .values({
+  const [id] = await queueEdiDeliveries(trx, [input]);
+  return id!;
+}
+
+/** Queues documents' first deliveries in one statement; answers their delivery ids in order. */
+export async function queueEdiDeliveries(trx: Db, inputs: readonly EdiDeliveryInput[]): Promise<string[]> {
+  if (inputs.length === 0) return [];
+  const rows = inputs.map((input) => {
+    const id = newDeliveryId();
+    return {
       id,
       // A document is not an event: like a test delivery, its webhook-id is its own.
       message_id: id,
@@ -45,9 +51,10 @@ export async function queueEdiDelivery(trx: Db, input: EdiDeliveryInput): Promis
       lease_token: null,
       created_at: input.now,
       updated_at: input.now,
-    })
-    .execute();
-  return id;
+    };
+  });
+  await trx.insertInto('webhook_deliveries').values(rows).execute();
+  return rows.map((row) => row.id);
 }
 
 /**

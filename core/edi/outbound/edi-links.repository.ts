@@ -35,9 +35,8 @@ export interface PartnerTrip extends PartnerTender {
   loadId: string;
   loadNumber: string;
   truckNumber: string | null;
-  /** What the load's 214s last said (null before the first). */
-  enRouteSentAt: string | null;
-  etaSent: string | null;
+  /** What the load's 214s last said, as read with the trip. */
+  status: LoadStatus;
 }
 
 /**
@@ -81,8 +80,7 @@ export async function findPartnerTrips(db: Db, tripIds: readonly string[]): Prom
       loadId: row.load_id,
       loadNumber: row.load_number,
       truckNumber: row.truck_number,
-      enRouteSentAt: row.en_route_sent_at,
-      etaSent: row.eta_sent,
+      status: { enRouteSentAt: row.en_route_sent_at, etaSent: row.eta_sent },
     });
   }
   return found;
@@ -120,28 +118,48 @@ export async function findPartnerLoads(db: Db, tenantId: string, loadNumbers: re
   }));
 }
 
+/** What a load's 214s last said (docs/edi.md#outbound-214): both null before the first. */
+export interface LoadStatus {
+  enRouteSentAt: string | null;
+  etaSent: string | null;
+}
+
+export interface LoadStatusRow extends LoadStatus {
+  loadId: string;
+  tenantId: string;
+}
+
 /**
- * Records what a load's 214 said, only if the load's status is still what the caller read
- * (`seen`): of two transactions deciding on the same reading (two processes on Postgres), one
- * writes and sends, the other finds the row moved and sends nothing. The row is made on first use.
+ * Claims the loads' status for this transaction and returns what it holds now: an upsert that
+ * inserts a missing row (both null) and, for an existing one, changes nothing but takes its row
+ * lock (Postgres) and returns its latest committed values. The status read with the trips may be
+ * stale when another process sends for the same load (WEB_CONCURRENCY): only what is decided on
+ * the claimed status is sent. Loads in id order, so two claimers wait for one another rather
+ * than deadlock.
  */
-export async function claimLoadStatus(
-  trx: Db,
-  load: { loadId: string; tenantId: string },
-  seen: { column: 'en_route_sent_at' | 'eta_sent'; value: string | null },
-  next: string,
-): Promise<boolean> {
+export async function claimLoadStatuses(trx: Db, loads: readonly { loadId: string; tenantId: string }[]): Promise<Map<string, LoadStatus>> {
+  if (loads.length === 0) return new Map();
+  const sorted = [...loads].sort((a, b) => (a.loadId < b.loadId ? -1 : a.loadId > b.loadId ? 1 : 0));
+  const rows = await trx
+    .insertInto('edi_load_status')
+    .values(sorted.map((load) => ({ load_id: load.loadId, tenant_id: load.tenantId, en_route_sent_at: null, eta_sent: null })))
+    .onConflict((conflict) => conflict.column('load_id').doUpdateSet((eb) => ({ tenant_id: eb.ref('edi_load_status.tenant_id') })))
+    .returning(['load_id', 'en_route_sent_at', 'eta_sent'])
+    .execute();
+  return new Map(rows.map((row) => [row.load_id, { enRouteSentAt: row.en_route_sent_at, etaSent: row.eta_sent }]));
+}
+
+/** Stores what the loads' 214s said, in one statement. */
+export async function saveLoadStatuses(trx: Db, statuses: readonly LoadStatusRow[]): Promise<void> {
+  if (statuses.length === 0) return;
   await trx
     .insertInto('edi_load_status')
-    .values({ load_id: load.loadId, tenant_id: load.tenantId, en_route_sent_at: null, eta_sent: null })
-    .onConflict((conflict) => conflict.column('load_id').doNothing())
+    .values(statuses.map((s) => ({ load_id: s.loadId, tenant_id: s.tenantId, en_route_sent_at: s.enRouteSentAt, eta_sent: s.etaSent })))
+    .onConflict((conflict) =>
+      conflict.column('load_id').doUpdateSet((eb) => ({
+        en_route_sent_at: eb.ref('excluded.en_route_sent_at'),
+        eta_sent: eb.ref('excluded.eta_sent'),
+      })),
+    )
     .execute();
-  const claimed = await trx
-    .updateTable('edi_load_status')
-    .set({ [seen.column]: next })
-    .where('load_id', '=', load.loadId)
-    .where(seen.column, seen.value === null ? 'is' : '=', seen.value)
-    .returning('load_id')
-    .executeTakeFirst();
-  return claimed !== undefined;
 }

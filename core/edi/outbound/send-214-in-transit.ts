@@ -6,15 +6,16 @@
  * (core/visibility commit-positions.ts) and trip writes (core/trips trip-write.ts) hand their
  * changes here through core/router.ts, in their own transactions.
  */
-import type { Db } from '../../../db/create-db.js';
+import { dialectOf, type Db } from '../../../db/create-db.js';
 import type { Clock } from '../../clock.js';
 import { formatStoredDateTime } from '../../shared/datetime.js';
 import type { TripRecord } from '../../trips/trip.repository.js';
 import type { InTransitReading } from '../../visibility/commit-positions.js';
 import { deliveryEtaOf, etaDue, type DeliveryEta } from '../../visibility-shares/share-progress.js';
-import { claimLoadStatus, findPartnerTrips, type PartnerTrip } from './edi-links.repository.js';
+import { sendEdiDocuments, type SendEdiDocumentInput } from '../send-edi-document.js';
+import { claimLoadStatuses, findPartnerTrips, saveLoadStatuses, type LoadStatus, type LoadStatusRow, type PartnerTrip } from './edi-links.repository.js';
 import { exchanges } from './partner-sets.js';
-import { send214 } from './status-214.js';
+import { document214 } from './status-214.js';
 
 const HOUR_MS = 60 * 60_000;
 
@@ -22,12 +23,52 @@ export function enRouteDue(lastSentAt: string | null, now: number): boolean {
   return lastSentAt === null || now - Date.parse(lastSentAt) >= HOUR_MS;
 }
 
-/** The `AG` of a delivery ETA, when due and claimed. */
-async function sendEtaWhenDue(trx: Db, clock: Clock, link: PartnerTrip, delivery: DeliveryEta): Promise<void> {
-  if (!etaDue(link.etaSent, delivery.eta)) return;
-  const eta = formatStoredDateTime(Date.parse(delivery.eta));
-  if (!(await claimLoadStatus(trx, { loadId: link.loadId, tenantId: link.partner.tenantId }, { column: 'eta_sent', value: link.etaSent }, eta))) return;
-  await send214(trx, clock, link, { code: 'AG', at: eta, place: null });
+/** What one load may say: the newest reading of its trip, its moved delivery ETA. */
+interface LoadNews {
+  link: PartnerTrip;
+  reading: InTransitReading | undefined;
+  delivery: DeliveryEta | undefined;
+}
+
+/** The 214s due given the loads' status, and the loads' status after them. */
+function plan214s(news: readonly LoadNews[], status: (link: PartnerTrip) => LoadStatus, now: number): { documents: SendEdiDocumentInput[]; changed: LoadStatusRow[] } {
+  const documents: SendEdiDocumentInput[] = [];
+  const changed: LoadStatusRow[] = [];
+  for (const { link, reading, delivery } of news) {
+    const next: LoadStatusRow = { loadId: link.loadId, tenantId: link.partner.tenantId, ...status(link) };
+    const before = documents.length;
+    if (reading && enRouteDue(next.enRouteSentAt, now)) {
+      const { row } = reading;
+      documents.push(document214(link, { code: 'X6', at: row.recorded_at, place: { city: row.city, state: row.state, country: row.country } }));
+      next.enRouteSentAt = formatStoredDateTime(now);
+    }
+    if (delivery && etaDue(next.etaSent, delivery.eta)) {
+      next.etaSent = formatStoredDateTime(Date.parse(delivery.eta));
+      documents.push(document214(link, { code: 'AG', at: next.etaSent, place: null }));
+    }
+    if (documents.length > before) changed.push(next);
+  }
+  return { documents, changed };
+}
+
+/**
+ * Sends what is due, per load at most one `X6` and one `AG`. On Postgres what looks due is
+ * claimed before it is sent (`claimLoadStatuses`: the status rows locked, their latest values)
+ * and decided again on what they hold: another process may have sent for the same load since
+ * the read. SQLite has one writer and its transactions commit one at a time: the read with the
+ * trips is current there. Then one upsert of the statuses and one send of every document.
+ */
+async function sendDue(trx: Db, clock: Clock, news: readonly LoadNews[]): Promise<void> {
+  const now = clock.now().getTime();
+  const looked = plan214s(news, (link) => link.status, now);
+  if (looked.documents.length === 0) return;
+  let decided = looked;
+  if (dialectOf(trx) === 'postgres') {
+    const claimed = await claimLoadStatuses(trx, looked.changed);
+    decided = plan214s(news, (link) => claimed.get(link.loadId) ?? link.status, now);
+  }
+  await saveLoadStatuses(trx, decided.changed);
+  await sendEdiDocuments(trx, clock, decided.documents);
 }
 
 /** A position batch: per load, one `X6` from its newest reading when due, and the `AG` of a moved delivery ETA. */
@@ -42,23 +83,14 @@ export async function send214sOfPositions(
   const tripIds = new Set([...newest.keys(), ...deliveryEtas.keys()]);
   if (tripIds.size === 0) return;
   const links = await findPartnerTrips(trx, [...tripIds]);
-  if (links.size === 0) return;
-  const now = clock.now().getTime();
+  const news: LoadNews[] = [];
   const loadsDone = new Set<string>();
   for (const [tripId, link] of links) {
     if (!exchanges(link.partner, '214') || loadsDone.has(link.loadId)) continue;
     loadsDone.add(link.loadId);
-    const reading = newest.get(tripId);
-    if (reading && enRouteDue(link.enRouteSentAt, now)) {
-      const sentAt = formatStoredDateTime(now);
-      if (await claimLoadStatus(trx, { loadId: link.loadId, tenantId: link.partner.tenantId }, { column: 'en_route_sent_at', value: link.enRouteSentAt }, sentAt)) {
-        const { row } = reading;
-        await send214(trx, clock, link, { code: 'X6', at: row.recorded_at, place: { city: row.city, state: row.state, country: row.country } });
-      }
-    }
-    const delivery = deliveryEtas.get(tripId);
-    if (delivery) await sendEtaWhenDue(trx, clock, link, delivery);
+    news.push({ link, reading: newest.get(tripId), delivery: deliveryEtas.get(tripId) });
   }
+  if (news.length > 0) await sendDue(trx, clock, news);
 }
 
 /** A trip write: the `AG` of its delivery ETA when due (the trip write's `tracking.eta` decision). */
@@ -66,5 +98,5 @@ export async function send214OfTripWrite(trx: Db, clock: Clock, after: TripRecor
   const delivery = deliveryEtaOf(after);
   if (!delivery) return;
   const link = (await findPartnerTrips(trx, [after.meta.id])).get(after.meta.id);
-  if (link && exchanges(link.partner, '214')) await sendEtaWhenDue(trx, clock, link, delivery);
+  if (link && exchanges(link.partner, '214')) await sendDue(trx, clock, [{ link, reading: undefined, delivery }]);
 }

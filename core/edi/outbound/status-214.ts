@@ -4,17 +4,19 @@
  */
 import type { Db } from '../../../db/create-db.js';
 import type { Clock } from '../../clock.js';
-import { sendEdiDocument } from '../send-edi-document.js';
+import { sendEdiDocument, type SendEdiDocumentInput } from '../send-edi-document.js';
 import type { PartnerTrip } from './edi-links.repository.js';
 import { map214, type ShipmentStatusCode, type StatusPlace } from './map-214.js';
 import { receivedReferences } from './reference-qualifiers.js';
 
-export async function send214(
-  trx: Db,
-  clock: Clock,
-  link: PartnerTrip,
-  status: { code: ShipmentStatusCode; at: string; place: StatusPlace | null },
-): Promise<void> {
+export interface LoadStatusUpdate {
+  code: ShipmentStatusCode;
+  at: string;
+  place: StatusPlace | null;
+}
+
+/** The document to send: sendEdiDocuments takes many at once. */
+export function document214(link: PartnerTrip, status: LoadStatusUpdate): SendEdiDocumentInput {
   const body = map214({
     scac: link.partner.our.scac,
     loadNumber: link.loadNumber,
@@ -25,5 +27,9 @@ export async function send214(
     place: status.place,
     truckNumber: link.truckNumber,
   });
-  await sendEdiDocument(trx, clock, { partner: link.partner, set: '214', body, tenderId: link.tenderId, loadId: link.loadId });
+  return { partner: link.partner, set: '214', body, tenderId: link.tenderId, loadId: link.loadId };
+}
+
+export async function send214(trx: Db, clock: Clock, link: PartnerTrip, status: LoadStatusUpdate): Promise<void> {
+  await sendEdiDocument(trx, clock, document214(link, status));
 }
