@@ -16,8 +16,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb } from '../db/create-db.js';
+import { tenderFleetFromPartners } from './edi-fleet.js';
 import { fetchTokens, postPositions, slotsOf } from './fleet-clients.js';
-import { buildFleet, type Fleet } from './position-fleet.js';
+import { buildFleet } from './position-fleet.js';
 import type { LoadPlan, LoadResult } from './position-load.js';
 import { recordResults } from './results.js';
 import { createBenchDatabase, dropBenchDatabases, startServer, stop } from './server-process.js';
@@ -27,73 +28,6 @@ const CONNECTIONS = Number(process.env.BENCH_POSITION_CONNECTIONS ?? 64);
 const work = mkdtempSync(join(tmpdir(), 'waybill-edi-bench-'));
 
 const load = (url: string, slots: LoadPlan['slots'], length: number | { amount: number }) => postPositions(work, url, slots, length, CONNECTIONS);
-
-/** Each tenant's customer becomes a partner with 214, and each load the accepted tender of that partner. */
-async function tenderFleetFromPartners(databaseUrl: string, fleet: Fleet): Promise<number> {
-  const db = createDb(databaseUrl);
-  const now = '2026-11-21T12:00:00.000Z';
-  let tenders = 0;
-  try {
-    for (const tenant of fleet.fixture.Tenants) {
-      const customerId = tenant.Customers[0]!.Id;
-      const partnerId = `edp_bench_${tenant.Id}`;
-      await db
-        .insertInto('edi_partners')
-        .values({
-          id: partnerId,
-          tenant_id: tenant.Id,
-          subsidiary_id: null,
-          customer_id: customerId,
-          name: `EDI ${tenant.Id}`,
-          their_isa_qualifier: 'ZZ',
-          their_isa_id: tenant.Id.slice(-15).toUpperCase(),
-          their_gs_id: 'BENCHSHIPPER',
-          our_isa_qualifier: 'ZZ',
-          our_isa_id: 'BENCHCARRIER',
-          our_gs_id: 'BENCHCARRIER',
-          our_scac: 'BNCH',
-          transactions: JSON.stringify(['204', '990', '214', '210']),
-          outbound_url: null,
-          usage_indicator: 'T',
-          status: 'Active',
-          secret_encrypted: 'unused: no OutboundUrl',
-          last_control_number: 0,
-          version: 1,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-      const rows = (tenant.Loads ?? []).map((loadRow) => ({
-        id: `tnd_bench_${loadRow.Id}`,
-        tenant_id: tenant.Id,
-        subsidiary_id: null,
-        customer_id: customerId,
-        external_id: `SHP-${loadRow.LoadNumber}`,
-        status: 'Accepted',
-        received_at: now,
-        respond_by: null,
-        responded_at: now,
-        rejection_reason: null,
-        load_id: loadRow.Id,
-        load_number: loadRow.LoadNumber,
-        rate_amount: 185000,
-        rate_currency: 840,
-        equipment: 'Dry Van',
-        references_json: JSON.stringify([{ Name: 'PO Number', Value: `PO-${loadRow.LoadNumber}` }]),
-        stops_json: '[]',
-        edi_partner_id: partnerId,
-        version: 2,
-        created_at: now,
-        updated_at: now,
-      }));
-      if (rows.length > 0) await db.insertInto('tenders').values(rows).execute();
-      tenders += rows.length;
-    }
-  } finally {
-    await db.destroy();
-  }
-  return tenders;
-}
 
 async function countOutbound214s(databaseUrl: string): Promise<number> {
   const db = createDb(databaseUrl);
@@ -140,7 +74,7 @@ async function measure(label: string, freshDatabase: (name: string) => Promise<s
   for (const [index, kind] of (['without', 'with', 'with', 'without'] as const).entries()) {
     const databaseUrl = await freshDatabase(`edi_${kind}_${index}`);
     const server = await startServer(databaseUrl, fixturePath, false);
-    if (kind === 'with') console.log(`[${label}] ${await tenderFleetFromPartners(databaseUrl, fleet)} loads tendered by partners with 214`);
+    if (kind === 'with') console.log(`[${label}] ${await tenderFleetFromPartners(createDb(databaseUrl), fleet, { destroy: true })} loads tendered by partners with 214`);
     const slots = slotsOf(fleet, await fetchTokens(server.authUrl!, fleet.clients));
     const first = await load(server.apiUrl, slots, { amount: slots.length });
     const afterFirst = await countOutbound214s(databaseUrl);

@@ -13,7 +13,9 @@
  * each, share nothing but refresh Live ETAs: the steady state of a feed. Prints, per pass, the
  * statements of one batch outside its transaction (lookups) and inside it (BEGIN and COMMIT
  * included), by kind. BENCH_PASSES=40 adds the mean time of a steady pass (noisy on a shared
- * machine; the counts are the figure to compare).
+ * machine; the counts are the figure to compare). The followers are registered as the server
+ * registers them (core/router.ts); BENCH_EDI=1 tenders every load from its tenant's EDI partner
+ * with 214 (bench/edi-fleet.ts): the first pass then also sends each load's first X6 and AG.
  */
 import { randomBytes } from 'node:crypto';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
@@ -24,6 +26,7 @@ import { loadFixture } from '../seeding/load-fixture.js';
 import { formatStoredDateTime } from '../core/shared/datetime.js';
 import { PositionWriter } from '../core/visibility/position-writer.js';
 import { SECRET_KEY } from '../test/harness.js';
+import { tenderFleetFromPartners } from './edi-fleet.js';
 
 process.env.BENCH_TENANTS ??= '6';
 const { buildFleet } = await import('./position-fleet.js');
@@ -84,6 +87,11 @@ try {
   const clock = new ManualClock('2026-11-22T12:00:00Z');
   const fleet = buildFleet('http://127.0.0.1:9/tracking');
   await loadFixture(db, fleet.fixture, { clock, secretKey: SECRET_KEY });
+  // The followers the server registers (core/router.ts): every batch asks which trips have an EDI partner.
+  await import('../core/router.js');
+  if (process.env.BENCH_EDI === '1') {
+    console.log(`${await tenderFleetFromPartners(db, fleet, { destroy: false })} loads tendered by EDI partners with 214`);
+  }
   const counter = new Counter();
   const counted = db.withPlugin(counter);
   // BEGIN and COMMIT are not compiled queries: count the transaction around the batch's work.
@@ -109,6 +117,7 @@ try {
   let steadySince = 0;
   for (let pass = 0; pass < PASSES; pass++) {
     if (pass === 2) steadySince = performance.now();
+    const passStart = performance.now();
     const recordedAt = formatStoredDateTime(clock.now());
     const trucks = fleet.trucks.slice(0, BATCH);
     const results = await Promise.all(
@@ -145,7 +154,7 @@ try {
     const onTrip = trucks.filter((truck) => truck.onTrip).length;
     if (pass < 3) console.log(
       `pass ${pass + 1} (${pass === 0 ? 'first shares' : 'steady'}): ${results.filter((r) => r.held).length} held, ${onTrip} on a trip; ` +
-        `lookups ${outside}, transaction ${inside} (BEGIN and COMMIT included)`,
+        `lookups ${outside}, transaction ${inside} (BEGIN and COMMIT included), ${(performance.now() - passStart).toFixed(1)} ms`,
     );
     if (pass < 3) for (const [key, n] of [...counts].sort()) console.log(`  ${key}: ${n}`);
     clock.advance(60_000);
