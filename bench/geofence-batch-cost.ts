@@ -5,17 +5,18 @@
  *
  *   npx tsc -p tsconfig.bench.json && node --expose-gc .bench-build/bench/geofence-batch-cost.js
  *
- * Two SQLite files, one per fleet of bench/position-fleet.ts (`unfenced` and `fenced`: the
- * trips' next Open stop, a waypoint, has a 300 m Geofence or none; nothing else differs, and the
- * trucks drive far from every stop, so nothing arrives). Each run drives both fleets through
- * the real batch path (`checkPositions` then `commitPositions`, the writer's two stages) with
- * BENCH_PASSES passes over every truck, round-robin as the HTTP bench sends them, in batches of
- * BENCH_BATCH readings, each reading moving its truck as bench/position-load.ts does. Prints the
+ * Three SQLite files, one per fleet of bench/position-fleet.ts (`unfenced`, `fenced` and
+ * `polygon`: the trips' next Open stop, a waypoint, has no Geofence, a 300 m circle or a
+ * 100-point polygon; nothing else differs, and the trucks drive far from every stop, so nothing
+ * arrives). Each run drives the fleets through the real batch path (`checkPositions` then
+ * `commitPositions`, the writer's two stages) with BENCH_PASSES passes over every truck,
+ * round-robin as the HTTP bench sends them, in batches of BENCH_BATCH readings, each reading
+ * moving its truck as bench/position-load.ts does; the fleets take turns pass by pass (forwards,
+ * then backwards), so a drift (the history growing, the machine) weighs on all. Prints the
  * process's CPU µs per reading (user and system, every thread: GC included) for each fleet per
- * run, then the medians over BENCH_RUNS runs and the fenced fleet's extra cost; and, from one
- * pass of each fleet, the statements a reading costs (bench/statement-counter.ts); and the
- * geofence's own step alone in a tight loop (`watchLoop`). The fleets
- * take turns pass by pass, so a drift (the history growing, the machine) weighs on both.
+ * run, then the medians over BENCH_RUNS runs and each fenced fleet's extra cost; the statements
+ * a reading costs, from one counted pass of each fleet (bench/statement-counter.ts); and the
+ * geofence's own step alone in a tight loop (`watchLoop`).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,7 +41,7 @@ type Fleet = ReturnType<typeof buildFleet>;
 const BATCH = Number(process.env.BENCH_BATCH ?? 64);
 const PASSES = Number(process.env.BENCH_PASSES ?? 3);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-const FENCES = ['unfenced', 'fenced'] as const;
+const FENCES = ['unfenced', 'fenced', 'polygon'] as const;
 type Fence = (typeof FENCES)[number];
 
 interface Subject {
@@ -136,7 +137,7 @@ async function run(subjects: ReadonlyMap<Fence, Subject>, number: number): Promi
 }
 
 /**
- * The geofence's own step in a tight loop: `recordGeofenceVisits` over one batch of the fenced
+ * The geofence's own step in a tight loop: `recordGeofenceVisits` over one batch of a fenced
  * fleet (its trip readings, with the stops the transaction reads), far from every fence, so it
  * decides nothing and writes nothing. CPU µs per trip reading, median of BENCH_RUNS loops.
  */
@@ -185,14 +186,17 @@ try {
     console.log(`run ${number + 1}: ${FENCES.map((fence) => `${fence} ${figures.get(fence)!.toFixed(1)} µs`).join(', ')}`);
   }
   const unfenced = median(perRun.get('unfenced')!);
-  const fenced = median(perRun.get('fenced')!);
-  const ratios = perRun.get('fenced')!.map((value, run) => value / perRun.get('unfenced')![run]!);
-  console.log(
-    `median CPU per reading: unfenced ${unfenced.toFixed(1)} µs, fenced ${fenced.toFixed(1)} µs: ` +
-      `the fence costs ${((fenced / unfenced - 1) * 100).toFixed(1)}% (median of the runs' ratios ${((median(ratios) - 1) * 100).toFixed(1)}%)`,
-  );
-  const watched = await watchLoop(subjects.get('fenced')!);
-  console.log(`recordGeofenceVisits alone, one batch of the fenced fleet in a loop: ${watched.toFixed(2)} µs a trip reading`);
+  for (const fence of ['fenced', 'polygon'] as const) {
+    const figure = median(perRun.get(fence)!);
+    const ratios = perRun.get(fence)!.map((value, run) => value / perRun.get('unfenced')![run]!);
+    console.log(
+      `median CPU per reading: unfenced ${unfenced.toFixed(1)} µs, ${fence} ${figure.toFixed(1)} µs: ` +
+        `the fence costs ${((figure / unfenced - 1) * 100).toFixed(1)}% (median of the runs' ratios ${((median(ratios) - 1) * 100).toFixed(1)}%)`,
+    );
+  }
+  for (const fence of ['fenced', 'polygon'] as const) {
+    console.log(`recordGeofenceVisits alone, one batch of the ${fence} fleet in a loop: ${(await watchLoop(subjects.get(fence)!)).toFixed(2)} µs a trip reading`);
+  }
   for (const subject of subjects.values()) await subject.db.destroy();
 } finally {
   rmSync(work, { recursive: true, force: true });
