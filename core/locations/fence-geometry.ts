@@ -84,7 +84,10 @@ export function circleFence(centre: LatLng, radiusMeters: number, departMeters: 
 
 /** Outlines by their stored text, oldest first: a location's polygon changes rarely, and a batch reads it again and again. */
 const outlines = new Map<string, Outline>();
-/** Outlines kept: at most 100 points each, a few MB at most. */
+/**
+ * Outlines kept: the polygons of the stops a process is watching at once. One of 100 points
+ * with its text as the key holds about 11 KB, so the cache stays under 25 MB.
+ */
 const MAX_OUTLINES = 2000;
 
 /** The outline of a stored polygon (`[[Latitude, Longitude], ...]`), parsed and projected once per text while it is kept. */
