@@ -18,7 +18,6 @@
  * with 214 (bench/edi-fleet.ts): the first pass then also sends each load's first X6 and AG.
  */
 import { randomBytes } from 'node:crypto';
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { createDb, createSchema, dropSchema, type Db } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { ManualClock } from '../core/clock.js';
@@ -27,39 +26,13 @@ import { formatStoredDateTime } from '../core/shared/datetime.js';
 import { PositionWriter } from '../core/visibility/position-writer.js';
 import { SECRET_KEY } from '../test/harness.js';
 import { tenderFleetFromPartners } from './edi-fleet.js';
+import { StatementCounter } from './statement-counter.js';
 
 process.env.BENCH_TENANTS ??= '6';
 const { buildFleet } = await import('./position-fleet.js');
 
 const BATCH = Number(process.env.BENCH_BATCH ?? 120);
 const PASSES = Number(process.env.BENCH_PASSES ?? 3);
-
-/**
- * Counts the statements run, by kind, and whether a transaction is open. A plugin sees every
- * builder (subqueries too) in `transformQuery`, but `transformResult` once per executed
- * statement: kinds are noted by query id in the first and counted in the second.
- */
-class Counter implements KyselyPlugin {
-  inTransaction = false;
-  counts = new Map<string, number>();
-  private kinds = new WeakMap<object, string>();
-  transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
-    let kind = node.kind.replace('QueryNode', '').toLowerCase();
-    if ('with' in node && node.with) kind = `with…${kind}`;
-    this.kinds.set(queryId, kind);
-    return node;
-  }
-  async transformResult({ result, queryId }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    const key = `${this.inTransaction ? 'in transaction' : 'lookups'}: ${this.kinds.get(queryId) ?? 'raw'}`;
-    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
-    return result;
-  }
-  take(): Map<string, number> {
-    const taken = this.counts;
-    this.counts = new Map();
-    return taken;
-  }
-}
 
 async function open(): Promise<{ db: Db; dispose(): Promise<void>; name: string }> {
   const url = process.env.BENCH_DATABASE_URL;
@@ -92,7 +65,7 @@ try {
   if (process.env.BENCH_EDI === '1') {
     console.log(`${await tenderFleetFromPartners(db, fleet, { destroy: false })} loads tendered by EDI partners with 214`);
   }
-  const counter = new Counter();
+  const counter = new StatementCounter();
   const counted = db.withPlugin(counter);
   // BEGIN and COMMIT are not compiled queries: count the transaction around the batch's work.
   const transaction = counted.transaction.bind(counted);

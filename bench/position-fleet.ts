@@ -61,9 +61,26 @@ const visibilitySecret = (t: number) => `whsec_${Buffer.from(`bench-visibility-s
  * and in both the waypoint has no coordinates of its own, so it has no ETA and the delivery's
  * Live ETA moves with each reading alike. (A waypoint with coordinates would be fenced by them
  * and get a Live ETA of its own: one more stop written per reading, which is the cost of a
- * routable stop, not of the fence.)
+ * routable stop, not of the fence.) `polygon`: the location's Geofence is a star-shaped (concave)
+ * ring of POLYGON_POINTS points about 300 m across its Coordinates, the shape that costs most to
+ * read and to test.
  */
-export type WaypointFence = 'fenced' | 'unfenced';
+export type WaypointFence = 'fenced' | 'unfenced' | 'polygon';
+
+/** The polygon fleet's points a ring: 100 is the most a Geofence may have. */
+const POLYGON_POINTS = 100;
+
+/** A star around the centre, its points alternately 300 m and 200 m out: concave, never crossing itself. */
+function starPolygon(centre: { latitude: number; longitude: number }): [string, string][] {
+  const metersPerDegree = 111_195;
+  return Array.from({ length: POLYGON_POINTS }, (_, i) => {
+    const angle = (2 * Math.PI * i) / POLYGON_POINTS;
+    const meters = i % 2 === 0 ? 300 : 200;
+    const latitude = centre.latitude + (meters * Math.sin(angle)) / metersPerDegree;
+    const longitude = centre.longitude + (meters * Math.cos(angle)) / (metersPerDegree * Math.cos((centre.latitude * Math.PI) / 180));
+    return [latitude.toFixed(6), longitude.toFixed(6)];
+  });
+}
 
 function waypointOf(id: string, locationId: string) {
   return {
@@ -79,13 +96,15 @@ function waypointOf(id: string, locationId: string) {
 }
 
 function waypointLocationOf(id: string, start: { latitude: number; longitude: number }, fence: WaypointFence) {
+  const centre = { latitude: Number((start.latitude + 1).toFixed(4)), longitude: Number((start.longitude + 1.5).toFixed(4)) };
+  const geofence = { fenced: { Geofence: { RadiusMeters: 300 } }, polygon: { Geofence: { Polygon: starPolygon(centre) } }, unfenced: {} }[fence];
   return {
     Id: id,
     Name: `Waypoint ${id}`,
     Type: 'Terminal' as const,
     PhysicalAddress: { Street: '1 Yard Rd', City: 'Salina', State: 'KS', ZipCode: '67401', Country: 'US' },
-    Coordinates: { Latitude: (start.latitude + 1).toFixed(4), Longitude: (start.longitude + 1.5).toFixed(4) },
-    ...(fence === 'fenced' ? { Geofence: { RadiusMeters: 300 } } : {}),
+    Coordinates: { Latitude: centre.latitude.toFixed(4), Longitude: centre.longitude.toFixed(4) },
+    ...geofence,
   };
 }
 

@@ -106,6 +106,16 @@ describe('polygon fences', () => {
     expect(isBeyondDepartRadius(zero, offset(KC, 500, 300))).toBe(true);
   });
 
+  it('measures a point beyond a corner from the corner, not from the box around the shape', () => {
+    // South-west of the corner at KC: 250 m outside the box each way, 354 m from the corner itself.
+    expect(isBeyondDepartRadius(fence, offset(KC, -250, -250))).toBe(true);
+    expect(isBeyondDepartRadius(fence, offset(KC, -200, -200))).toBe(false);
+    expect(isInsideFence(fence, offset(KC, -250, -250))).toBe(false);
+    // Far away, as most positions are: outside, and departed.
+    expect(isInsideFence(fence, offset(KC, 50_000, 300))).toBe(false);
+    expect(isBeyondDepartRadius(fence, offset(KC, 50_000, 300))).toBe(true);
+  });
+
   it('takes the polygon over the stop coordinates, and DepartRadiusMeters from the edge', () => {
     const wide = stopFence({ ...atStop, geofence_polygon: JSON.stringify(corners.map(text)), depart_radius_meters: 1000 })!;
     expect(wide).toMatchObject({ shape: 'polygon', departMeters: 1000 });
