@@ -37,10 +37,10 @@ async function partnerLoads(partnerId: string, prefix: string, count: number) {
   return loads;
 }
 
-/** A held reading near Salina, as the batch hands it on. */
+/** A held reading near Salina, as the batch hands it on: its load's 214s said nothing yet when its trip was read. */
 function readingOf(tripId: string, recordedAt: string): InTransitReading {
   const row = { recorded_at: recordedAt, city: 'Salina', state: 'KS', country: 'US' } as AssetPositionColumns;
-  return { tripId, tenantId: 'tn_prairie', row };
+  return { tripId, tenantId: 'tn_prairie', row, sent: { enRouteSentAt: null, etaSent: null } };
 }
 
 /** Every outbound document's control number, in order: the 990s of the acceptances, then the 214s. */

@@ -168,7 +168,7 @@ describe('position batches in few statements', () => {
     const row = positionRow(
       request('trk_101', formatStoredDateTime(t.clock.now())).reading,
       { id: 'trk_101', kind: 'truck', type: 'Truck', subsidiaryId: 'sub_kc' },
-      { id: 'trp_1001_a', tripNumber: 'T-1001-1', status: 'InTransit', share: link, fences: null, sendsStatus: false },
+      { id: 'trp_1001_a', tripNumber: 'T-1001-1', status: 'InTransit', share: link, fences: null, statusSent: null },
     );
     const staleRead = new Map([['lod_1001', { locationSharedAt: firstShare, etaShared: null }]]);
     // Another process shared the load after this batch's read, at the same clock time.

@@ -7,6 +7,7 @@ import { refreshLiveEtasOfTrips, type LiveEtaUpdate } from '../trips/trip-etas.j
 import { sharePositionBatch, type DeliveryEta } from '../visibility-shares/share-progress.js';
 import type { ShareLink } from '../visibility-shares/share.repository.js';
 import type { AcceptedPosition } from './check-positions.js';
+import type { SentStatus } from './position-trip.js';
 import { holdAndAppendPositions } from './position.repository.js';
 
 export interface PositionOutcome {
@@ -20,6 +21,8 @@ export interface InTransitReading {
   tripId: string;
   tenantId: string;
   row: AssetPositionColumns;
+  /** What its load's 214s last said, read with the trip outside the transaction (may be older). */
+  sent: SentStatus;
 }
 
 /**
@@ -96,9 +99,9 @@ async function writePositions(db: Db, accepted: readonly AcceptedPosition[]): Pr
       shareStates,
     );
     // Only trips whose load a partner follows: a batch without one costs the follower nothing.
-    const followed = heldItems.filter(({ trip }) => trip?.sendsStatus && trip.status === 'InTransit');
+    const followed = heldItems.filter(({ trip }) => trip?.statusSent && trip.status === 'InTransit');
     if (batchFollower && followed.length > 0) {
-      const inTransit = followed.map(({ request, row, trip }) => ({ tripId: trip!.id, tenantId: request.scope.tenantId, row }));
+      const inTransit = followed.map(({ request, row, trip }) => ({ tripId: trip!.id, tenantId: request.scope.tenantId, row, sent: trip!.statusSent! }));
       const movedEtas = new Map(inTransit.flatMap(({ tripId }) => {
         const delivery = changedEtas.get(tripId);
         return delivery ? [[tripId, delivery] as const] : [];

@@ -24,6 +24,9 @@ export interface CandidateTrip {
   share_customer_id: string | null;
   /** The EDI partner whose tender the load is, when it is Active and receives 214s (docs/edi.md#outbound-214). */
   status_partner_id: string | null;
+  /** What the load's 214s last said (null before the first, or without a partner). */
+  status_en_route_sent_at: string | null;
+  status_eta_sent: string | null;
 }
 
 /** The trips a batch of positions may attach to, and the next open stop of each active one. */
@@ -45,7 +48,8 @@ export interface TripCandidates {
  * active ones (with their locations' fences) and its load's customer when that one has a visibility integration (the share link: read
  * here, outside the write transaction, as a load's customer and its integration rarely change;
  * the share state itself is read in the transaction), and whether an EDI partner follows the
- * load in 214s (likewise: a batch of loads without one then costs the 214s no statement).
+ * load in 214s with what they last said (likewise: a batch of loads without one, or with none
+ * due, then costs the 214s no statement).
  */
 export async function findTripCandidates(
   db: Db,
@@ -75,6 +79,7 @@ export async function findTripCandidates(
         .on('edi_partners.status', '=', 'Active')
         .on('edi_partners.transactions', 'like', '%"214"%'),
     )
+    .leftJoin('edi_load_status', 'edi_load_status.load_id', 'loads.id')
     .select([
       'trips.id',
       'trips.trip_number',
@@ -90,6 +95,8 @@ export async function findTripCandidates(
       'loads.subsidiary_id as load_subsidiary_id',
       'customers.id as share_customer_id',
       'edi_partners.id as status_partner_id',
+      'edi_load_status.en_route_sent_at as status_en_route_sent_at',
+      'edi_load_status.eta_sent as status_eta_sent',
       'stops.id as stop_id',
       'stops.status as stop_status',
       'stops.latitude',
@@ -129,6 +136,8 @@ export async function findTripCandidates(
         load_subsidiary_id: row.load_subsidiary_id,
         share_customer_id: row.share_customer_id,
         status_partner_id: row.status_partner_id,
+        status_en_route_sent_at: row.status_en_route_sent_at,
+        status_eta_sent: row.status_eta_sent,
       });
     }
     if (row.stop_id === null) continue;

@@ -13,8 +13,17 @@ export interface PositionTrip {
   share: ShareLink | null;
   /** The fences of its Open and Arrived stops when it has a fenced stop to watch (docs/api-rules.md#geofences); null otherwise. */
   fences: ReadonlyMap<string, Fence> | null;
-  /** Its load was tendered by an Active EDI partner that receives 214s (docs/edi.md#outbound-214). */
-  sendsStatus: boolean;
+  /**
+   * When its load was tendered by an Active EDI partner that receives 214s
+   * (docs/edi.md#outbound-214): what they last said, as read with the trip; null otherwise.
+   */
+  statusSent: SentStatus | null;
+}
+
+/** What a load's 214s last said: the time of the last `X6`, the ETA of the last `AG` (null before the first). */
+export interface SentStatus {
+  enRouteSentAt: string | null;
+  etaSent: string | null;
 }
 
 /**
@@ -69,6 +78,6 @@ function toPositionTrip(trip: CandidateTrip, candidates: TripCandidates): Positi
     status: trip.status,
     share,
     fences: candidates.fences.get(trip.id) ?? null,
-    sendsStatus: trip.status_partner_id !== null,
+    statusSent: trip.status_partner_id === null ? null : { enRouteSentAt: trip.status_en_route_sent_at, etaSent: trip.status_eta_sent },
   };
 }

@@ -71,18 +71,32 @@ async function sendDue(trx: Db, clock: Clock, news: readonly LoadNews[]): Promis
   await sendEdiDocuments(trx, clock, decided.documents);
 }
 
-/** A position batch: per load, one `X6` from its newest reading when due, and the `AG` of a moved delivery ETA. */
+/**
+ * A position batch: per load, one `X6` from its newest reading when due, and the `AG` of a moved
+ * delivery ETA. Only loads where something looks due by the status read with their trips are
+ * read and decided in the transaction, so a steady feed (its X6s sent within the hour, its ETAs
+ * close to the last AG) costs no statement. That read is older than the transaction: an `X6`
+ * time only moves forward, so an older one never hides a due `X6`; an `AG` that did not look due
+ * is one this batch would not have sent had it run before the change that moved the last one.
+ */
 export async function send214sOfPositions(
   trx: Db,
   clock: Clock,
   readings: readonly InTransitReading[],
   deliveryEtas: ReadonlyMap<string, DeliveryEta>,
 ): Promise<void> {
+  const now = clock.now().getTime();
   const newest = new Map<string, InTransitReading>();
   for (const reading of readings) newest.set(reading.tripId, reading);
-  const tripIds = new Set([...newest.keys(), ...deliveryEtas.keys()]);
-  if (tripIds.size === 0) return;
-  const links = await findPartnerTrips(trx, [...tripIds]);
+  const looksDue = (tripId: string) => {
+    const reading = newest.get(tripId);
+    if (!reading) return true;
+    const delivery = deliveryEtas.get(tripId);
+    return enRouteDue(reading.sent.enRouteSentAt, now) || (delivery !== undefined && etaDue(reading.sent.etaSent, delivery.eta));
+  };
+  const tripIds = [...new Set([...newest.keys(), ...deliveryEtas.keys()])].filter(looksDue);
+  if (tripIds.length === 0) return;
+  const links = await findPartnerTrips(trx, tripIds);
   const news: LoadNews[] = [];
   const loadsDone = new Set<string>();
   for (const [tripId, link] of links) {
