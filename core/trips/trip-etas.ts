@@ -10,7 +10,7 @@ import { formatStoredDateTime } from '../shared/datetime.js';
 import type { Clock } from '../clock.js';
 import { selectLiveEtaStops, writeLiveEtas, type LiveEtaStop } from './live-eta.repository.js';
 import type { StopRow } from './trip.repository.js';
-import { patchStop, tripStopRows } from './trip-write.repository.js';
+import { setStopValues, tripStopRows } from './trip-write.repository.js';
 
 export function toEtaStop(row: StopRow): EtaStop {
   return {
@@ -24,28 +24,18 @@ export function toEtaStop(row: StopRow): EtaStop {
   };
 }
 
-async function storeEstimates(
-  trx: Db,
-  rows: readonly StopRow[],
-  estimates: StopEstimates,
-  column: 'eta_planned' | 'eta_live',
-  now: string,
-): Promise<boolean> {
-  let changed = false;
-  for (const [index, row] of rows.entries()) {
-    const estimate = estimates[index];
-    // undefined: a stop already reached keeps what it has.
-    if (estimate === undefined) continue;
-    if (await patchStop(trx, row, { [column]: estimate }, now)) changed = true;
-  }
-  return changed;
-}
-
-/** Re-plans the Planned ETAs of a trip's remaining stops on the HosEta plan; true when any changed. */
+/** Re-plans the Planned ETAs of a trip's remaining stops on the HosEta plan, in one write; true when any changed. */
 export async function replanTrip(trx: Db, tripId: string, plan: string, now: string): Promise<boolean> {
   if (!hasHosEtas(plan)) return false;
   const rows = await tripStopRows(trx, tripId);
-  return storeEstimates(trx, rows, plannedEtas(rows.map(toEtaStop), Date.parse(now)), 'eta_planned', now);
+  const estimates = plannedEtas(rows.map(toEtaStop), Date.parse(now));
+  // undefined: a stop already reached keeps what it has.
+  const changes = rows.flatMap((row, index) => {
+    const estimate = estimates[index];
+    return estimate === undefined || estimate === row.eta_planned ? [] : [{ id: row.id, value: estimate }];
+  });
+  await setStopValues(trx, 'eta_planned', changes, now);
+  return changes.length > 0;
 }
 
 export interface LiveEtaUpdate {

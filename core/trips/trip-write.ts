@@ -20,12 +20,11 @@ import { notFound } from '../errors.js';
 import { appendEvent } from '../events/outbox.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf, type Scope } from '../shared/scope.js';
-import { findTenantPlan } from '../tenancy/tenant.repository.js';
 import type { Context, Principal } from '../trpc.js';
 import { shareTripWrite } from '../visibility-shares/share-progress.js';
 import { diffTrips, tripsDiffer } from './trip-diff.js';
 import { bumpTripVersion, lockTrip, tripStatusesOfLoad } from './trip-write.repository.js';
-import { getTripRecord, tripEtag, type TripRecord } from './trip.repository.js';
+import { assembleTrips, getTripRow, tripEtag, type TripRecord } from './trip.repository.js';
 
 export type WriteContext = Context & { principal: Principal };
 
@@ -91,15 +90,17 @@ export async function writeTripIn<R>(
   const follow = follower;
   if (!follow) throw new Error('trip writes need their follower: core/router.ts sets it');
   const { scope, clock } = env;
-  if (!(await lockTrip(trx, scope, tripId))) throw notFound('Trip');
-  const before = await getTripRecord(trx, scope, tripId);
-  if (!before) throw notFound('Trip');
-  const plan = await findTenantPlan(trx, before.meta.tenantId);
+  const locked = await lockTrip(trx, scope, tripId);
+  if (!locked) throw notFound('Trip');
+  // The lock read the load's number, which no trip write changes: neither read below reads it again.
+  const loadNumbers = new Map([[locked.row.load_id, locked.loadNumber]]);
+  const before = (await assembleTrips(trx, [locked.row], loadNumbers))[0]!;
   const now = formatStoredDateTime(clock.now());
 
-  const result = await options.apply({ trx, scope, clock, before, plan, now });
+  const result = await options.apply({ trx, scope, clock, before, plan: locked.plan, now });
 
-  const changedRecord = await getTripRecord(trx, scope, tripId);
+  const changedRow = await getTripRow(trx, scope, tripId);
+  const [changedRecord] = changedRow ? await assembleTrips(trx, [changedRow], loadNumbers) : [];
   if (!changedRecord || !tripsDiffer(before.trip, changedRecord.trip)) {
     return { result, record: before, changed: false };
   }

@@ -250,11 +250,14 @@ function stopDetentions(db: Db, tenantId: string, stops: readonly Pick<StopRow, 
  * stops' locations when a stop names one and one for their Detention when a stop has arrived
  * (core/detention). The queries run in turn (db/reads-in-turn.ts): on
  * SQLite a 100-trip page no longer holds the event loop for all of them at once.
+ * `loadNumbers` (load id to number), when the caller has read them already, saves the read of
+ * the loads when it holds every trip's.
  */
-export async function assembleTrips(db: Db, rows: readonly TripRow[]): Promise<TripRecord[]> {
+export async function assembleTrips(db: Db, rows: readonly TripRow[], loadNumbers?: ReadonlyMap<string, string>): Promise<TripRecord[]> {
   if (rows.length === 0) return [];
   const tripIds = rows.map((row) => row.id);
   const loadIds = [...new Set(rows.map((row) => row.load_id))];
+  const known = loadNumbers && loadIds.every((id) => loadNumbers.has(id)) ? loadIds.map((id) => ({ id, load_number: loadNumbers.get(id)! })) : undefined;
   const [stops, references, lineItems, loads] = await readsInTurn(
     db,
     () => db.selectFrom('stops').select(STOP_API_COLUMNS).where('trip_id', 'in', tripIds).orderBy('trip_id').orderBy('sequence').execute(),
@@ -267,7 +270,7 @@ export async function assembleTrips(db: Db, rows: readonly TripRow[]): Promise<T
         .orderBy('id')
         .execute(),
     () => db.selectFrom('trip_line_items').selectAll().where('trip_id', 'in', tripIds).orderBy('sequence').execute(),
-    () => db.selectFrom('loads').select(['id', 'load_number']).where('id', 'in', loadIds).execute(),
+    async () => known ?? db.selectFrom('loads').select(['id', 'load_number']).where('id', 'in', loadIds).execute(),
   );
   const stopsByTrip = groupBy(stops, (stop) => stop.trip_id);
   const tripRefs = groupBy(
@@ -279,7 +282,7 @@ export async function assembleTrips(db: Db, rows: readonly TripRow[]): Promise<T
     (ref) => ref.stop_id as string,
   );
   const itemsByTrip = groupBy(lineItems, (item) => item.trip_id);
-  const loadNumbers = new Map(loads.map((load) => [load.id, load.load_number]));
+  const numbers = new Map(loads.map((load) => [load.id, load.load_number]));
   const tenantId = rows[0]!.tenant_id;
   const [locations, detentions] = await readsInTurn(
     db,
@@ -287,7 +290,7 @@ export async function assembleTrips(db: Db, rows: readonly TripRow[]): Promise<T
     () => stopDetentions(db, tenantId, stops),
   );
   return rows.map((row) => {
-    const loadNumber = loadNumbers.get(row.load_id) ?? '';
+    const loadNumber = numbers.get(row.load_id) ?? '';
     const tripStops = (stopsByTrip.get(row.id) ?? []).map((stop) =>
       toStop(stop, stopRefs.get(stop.id) ?? [], stop.company_id === null ? undefined : locations.get(stop.company_id), detentions.get(stop.id)),
     );
