@@ -7,7 +7,7 @@ import { ZCreatedHeaders } from '../shared/record-headers.js';
 import { scopeOf } from '../shared/scope.js';
 import { isSubsidiaryVisible } from '../subsidiaries/subsidiary.repository.js';
 import { authedProcedure } from '../trpc.js';
-import { appendLoadEvent, appendTripsCreated } from './load-events.js';
+import { appendLoadCreated } from './load-events.js';
 import { duplicateLoadNumberFrom, reserveLoadNumber } from './load-number.repository.js';
 import { buildLoadRows, insertLoadRows } from './load-rows.js';
 import { ZCreateLoadInput } from './load-write.schemas.js';
@@ -74,8 +74,7 @@ export const createLoad = authedProcedure
         await insertLoadRows(trx, rows);
         const record = await getLoadRecord(trx, scope, loadNumber);
         if (!record) throw notFound('Load');
-        await appendLoadEvent(trx, ctx.clock, record, 'load.created');
-        await appendTripsCreated(trx, ctx.clock, scope, record, load.Trips.map((trip) => trip.Id));
+        await appendLoadCreated(trx, ctx.clock, record);
         return record;
       })
       .catch((error: unknown) => {

@@ -17,13 +17,13 @@
 import type { Db } from '../../db/create-db.js';
 import type { Clock } from '../clock.js';
 import { notFound } from '../errors.js';
-import { appendEvent } from '../events/outbox.repository.js';
+import { appendEvents, type EventToEmit } from '../events/outbox.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf, type Scope } from '../shared/scope.js';
 import type { Context, Principal } from '../trpc.js';
 import { shareTripWrite } from '../visibility-shares/share-progress.js';
 import { diffTrips, tripsDiffer } from './trip-diff.js';
-import { bumpTripVersion, lockTrip, tripStatusesOfLoad } from './trip-write.repository.js';
+import { bumpTripVersion, lockTrip } from './trip-write.repository.js';
 import { assembleTrips, getTripRow, tripEtag, type TripRecord } from './trip.repository.js';
 
 export type WriteContext = Context & { principal: Principal };
@@ -125,14 +125,16 @@ async function emitTripEvents(
 ): Promise<void> {
   const route = { tenantId: after.meta.tenantId, subsidiaryId: after.meta.subsidiaryId };
   const changes = diffTrips(before.trip, after.trip);
+  const events: EventToEmit[] = [];
   if (emitTripChanged && changes.length > 0) {
-    await appendEvent(trx, clock, { ...route, type: 'trip.changed', data: { ...after.trip, diff: { changes } } });
+    events.push({ ...route, type: 'trip.changed', data: { ...after.trip, diff: { changes } } });
   }
   if (before.trip.Status !== after.trip.Status) {
-    await appendEvent(trx, clock, {
+    events.push({
       ...route,
       type: 'trip.status.changed',
       data: { ...after.trip, diff: { changes: [{ Field: 'Status', From: before.trip.Status, To: after.trip.Status }] } },
     });
   }
+  await appendEvents(trx, clock, events);
 }
