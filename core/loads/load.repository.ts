@@ -91,11 +91,7 @@ async function assembleLoads(db: Db, rows: readonly LoadRow[]): Promise<LoadReco
     .orderBy('load_id')
     .orderBy('sequence')
     .execute();
-  const trips = await assembleTrips(
-    db,
-    tripRows,
-    new Map(rows.map((row) => [row.id, row.load_number])),
-  );
+  const trips = await assembleTrips(db, tripRows, { loadNumbers: new Map(rows.map((row) => [row.id, row.load_number])) });
   const byLoad = new Map<string, TripRecord[]>();
   for (const record of trips) {
     const list = byLoad.get(record.meta.loadId);

@@ -4,7 +4,7 @@
  * HosEta plan (docs/api-rules.md#positions-and-etas).
  */
 import type { Db } from '../../db/create-db.js';
-import { hasHosEtas, liveEtas, plannedEtas, type EtaStop, type LivePosition, type StopEstimates } from '../eta/estimate.js';
+import { hasHosEtas, liveEtas, plannedEtas, type EtaStop, type LivePosition } from '../eta/estimate.js';
 import { toLatLng } from '../eta/road-distance.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import type { Clock } from '../clock.js';
@@ -24,18 +24,20 @@ export function toEtaStop(row: StopRow): EtaStop {
   };
 }
 
-/** Re-plans the Planned ETAs of a trip's remaining stops on the HosEta plan, in one write; true when any changed. */
-export async function replanTrip(trx: Db, tripId: string, plan: string, now: string): Promise<boolean> {
-  if (!hasHosEtas(plan)) return false;
+/**
+ * Re-plans the Planned ETAs of a trip's remaining stops on the HosEta plan, in one write; answers
+ * the trip's stop rows as they are afterwards (undefined on another plan, where nothing is read).
+ */
+export async function replanTrip(trx: Db, tripId: string, plan: string, now: string): Promise<StopRow[] | undefined> {
+  if (!hasHosEtas(plan)) return undefined;
   const rows = await tripStopRows(trx, tripId);
   const estimates = plannedEtas(rows.map(toEtaStop), Date.parse(now));
   // undefined: a stop already reached keeps what it has.
-  const changes = rows.flatMap((row, index) => {
-    const estimate = estimates[index];
-    return estimate === undefined || estimate === row.eta_planned ? [] : [{ id: row.id, value: estimate }];
-  });
+  const changed = (index: number) => estimates[index] !== undefined && estimates[index] !== rows[index]!.eta_planned;
+  const changes = rows.flatMap((row, index) => (changed(index) ? [{ id: row.id, value: estimates[index]! }] : []));
   await setStopValues(trx, 'eta_planned', changes, now);
-  return changes.length > 0;
+  // What the write stored (setStopValues sets updated_at with the ETA).
+  return rows.map((row, index) => (changed(index) ? { ...row, eta_planned: estimates[index]!, updated_at: now } : row));
 }
 
 export interface LiveEtaUpdate {

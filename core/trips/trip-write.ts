@@ -23,8 +23,8 @@ import { scopeOf, type Scope } from '../shared/scope.js';
 import type { Context, Principal } from '../trpc.js';
 import { shareTripWrite } from '../visibility-shares/share-progress.js';
 import { diffTrips, tripsDiffer } from './trip-diff.js';
-import { bumpTripVersion, lockTrip } from './trip-write.repository.js';
-import { assembleTrips, getTripRow, tripEtag, type TripRecord } from './trip.repository.js';
+import { bumpTripVersion, lockTrip, tripStopRows } from './trip-write.repository.js';
+import { assembleTrips, getTripRow, tripEtag, type StopRow, type TripRecord } from './trip.repository.js';
 
 export type WriteContext = Context & { principal: Principal };
 
@@ -34,6 +34,13 @@ export interface TripWrite {
   clock: Clock;
   /** The trip as it was when the lock was taken. */
   before: TripRecord;
+  /** Its stop rows in route order, as the lock found them (`before` was made of them). */
+  stops: StopRow[];
+  /**
+   * Tells the write the trip's stop rows as the write leaves them, when it has just read them
+   * after its last change of a stop (a re-plan): the read of the trip afterwards uses them.
+   */
+  stopsAfterWrite: (rows: StopRow[]) => void;
   /** The tenant's plan (`Standard`, `HosEta`). */
   plan: string;
   /** The write's time, in stored form. */
@@ -94,13 +101,15 @@ export async function writeTripIn<R>(
   if (!locked) throw notFound('Trip');
   // The lock read the load's number, which no trip write changes: neither read below reads it again.
   const loadNumbers = new Map([[locked.row.load_id, locked.loadNumber]]);
-  const before = (await assembleTrips(trx, [locked.row], loadNumbers))[0]!;
+  const stops = await tripStopRows(trx, tripId);
+  const before = (await assembleTrips(trx, [locked.row], { loadNumbers, stops }))[0]!;
   const now = formatStoredDateTime(clock.now());
 
-  const result = await options.apply({ trx, scope, clock, before, plan: locked.plan, now });
+  let stopsAfter: StopRow[] | undefined;
+  const result = await options.apply({ trx, scope, clock, before, stops, plan: locked.plan, now, stopsAfterWrite: (rows) => (stopsAfter = rows) });
 
   const changedRow = await getTripRow(trx, scope, tripId);
-  const [changedRecord] = changedRow ? await assembleTrips(trx, [changedRow], loadNumbers) : [];
+  const [changedRecord] = changedRow ? await assembleTrips(trx, [changedRow], { loadNumbers, stops: stopsAfter }) : [];
   if (!changedRecord || !tripsDiffer(before.trip, changedRecord.trip)) {
     return { result, record: before, changed: false };
   }

@@ -244,23 +244,31 @@ function stopDetentions(db: Db, tenantId: string, stops: readonly Pick<StopRow, 
   );
 }
 
+/** What `assembleTrips` need not read. */
+export interface AlreadyRead {
+  loadNumbers?: ReadonlyMap<string, string>;
+  stops?: readonly StopRow[];
+}
+
 /**
  * The full records of already-scoped trip rows, in the order given, with four queries in
  * all however many trips there are (lists and loads read many at once), plus one for the
  * stops' locations when a stop names one and one for their Detention when a stop has arrived
  * (core/detention). The queries run in turn (db/reads-in-turn.ts): on
  * SQLite a 100-trip page no longer holds the event loop for all of them at once.
- * `loadNumbers` (load id to number), when the caller has read them already, saves the read of
- * the loads when it holds every trip's.
+ * What the caller has read already in its transaction is not read again: `loadNumbers` (load id
+ * to number) when it holds every trip's, `stops` (every stop of the trips, in trip and route order).
  */
-export async function assembleTrips(db: Db, rows: readonly TripRow[], loadNumbers?: ReadonlyMap<string, string>): Promise<TripRecord[]> {
+export async function assembleTrips(db: Db, rows: readonly TripRow[], read: AlreadyRead = {}): Promise<TripRecord[]> {
+  const { loadNumbers } = read;
   if (rows.length === 0) return [];
   const tripIds = rows.map((row) => row.id);
   const loadIds = [...new Set(rows.map((row) => row.load_id))];
   const known = loadNumbers && loadIds.every((id) => loadNumbers.has(id)) ? loadIds.map((id) => ({ id, load_number: loadNumbers.get(id)! })) : undefined;
   const [stops, references, lineItems, loads] = await readsInTurn(
     db,
-    () => db.selectFrom('stops').select(STOP_API_COLUMNS).where('trip_id', 'in', tripIds).orderBy('trip_id').orderBy('sequence').execute(),
+    async (): Promise<readonly StopApiRow[]> =>
+      read.stops ?? db.selectFrom('stops').select(STOP_API_COLUMNS).where('trip_id', 'in', tripIds).orderBy('trip_id').orderBy('sequence').execute(),
     () =>
       db
         .selectFrom('trip_references')
