@@ -5,6 +5,7 @@ import { findVisibleDefinitionIds } from '../reference-definitions/reference-def
 import type { Scope } from '../shared/scope.js';
 import type { TNewStop, TNewTrip } from '../trips/new-trip.schemas.js';
 import { newReferences, newStopFromInput } from '../trips/stop-input.js';
+import { definitionIdsOf } from '../trips/trip-rows.js';
 import type { TTripInput } from './load-write.schemas.js';
 import { missingRecord } from './new-load-checks.js';
 import { assignableStatus, type AssignableTable } from '../trips/assignable.js';
@@ -58,7 +59,7 @@ export async function newTripsFromInput(db: Db, scope: Scope, inputs: readonly T
       if (status === undefined) throw missingRecord(resource.what, field);
       if (status === 'Inactive') inactive.push({ field, what: resource.what, id });
     }
-    const definitionIds = [...new Set([...(trip.References ?? []), ...trip.Stops.flatMap((stop) => stop.References ?? [])].flatMap((ref) => (ref.ReferenceId ? [ref.ReferenceId] : [])))];
+    const definitionIds = definitionIdsOf([trip]);
     if (definitionIds.length > 0 && (await findVisibleDefinitionIds(db, scope, definitionIds)).length !== definitionIds.length) {
       throw missingRecord('Reference definition', place.fieldOf(index, 'References'));
     }

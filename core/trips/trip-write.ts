@@ -24,7 +24,7 @@ import type { Context, Principal } from '../trpc.js';
 import { shareTripWrite } from '../visibility-shares/share-progress.js';
 import { diffTrips, tripsDiffer } from './trip-diff.js';
 import { bumpTripVersion, lockTrip, tripStopRows } from './trip-write.repository.js';
-import { assembleTrips, getTripRow, tripEtag, type StopRow, type TripRecord } from './trip.repository.js';
+import { assembleTrips, getTripRow, tripEtag, tripLineItemRows, type StopRow, type TripRecord } from './trip.repository.js';
 
 export type WriteContext = Context & { principal: Principal };
 
@@ -99,17 +99,19 @@ export async function writeTripIn<R>(
   const { scope, clock } = env;
   const locked = await lockTrip(trx, scope, tripId);
   if (!locked) throw notFound('Trip');
-  // The lock read the load's number, which no trip write changes: neither read below reads it again.
+  // The lock read the load's number, which no trip write changes: neither read of the trip reads it again.
   const loadNumbers = new Map([[locked.row.load_id, locked.loadNumber]]);
   const stops = await tripStopRows(trx, tripId);
-  const before = (await assembleTrips(trx, [locked.row], { loadNumbers, stops }))[0]!;
+  // Only a new trip has line items written (core/loads/load-rows.ts): the read afterwards keeps these.
+  const lineItems = await tripLineItemRows(trx, [tripId]);
+  const before = (await assembleTrips(trx, [locked.row], { loadNumbers, stops, lineItems }))[0]!;
   const now = formatStoredDateTime(clock.now());
 
   let stopsAfter: StopRow[] | undefined;
   const result = await options.apply({ trx, scope, clock, before, stops, plan: locked.plan, now, stopsAfterWrite: (rows) => (stopsAfter = rows) });
 
   const changedRow = await getTripRow(trx, scope, tripId);
-  const [changedRecord] = changedRow ? await assembleTrips(trx, [changedRow], { loadNumbers, stops: stopsAfter }) : [];
+  const [changedRecord] = changedRow ? await assembleTrips(trx, [changedRow], { loadNumbers, stops: stopsAfter, lineItems }) : [];
   if (!changedRecord || !tripsDiffer(before.trip, changedRecord.trip)) {
     return { result, record: before, changed: false };
   }

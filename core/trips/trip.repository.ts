@@ -248,6 +248,12 @@ function stopDetentions(db: Db, tenantId: string, stops: readonly Pick<StopRow, 
 export interface AlreadyRead {
   loadNumbers?: ReadonlyMap<string, string>;
   stops?: readonly StopRow[];
+  lineItems?: readonly TripLineItemRow[];
+}
+
+/** The line items of trips in their order. */
+export function tripLineItemRows(db: Db, tripIds: readonly string[]): Promise<TripLineItemRow[]> {
+  return db.selectFrom('trip_line_items').selectAll().where('trip_id', 'in', [...tripIds]).orderBy('sequence').execute();
 }
 
 /**
@@ -257,7 +263,7 @@ export interface AlreadyRead {
  * (core/detention). The queries run in turn (db/reads-in-turn.ts): on
  * SQLite a 100-trip page no longer holds the event loop for all of them at once.
  * What the caller has read already in its transaction is not read again: `loadNumbers` (load id
- * to number) when it holds every trip's, `stops` (every stop of the trips, in trip and route order).
+ * to number) when it holds every trip's, `stops` and `lineItems` (every one of the trips', in order).
  */
 export async function assembleTrips(db: Db, rows: readonly TripRow[], read: AlreadyRead = {}): Promise<TripRecord[]> {
   const { loadNumbers } = read;
@@ -277,7 +283,7 @@ export async function assembleTrips(db: Db, rows: readonly TripRow[], read: Alre
         .orderBy('created_at')
         .orderBy('id')
         .execute(),
-    () => db.selectFrom('trip_line_items').selectAll().where('trip_id', 'in', tripIds).orderBy('sequence').execute(),
+    async () => read.lineItems ?? tripLineItemRows(db, tripIds),
     async () => known ?? db.selectFrom('loads').select(['id', 'load_number']).where('id', 'in', loadIds).execute(),
   );
   const stopsByTrip = groupBy(stops, (stop) => stop.trip_id);
