@@ -7,7 +7,6 @@ import { ZAssignTripInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { invalidState, refuseTripStatuses } from './stop-write.js';
 import { replanTrip } from './trip-etas.js';
 import { writeTrip } from './trip-write.js';
-import { patchTrip } from './trip-write.repository.js';
 import { withHeaders } from '../answer-headers.js';
 import { assignableStatus, type AssignableTable } from './assignable.js';
 
@@ -58,7 +57,7 @@ export const assignTrip = authedProcedure
     const { record, etag } = await writeTrip(ctx, input.tripId, {
       emitTripChanged: true,
       apply: async (write) => {
-        const { trx, scope, before, plan, now } = write;
+        const { trx, scope, before } = write;
         const statuses: string[] = [];
         for (const item of given) statuses.push(await requireVisible(trx, scope, item.table, (input as AssignInput)[item.field]!, item.what));
         refuseTripStatuses(write, ['Delivered', 'Cancelled'], 'assign resources');
@@ -66,16 +65,9 @@ export const assignTrip = authedProcedure
         given.forEach((item, index) => {
           if (statuses[index] === 'Inactive') throw invalidState(`${item.what} ${(input as AssignInput)[item.field]} is Inactive.`);
         });
-        const current = {
-          status: before.meta.status,
-          driver_id: before.trip.DriverId,
-          truck_id: before.trip.TruckId,
-          trailer_id: before.trip.TrailerId,
-          carrier_id: before.trip.CarrierId,
-        };
         const patch = Object.fromEntries(given.map((item) => [item.column, (input as AssignInput)[item.field]!]));
-        await patchTrip(trx, before.meta.id, current, { ...patch, status: before.meta.status === 'Planned' ? 'Assigned' : undefined });
-        await replanTrip(trx, before.meta.id, plan, now);
+        await write.patchTrip({ ...patch, status: before.meta.status === 'Planned' ? 'Assigned' : undefined });
+        await replanTrip(write);
       },
     });
     return withHeaders(record.trip, { etag });

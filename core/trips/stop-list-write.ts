@@ -53,8 +53,7 @@ export async function writeStopList(
       refuseTripStatuses(write, ['Cancelled', 'Delivered'], action);
       checkRoute(write.stops, planned);
       if (!(await applyPlan(write, planned))) return;
-      const replanned = await replanTrip(write.trx, tripId, write.plan, write.now);
-      if (replanned) write.stopsAfterWrite(replanned);
+      await replanTrip(write);
     },
   });
   return withHeaders(record.trip, { etag });

@@ -10,6 +10,7 @@ import { formatStoredDateTime } from '../shared/datetime.js';
 import type { Clock } from '../clock.js';
 import { selectLiveEtaStops, writeLiveEtas, type LiveEtaStop } from './live-eta.repository.js';
 import type { StopRow } from './trip.repository.js';
+import type { TripWrite } from './trip-write.js';
 import { setStopValues, tripStopRows } from './trip-write.repository.js';
 
 export function toEtaStop(row: StopRow): EtaStop {
@@ -25,19 +26,21 @@ export function toEtaStop(row: StopRow): EtaStop {
 }
 
 /**
- * Re-plans the Planned ETAs of a trip's remaining stops on the HosEta plan, in one write; answers
- * the trip's stop rows as they are afterwards (undefined on another plan, where nothing is read).
+ * Re-plans the Planned ETAs of the remaining stops of the trip `write` writes, on the HosEta
+ * plan, in one statement; the stop rows it read and wrote then serve the write's read of the trip
+ * afterwards. On another plan nothing is read.
  */
-export async function replanTrip(trx: Db, tripId: string, plan: string, now: string): Promise<StopRow[] | undefined> {
-  if (!hasHosEtas(plan)) return undefined;
-  const rows = await tripStopRows(trx, tripId);
+export async function replanTrip(write: Pick<TripWrite, 'trx' | 'before' | 'plan' | 'now' | 'stopsAfterWrite'>): Promise<void> {
+  const { trx, plan, now } = write;
+  if (!hasHosEtas(plan)) return;
+  const rows = await tripStopRows(trx, write.before.meta.id);
   const estimates = plannedEtas(rows.map(toEtaStop), Date.parse(now));
   // undefined: a stop already reached keeps what it has.
   const changed = (index: number) => estimates[index] !== undefined && estimates[index] !== rows[index]!.eta_planned;
   const changes = rows.flatMap((row, index) => (changed(index) ? [{ id: row.id, value: estimates[index]! }] : []));
   await setStopValues(trx, 'eta_planned', changes, now);
   // What the write stored (setStopValues sets updated_at with the ETA).
-  return rows.map((row, index) => (changed(index) ? { ...row, eta_planned: estimates[index]!, updated_at: now } : row));
+  write.stopsAfterWrite(rows.map((row, index) => (changed(index) ? { ...row, eta_planned: estimates[index]!, updated_at: now } : row)));
 }
 
 export interface LiveEtaUpdate {

@@ -62,7 +62,7 @@ type StopPatch = Partial<
     'id' | 'tenant_id' | 'trip_id' | 'created_at' | 'updated_at' | 'driver_id' | 'truck_id' | 'trailer_id' | 'arrival_received_at' | 'departure_received_at'
   >
 >;
-type TripPatch = Partial<Pick<TripsTable, 'status' | 'driver_id' | 'truck_id' | 'trailer_id' | 'carrier_id'>>;
+export type TripPatch = Partial<Pick<TripsTable, 'status' | 'driver_id' | 'truck_id' | 'trailer_id' | 'carrier_id'>>;
 
 function differing<T extends object>(current: T, patch: Partial<T>): Partial<T> {
   return Object.fromEntries(
@@ -121,12 +121,14 @@ export async function setStopValues<C extends StopValueColumn>(trx: Db, column: 
   if (values.length > 0) await stopsUpdate(trx, column, values, now).execute();
 }
 
-/** Writes the trip columns of `patch` that differ from the locked record's (locked in scope by `writeTrip`). */
-export async function patchTrip(trx: Db, tripId: string, current: TripPatch, patch: TripPatch): Promise<boolean> {
-  const changes = differing<TripPatch>(current, patch);
-  if (Object.keys(changes).length === 0) return false;
-  await trx.updateTable('trips').set(changes).where('id', '=', tripId).execute();
-  return true;
+/**
+ * Writes the trip columns of `patch` that differ from `row`, the trip's row as the write holds
+ * it (locked in scope by `writeTrip`); answers the row as written, undefined when nothing differed.
+ */
+export async function patchTrip(trx: Db, row: TripRow, patch: TripPatch): Promise<TripRow | undefined> {
+  const changes = differing<TripPatch>(row, patch);
+  if (Object.keys(changes).length === 0) return undefined;
+  return trx.updateTable('trips').set(changes).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
 }
 
 /** The trip's stop rows in route order; `tripId` is a trip locked in scope by `writeTrip`. */

@@ -23,8 +23,8 @@ import { scopeOf, type Scope } from '../shared/scope.js';
 import type { Context, Principal } from '../trpc.js';
 import { shareTripWrite } from '../visibility-shares/share-progress.js';
 import { diffTrips, tripsDiffer } from './trip-diff.js';
-import { bumpTripVersion, lockTrip, tripStopRows } from './trip-write.repository.js';
-import { assembleTrips, getTripRow, tripEtag, tripLineItemRows, type StopRow, type TripRecord } from './trip.repository.js';
+import { bumpTripVersion, lockTrip, patchTrip, tripStopRows, type TripPatch } from './trip-write.repository.js';
+import { assembleTrips, tripEtag, tripLineItemRows, type StopRow, type TripRecord } from './trip.repository.js';
 
 export type WriteContext = Context & { principal: Principal };
 
@@ -41,6 +41,12 @@ export interface TripWrite {
    * after its last change of a stop (a re-plan): the read of the trip afterwards uses them.
    */
   stopsAfterWrite: (rows: StopRow[]) => void;
+  /**
+   * Writes the trip's own columns of `patch` that differ from what the row holds now. A trip
+   * write changes its trip's row only through this, so the write knows the row afterwards
+   * without reading it again.
+   */
+  patchTrip: (patch: TripPatch) => Promise<void>;
   /** The tenant's plan (`Standard`, `HosEta`). */
   plan: string;
   /** The write's time, in stored form. */
@@ -108,11 +114,23 @@ export async function writeTripIn<R>(
   const now = formatStoredDateTime(clock.now());
 
   let stopsAfter: StopRow[] | undefined;
-  const result = await options.apply({ trx, scope, clock, before, stops, plan: locked.plan, now, stopsAfterWrite: (rows) => (stopsAfter = rows) });
+  let row = locked.row;
+  const result = await options.apply({
+    trx,
+    scope,
+    clock,
+    before,
+    stops,
+    plan: locked.plan,
+    now,
+    stopsAfterWrite: (rows) => (stopsAfter = rows),
+    patchTrip: async (patch) => {
+      row = (await patchTrip(trx, row, patch)) ?? row;
+    },
+  });
 
-  const changedRow = await getTripRow(trx, scope, tripId);
-  const [changedRecord] = changedRow ? await assembleTrips(trx, [changedRow], { loadNumbers, stops: stopsAfter, lineItems }) : [];
-  if (!changedRecord || !tripsDiffer(before.trip, changedRecord.trip)) {
+  const changedRecord = (await assembleTrips(trx, [row], { loadNumbers, stops: stopsAfter, lineItems }))[0]!;
+  if (!tripsDiffer(before.trip, changedRecord.trip)) {
     return { result, record: before, changed: false };
   }
   await bumpTripVersion(trx, tripId, now);
