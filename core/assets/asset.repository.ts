@@ -84,15 +84,16 @@ export async function isAssetVisible(db: Db, scope: Scope, table: AssetTable, id
 const untyped = (db: Db) => db as unknown as Kysely<any>;
 
 /**
- * The Status of a driver, truck or trailer a trip write names (undefined when out of the scope),
- * held for the caller's transaction: on Postgres the row is read `for share`, so a retirement
- * (which writes the row, then looks for open trips) and an assignment never both commit
- * (docs/api-rules.md#drivers-trucks-and-trailers). SQLite runs one write transaction at a time.
+ * The read of the Status of a driver, truck or trailer a trip write names (no row when out of
+ * the scope), for core/trips/assignable.repository.ts to run with the others it names. Run in
+ * the write's transaction it holds the row until that commits: on Postgres the row is read
+ * `for share`, so a retirement (which writes the row, then looks for open trips) and an
+ * assignment never both commit (docs/api-rules.md#drivers-trucks-and-trailers). SQLite runs
+ * one write transaction at a time.
  */
-export async function assignableAssetStatus(db: Db, scope: Scope, table: AssetTable, id: string): Promise<string | undefined> {
+export function assignableAssetStatus(db: Db, scope: Scope, table: AssetTable, id: string) {
   const query = untyped(db).selectFrom(table).select('status').where(inScope(table, scope)).where('id', '=', id);
-  const row = await (dialectOf(db) === 'postgres' ? query.forShare() : query).executeTakeFirst();
-  return row?.status as string | undefined;
+  return dialectOf(db) === 'postgres' ? query.forShare() : query;
 }
 
 export async function getAssetRow<T extends AssetTable>(db: Db, scope: Scope, table: T, id: string): Promise<AssetRow<T> | undefined> {

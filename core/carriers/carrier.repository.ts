@@ -23,14 +23,13 @@ export type InsuranceRow = Selectable<Database['carrier_insurance']>;
 const carriersInScope = (scope: Scope) => inScope('carriers', scope, { subsidiaryColumn: null });
 
 /**
- * The Status of a carrier a trip write names (undefined when not the tenant's), held for the
- * caller's transaction like a driver's (`assignableAssetStatus`): a retirement and an
+ * The read of the Status of a carrier a trip write names (no row when not the tenant's), held
+ * for the caller's transaction like a driver's (`assignableAssetStatus`): a retirement and an
  * assignment never both commit (docs/api-rules.md#carriers).
  */
-export async function assignableCarrierStatus(db: Db, scope: Scope, id: string): Promise<string | undefined> {
+export function assignableCarrierStatus(db: Db, scope: Scope, id: string) {
   const query = db.selectFrom('carriers').select('status').where(carriersInScope(scope)).where('id', '=', id);
-  const row = await (dialectOf(db) === 'postgres' ? query.forShare() : query).executeTakeFirst();
-  return row?.status;
+  return dialectOf(db) === 'postgres' ? query.forShare() : query;
 }
 
 export function toCarrier(row: CarrierRow, insurance: readonly InsuranceRow[]): TCarrier {

@@ -6,7 +6,6 @@ import { authedProcedure } from '../trpc.js';
 import { writeManualEta } from '../trips/set-stop-eta.js';
 import { invalidState, refuseTripStatuses } from '../trips/stop-write.js';
 import { writeTrip } from '../trips/trip-write.js';
-import { tripStopRows } from '../trips/trip-write.repository.js';
 import { assertNotAhead } from '../visibility/record-position.js';
 import { checkCallEtag, insertCheckCall, toCheckCall, type CheckCallRow } from './check-call.repository.js';
 import { ZCheckCall, ZCreateCheckCallInput } from './check-call.schemas.js';
@@ -43,7 +42,7 @@ export const createCheckCall = authedProcedure
       apply: async (write) => {
         // docs/api-rules.md#notes-and-check-calls: 409s before the 422 (docs/api-rules.md#order-of-checks).
         refuseTripStatuses(write, ['Cancelled', 'Delivered'], 'record a check call');
-        const stop = (await tripStopRows(write.trx, input.tripId)).find((candidate) => candidate.status === 'Open');
+        const stop = write.stops.find((candidate) => candidate.status === 'Open');
         if (input.Eta != null && !stop) throw invalidState('The trip has no Open stop to take the Eta.');
         if (input.RecordedAt != null) assertNotAhead(input.RecordedAt, now.getTime());
         const eta = stop && input.Eta != null ? await writeManualEta({ ...write, stop }, 'Eta', input.Eta) : null;

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Insertable } from 'kysely';
 import { afterCommit } from '../../db/after-commit.js';
 import type { Db } from '../../db/create-db.js';
-import type { OutboxTable } from '../../db/tables/outbox.js';
 import type { Clock } from '../clock.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { announceEvents } from './feed-signal.js';
@@ -23,16 +21,32 @@ export interface EventToEmit {
  * position comes after the commit (feed.repository.ts `assignFeedPositions`).
  */
 export async function appendEvent(trx: Db, clock: Clock, event: EventToEmit): Promise<string> {
-  // Long polls of the events feed in this process read again once the event is visible.
+  const [id] = await appendEvents(trx, clock, [event]);
+  return id!;
+}
+
+/**
+ * `appendEvent` for several events of one write, in one statement; answers their ids in order.
+ * Their feed positions follow the order given (the insert numbers its rows in that order).
+ */
+export async function appendEvents(trx: Db, clock: Clock, events: readonly EventToEmit[]): Promise<string[]> {
+  if (events.length === 0) return [];
+  // Long polls of the events feed in this process read again once the events are visible.
   await afterCommit(trx, announceEvents);
-  return appendEntry(trx, clock, 'evt', {
+  const createdAt = formatStoredDateTime(clock.now());
+  const rows = events.map((event) => ({
+    id: `evt_${randomUUID()}`,
     tenant_id: event.tenantId,
     subsidiary_id: event.subsidiaryId,
     kind: 'event',
     type: event.type,
     customer_id: null,
-    payload: event.data,
-  });
+    payload: JSON.stringify(event.data),
+    created_at: createdAt,
+    dispatched_at: null,
+  }));
+  await trx.insertInto('outbox').values(rows).execute();
+  return rows.map((row) => row.id);
 }
 
 export interface VisibilityPost {
@@ -65,17 +79,6 @@ export async function appendVisibilityPosts(trx: Db, clock: Clock, posts: readon
   }));
   await trx.insertInto('outbox').values(rows).execute();
   return rows.map((row) => row.id);
-}
-
-type EntryFields = Omit<Insertable<OutboxTable>, 'id' | 'created_at' | 'dispatched_at' | 'payload'> & { payload: unknown };
-
-async function appendEntry(trx: Db, clock: Clock, idPrefix: string, entry: EntryFields): Promise<string> {
-  const id = `${idPrefix}_${randomUUID()}`;
-  await trx
-    .insertInto('outbox')
-    .values({ ...entry, id, payload: JSON.stringify(entry.payload), created_at: formatStoredDateTime(clock.now()), dispatched_at: null })
-    .execute();
-  return id;
 }
 
 /** Marks outbox entries fanned out. */

@@ -10,7 +10,7 @@ import { scopeOf } from '../shared/scope.js';
 import { deriveLoadStatus, type TripStatus } from '../shared/statuses.js';
 import { authedProcedure } from '../trpc.js';
 import { tripStatusesOfLoad } from '../trips/trip-write.repository.js';
-import { getTripRecord, tripEtag } from '../trips/trip.repository.js';
+import { tripEtag } from '../trips/trip.repository.js';
 import { ZTrip } from '../trips/trip.schemas.js';
 import { loadInvalidState } from './load-cancel.js';
 import { appendTripsCreated } from './load-events.js';
@@ -69,7 +69,7 @@ export const addTrip = authedProcedure
 
       const load = await getLoadRecord(trx, scope, row.load_number);
       if (!load) throw notFound('Load');
-      await appendTripsCreated(trx, ctx.clock, scope, load, [added!.Id]);
+      await appendTripsCreated(trx, ctx.clock, load, [added!.Id]);
       if (status !== row.status) {
         await appendEvent(trx, ctx.clock, {
           tenantId: row.tenant_id,
@@ -78,7 +78,8 @@ export const addTrip = authedProcedure
           data: { ...load.load, diff: { changes: [{ Field: 'Status', From: row.status, To: status }] } },
         });
       }
-      const record = await getTripRecord(trx, scope, added!.Id);
+      // The trip as the load's read assembled it: the same record GET /trips/{tripId} reads.
+      const record = load.trips.find((candidate) => candidate.meta.id === added!.Id);
       if (!record) throw notFound('Trip');
       return record;
     });

@@ -1,13 +1,14 @@
 import { withHeaders } from '../answer-headers.js';
 import { findCustomerRef } from '../customers/customer.repository.js';
 import { notFound } from '../errors.js';
-import { listReferenceDefinitionTypes } from '../reference-definitions/reference-definition.repository.js';
+import { referenceDefinitionTypes } from '../reference-definitions/reference-definition.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { ZCreatedHeaders } from '../shared/record-headers.js';
 import { scopeOf } from '../shared/scope.js';
 import { isSubsidiaryVisible } from '../subsidiaries/subsidiary.repository.js';
 import { authedProcedure } from '../trpc.js';
-import { appendLoadEvent, appendTripsCreated } from './load-events.js';
+import { definitionIdsOf } from '../trips/trip-rows.js';
+import { appendLoadCreated } from './load-events.js';
 import { duplicateLoadNumberFrom, reserveLoadNumber } from './load-number.repository.js';
 import { buildLoadRows, insertLoadRows } from './load-rows.js';
 import { ZCreateLoadInput } from './load-write.schemas.js';
@@ -70,12 +71,12 @@ export const createLoad = authedProcedure
           ExternalIds: input.ExternalIds,
           Trips: numberTrips(trips, loadNumber, 1),
         };
-        const rows = buildLoadRows(load, { tenantId: scope.tenantId, now, referenceDefinitions: await listReferenceDefinitionTypes(trx, scope) });
+        const referenceDefinitions = await referenceDefinitionTypes(trx, scope, definitionIdsOf(load.Trips));
+        const rows = buildLoadRows(load, { tenantId: scope.tenantId, now, referenceDefinitions });
         await insertLoadRows(trx, rows);
         const record = await getLoadRecord(trx, scope, loadNumber);
         if (!record) throw notFound('Load');
-        await appendLoadEvent(trx, ctx.clock, record, 'load.created');
-        await appendTripsCreated(trx, ctx.clock, scope, record, load.Trips.map((trip) => trip.Id));
+        await appendLoadCreated(trx, ctx.clock, record);
         return record;
       })
       .catch((error: unknown) => {

@@ -14,13 +14,12 @@ import { appendEvent } from '../events/outbox.repository.js';
 import type { Scope } from '../shared/scope.js';
 import { deriveLoadStatus, type TripStatus } from '../shared/statuses.js';
 import type { TripRecord } from '../trips/trip.repository.js';
-import { tripStatusesOfLoad } from '../trips/trip-write.repository.js';
-import { getLoadRecord, loadStatusOf, setLoadStatus } from './load.repository.js';
+import { getLoadRecord, loadAndTripStatuses, setLoadStatus } from './load.repository.js';
 
 export async function loadFollowsItsTrip(trx: Db, clock: Clock, scope: Scope, trip: TripRecord, now: string): Promise<void> {
   const { loadId, loadNumber, tenantId } = trip.meta;
-  const [load, trips] = await Promise.all([loadStatusOf(trx, loadId), tripStatusesOfLoad(trx, loadId)]);
-  const status = deriveLoadStatus(trips.map((row) => row.status as TripStatus));
+  const load = await loadAndTripStatuses(trx, loadId);
+  const status = deriveLoadStatus(load.trips as TripStatus[]);
   if (status === load.status) return;
   await setLoadStatus(trx, loadId, status, now);
   const record = await getLoadRecord(trx, scope, loadNumber);

@@ -20,11 +20,12 @@ export function duplicateLoadNumber(loadNumber: string): AppError {
 
 /** Takes the tenant's load-number lock for the transaction; answers the last number assigned. */
 async function lockLoadNumbers(trx: Db, tenantId: string): Promise<number> {
-  await trx.insertInto('load_numbers').values({ tenant_id: tenantId, last_number: 0 }).onConflict((oc) => oc.column('tenant_id').doNothing()).execute();
+  // One statement: a tenant's first create inserts its row, every later one updates it with the
+  // value it has, which takes the row lock as the update of an existing row does.
   const row = await trx
-    .updateTable('load_numbers')
-    .set({ last_number: sql<number>`last_number` })
-    .where('tenant_id', '=', tenantId)
+    .insertInto('load_numbers')
+    .values({ tenant_id: tenantId, last_number: 0 })
+    .onConflict((oc) => oc.column('tenant_id').doUpdateSet({ last_number: sql<number>`load_numbers.last_number` }))
     .returning('last_number')
     .executeTakeFirstOrThrow();
   return Number(row.last_number);

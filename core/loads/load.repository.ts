@@ -20,6 +20,8 @@ export type LoadRow = Selectable<LoadsTable>;
 export interface LoadRecord {
   load: TLoad;
   row: LoadRow;
+  /** Its trips in sequence order, each as GET /trips/{tripId} reads it (the events of a new trip carry it). */
+  trips: TripRecord[];
 }
 
 /** docs/api-rules.md#loads: a place is null when its stop has no address; Country, CompanyId, Coordinates are omitted when unknown. */
@@ -89,19 +91,32 @@ async function assembleLoads(db: Db, rows: readonly LoadRow[]): Promise<LoadReco
     .orderBy('load_id')
     .orderBy('sequence')
     .execute();
-  const trips = await assembleTrips(db, tripRows);
+  const trips = await assembleTrips(db, tripRows, { loadNumbers: new Map(rows.map((row) => [row.id, row.load_number])) });
   const byLoad = new Map<string, TripRecord[]>();
   for (const record of trips) {
     const list = byLoad.get(record.meta.loadId);
     if (list) list.push(record);
     else byLoad.set(record.meta.loadId, [record]);
   }
-  return rows.map((row) => ({ load: toLoad(row, byLoad.get(row.id) ?? []), row }));
+  return rows.map((row) => {
+    const loadTrips = byLoad.get(row.id) ?? [];
+    return { load: toLoad(row, loadTrips), row, trips: loadTrips };
+  });
 }
 
-/** A load's status by id; the load of a trip the caller locked in scope. */
-export async function loadStatusOf(trx: Db, loadId: string): Promise<{ status: string }> {
-  return trx.selectFrom('loads').select('status').where('id', '=', loadId).executeTakeFirstOrThrow();
+/**
+ * A load's status and its trips' statuses (which it follows), in one read; the load of a trip
+ * the caller locked in scope, so it has a trip and the join a row.
+ */
+export async function loadAndTripStatuses(trx: Db, loadId: string): Promise<{ status: string; trips: string[] }> {
+  const rows = await trx
+    .selectFrom('loads')
+    .innerJoin('trips', 'trips.load_id', 'loads.id')
+    .select(['loads.status as load_status', 'trips.status as trip_status'])
+    .where('loads.id', '=', loadId)
+    .execute();
+  if (rows.length === 0) throw new Error(`load ${loadId} has no trip`);
+  return { status: rows[0]!.load_status, trips: rows.map((row) => row.trip_status) };
 }
 
 /** Sets the status of a load whose trips changed (its status follows theirs). */

@@ -5,9 +5,10 @@ import { findVisibleDefinitionIds } from '../reference-definitions/reference-def
 import type { Scope } from '../shared/scope.js';
 import type { TNewStop, TNewTrip } from '../trips/new-trip.schemas.js';
 import { newReferences, newStopFromInput } from '../trips/stop-input.js';
+import { definitionIdsOf } from '../trips/trip-rows.js';
 import type { TTripInput } from './load-write.schemas.js';
 import { missingRecord } from './new-load-checks.js';
-import { assignableStatus, type AssignableTable } from '../trips/assignable.js';
+import { assignableStatuses, type AssignableTable } from '../trips/assignable.repository.js';
 
 /** Server-assigned ids (docs/api-rules.md#loads): the prefix says the kind, as everywhere. */
 export const newLoadId = () => `lod_${randomUUID()}`;
@@ -50,15 +51,18 @@ export async function newTripsFromInput(db: Db, scope: Scope, inputs: readonly T
   const trips: UnnumberedTrip[] = [];
   const inactive: InactiveResource[] = [];
   for (const [index, trip] of inputs.entries()) {
-    for (const resource of TRIP_RESOURCES) {
+    // The records the trip names, read in one statement; the first missing one in body order is the 404.
+    const named = TRIP_RESOURCES.flatMap((resource) => {
       const id = trip[resource.field];
-      if (id === undefined) continue;
-      const status = await assignableStatus(db, scope, resource.table, id);
-      const field = place.fieldOf(index, resource.field);
-      if (status === undefined) throw missingRecord(resource.what, field);
-      if (status === 'Inactive') inactive.push({ field, what: resource.what, id });
-    }
-    const definitionIds = [...new Set([...(trip.References ?? []), ...trip.Stops.flatMap((stop) => stop.References ?? [])].flatMap((ref) => (ref.ReferenceId ? [ref.ReferenceId] : [])))];
+      return id === undefined ? [] : [{ table: resource.table, id, what: resource.what, field: place.fieldOf(index, resource.field) }];
+    });
+    const statuses = await assignableStatuses(db, scope, named);
+    named.forEach(({ what, field, id }, position) => {
+      const status = statuses[position];
+      if (status === undefined) throw missingRecord(what, field);
+      if (status === 'Inactive') inactive.push({ field, what, id });
+    });
+    const definitionIds = definitionIdsOf([trip]);
     if (definitionIds.length > 0 && (await findVisibleDefinitionIds(db, scope, definitionIds)).length !== definitionIds.length) {
       throw missingRecord('Reference definition', place.fieldOf(index, 'References'));
     }

@@ -10,7 +10,7 @@ import { ZEtagHeader, ZIfMatchRequired } from '../shared/record-headers.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import { loadInvalidState } from './load-cancel.js';
-import { appendLoadEvent } from './load-events.js';
+import { appendLoadChanged } from './load-events.js';
 import { ZUpdateLoadInput } from './load-write.schemas.js';
 import { getLoadRecord, loadEtag, lockLoad, updateLoadFields, type LoadRow } from './load.repository.js';
 import { ZLoad } from './load.schemas.js';
@@ -74,7 +74,7 @@ export const updateLoad = authedProcedure
       const after = await getLoadRecord(trx, scope, row.load_number);
       if (!after) throw notFound('Load');
       const diff = diffFields(before.load, after.load, ['CustomerId', 'OrderNumber', 'Equipment', 'ExternalIds']);
-      await appendLoadEvent(trx, ctx.clock, after, 'load.changed', { ...after.load, diff: { changes: diff } });
+      await appendLoadChanged(trx, ctx.clock, after, { ...after.load, diff: { changes: diff } });
       return after;
     });
     return withHeaders(record.load, { etag: loadEtag(record.row) });

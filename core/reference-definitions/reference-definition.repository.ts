@@ -61,6 +61,16 @@ export async function listReferenceDefinitionTypes(db: Db, scope: Scope): Promis
   return new Map(rows.map((row) => [row.id, { Type: row.type }]));
 }
 
+/**
+ * `listReferenceDefinitionTypes` narrowed to the definitions `ids` name, all a write's new
+ * references need: nothing is read when they name none.
+ */
+export async function referenceDefinitionTypes(db: Db, scope: Scope, ids: readonly string[]): Promise<Map<string, { Type: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('reference_definitions').select(['id', 'type']).where(scoped(scope)).where('id', 'in', [...ids]).execute();
+  return new Map(rows.map((row) => [row.id, { Type: row.type }]));
+}
+
 /** The columns a reference checks against its definition; undefined when not the tenant's (definitions are tenant-wide). */
 export async function findDefinitionForReference(
   db: Db,

@@ -10,7 +10,7 @@ import { loadOfTender, newLoadNumber } from './tender-load.js';
 import { invalidState, moveTenderWith } from './tender-moves.js';
 import { linkTenderLoad, moveTender, toTender } from './tender.repository.js';
 import { ZAcceptTenderInput, ZTender } from './tender.schemas.js';
-import { appendLoadEvent, appendTripsCreated } from '../loads/load-events.js';
+import { appendLoadCreated } from '../loads/load-events.js';
 
 export const acceptTender = authedProcedure
   .meta({
@@ -54,8 +54,7 @@ export const acceptTender = authedProcedure
       const created = await getLoadRecord(trx, tenantScope, loadNumber);
       if (!created) throw notFound('Load');
       // The same events as POST /loads: the load, then each of its trips.
-      await appendLoadEvent(trx, ctx.clock, created, 'load.created');
-      await appendTripsCreated(trx, ctx.clock, tenantScope, created, load.Trips.map((trip) => trip.Id));
+      await appendLoadCreated(trx, ctx.clock, created);
       const answered = { ...accepted, load_id: load.Id };
       await appendTenderEvent(trx, ctx.clock, { tenantId: scope.tenantId, type: 'tender.accepted', tender: toTender(answered, now) });
       return answered;

@@ -1,11 +1,11 @@
 import { notFound, validationError } from '../errors.js';
-import { listReferenceDefinitionTypes } from '../reference-definitions/reference-definition.repository.js';
+import { referenceDefinitionTypes } from '../reference-definitions/reference-definition.repository.js';
 import { authedProcedure } from '../trpc.js';
 import { ZTrip } from './trip.schemas.js';
 import { IF_MATCH_TRIP_WRITE, ZAddTripStopInput } from './stop-list.schemas.js';
 import { writeStopList } from './stop-list-write.js';
 import { newStopFromInput } from './stop-input.js';
-import { referenceRow, stopRow } from './trip-rows.js';
+import { definitionIdsOf, referenceRow, stopRow } from './trip-rows.js';
 
 export const addTripStop = authedProcedure
   .meta({
@@ -29,7 +29,7 @@ export const addTripStop = authedProcedure
   .mutation(async ({ ctx, input }) =>
     writeStopList(ctx, input.tripId, 'add a stop', async ({ trx, scope, before, stops, now }) => {
       const stop = await newStopFromInput(trx, scope, input.Stop);
-      const referenceDefinitions = await listReferenceDefinitionTypes(trx, scope);
+      const referenceDefinitions = await referenceDefinitionTypes(trx, scope, definitionIdsOf([stop]));
       if (stop.References?.some((reference) => reference.ReferenceId && !referenceDefinitions.has(reference.ReferenceId))) {
         throw notFound('Reference definition');
       }

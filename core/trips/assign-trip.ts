@@ -7,9 +7,8 @@ import { ZAssignTripInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { invalidState, refuseTripStatuses } from './stop-write.js';
 import { replanTrip } from './trip-etas.js';
 import { writeTrip } from './trip-write.js';
-import { patchTrip } from './trip-write.repository.js';
 import { withHeaders } from '../answer-headers.js';
-import { assignableStatus, type AssignableTable } from './assignable.js';
+import { assignableStatuses, type AssignableTable } from './assignable.repository.js';
 
 const ASSIGNABLE = [
   { field: 'DriverId', table: 'drivers', what: 'Driver', column: 'driver_id' },
@@ -22,10 +21,14 @@ const ASSIGNABLE = [
 type AssignInput = Partial<Record<(typeof ASSIGNABLE)[number]['field'], string>>;
 
 /** The resource's Status; 404 when the caller may not see it. */
-async function requireVisible(trx: Db, scope: Scope, table: AssignableTable, id: string, what: string): Promise<string> {
-  const status = await assignableStatus(trx, scope, table, id);
-  if (status === undefined) throw notFound(what);
-  return status;
+/** The Status of each record given, in one statement; 404 for the first the caller cannot see. */
+async function requireVisible(trx: Db, scope: Scope, given: readonly { table: AssignableTable; id: string; what: string }[]): Promise<string[]> {
+  const statuses = await assignableStatuses(trx, scope, given);
+  return given.map(({ what }, index) => {
+    const status = statuses[index];
+    if (status === undefined) throw notFound(what);
+    return status;
+  });
 }
 
 export const assignTrip = authedProcedure
@@ -58,24 +61,20 @@ export const assignTrip = authedProcedure
     const { record, etag } = await writeTrip(ctx, input.tripId, {
       emitTripChanged: true,
       apply: async (write) => {
-        const { trx, scope, before, plan, now } = write;
-        const statuses: string[] = [];
-        for (const item of given) statuses.push(await requireVisible(trx, scope, item.table, (input as AssignInput)[item.field]!, item.what));
+        const { trx, scope, before } = write;
+        const statuses = await requireVisible(
+          trx,
+          scope,
+          given.map((item) => ({ table: item.table, id: (input as AssignInput)[item.field]!, what: item.what })),
+        );
         refuseTripStatuses(write, ['Delivered', 'Cancelled'], 'assign resources');
         // docs/api-rules.md#trips-and-stops: a retired driver, truck, trailer or carrier takes no trip.
         given.forEach((item, index) => {
           if (statuses[index] === 'Inactive') throw invalidState(`${item.what} ${(input as AssignInput)[item.field]} is Inactive.`);
         });
-        const current = {
-          status: before.meta.status,
-          driver_id: before.trip.DriverId,
-          truck_id: before.trip.TruckId,
-          trailer_id: before.trip.TrailerId,
-          carrier_id: before.trip.CarrierId,
-        };
         const patch = Object.fromEntries(given.map((item) => [item.column, (input as AssignInput)[item.field]!]));
-        await patchTrip(trx, before.meta.id, current, { ...patch, status: before.meta.status === 'Planned' ? 'Assigned' : undefined });
-        await replanTrip(trx, before.meta.id, plan, now);
+        await write.patchTrip({ ...patch, status: before.meta.status === 'Planned' ? 'Assigned' : undefined });
+        await replanTrip(write);
       },
     });
     return withHeaders(record.trip, { etag });

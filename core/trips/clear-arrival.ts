@@ -3,7 +3,7 @@ import { ZStop } from './trip.schemas.js';
 import { ZClearArrivalInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { refuseTripStatuses, writeStop } from './stop-write.js';
 import { syncStopDetention } from './stop-detention-hook.js';
-import { patchStop, patchTrip } from './trip-write.repository.js';
+import { patchStop } from './trip-write.repository.js';
 
 export const clearArrival = authedProcedure
   .meta({
@@ -39,6 +39,6 @@ export const clearArrival = authedProcedure
       // The arrival caused InTransit when it was the trip's only pickup arrival.
       const otherPickupArrived = stops.some((row) => row.id !== stop.id && row.stop_type === 'Pickup' && row.arrived_at !== null);
       if (before.meta.status === 'InTransit' && stop.stop_type === 'Pickup' && stop.arrived_at !== null && !otherPickupArrived) {
-        await patchTrip(trx, before.meta.id, { status: before.meta.status }, { status: 'Dispatched' });
+        await write.patchTrip({ status: 'Dispatched' });
       }
     }));

@@ -4,7 +4,6 @@ import { ZDispatchTripInput, ZTripEtagHeader } from './stop-write.schemas.js';
 import { invalidState } from './stop-write.js';
 import { replanTrip } from './trip-etas.js';
 import { writeTrip } from './trip-write.js';
-import { patchTrip } from './trip-write.repository.js';
 import { withHeaders } from '../answer-headers.js';
 
 export const dispatchTrip = authedProcedure
@@ -29,7 +28,8 @@ export const dispatchTrip = authedProcedure
   .mutation(async ({ ctx, input }) => {
     const { record, etag } = await writeTrip(ctx, input.tripId, {
       emitTripChanged: false,
-      apply: async ({ trx, before, plan, now }) => {
+      apply: async (write) => {
+        const { before, patchTrip } = write;
         const status = before.meta.status;
         if (status === 'Dispatched') return;
         if (status !== 'Assigned') {
@@ -37,8 +37,8 @@ export const dispatchTrip = authedProcedure
             status === 'Planned' ? 'Assign the trip before dispatching it.' : `Cannot dispatch a ${status} trip.`,
           );
         }
-        await patchTrip(trx, before.meta.id, { status }, { status: 'Dispatched' });
-        await replanTrip(trx, before.meta.id, plan, now);
+        await patchTrip({ status: 'Dispatched' });
+        await replanTrip(write);
       },
     });
     return withHeaders(record.trip, { etag });

@@ -2,6 +2,7 @@ import type { QueryCreator } from 'kysely';
 import { dialectOf, type Db } from '../../db/create-db.js';
 import type { Database } from '../../db/database.js';
 import type { StopRow } from './trip.repository.js';
+import { stopsUpdate } from './trip-write.repository.js';
 
 /**
  * The statements of Live ETAs (trip-etas.ts), on the hot path of position ingestion: one read
@@ -34,30 +35,18 @@ export async function writeLiveEtas(
   tripIds: readonly string[],
   now: string,
 ): Promise<void> {
-  const stopsUpdate = (db: QueryCreator<Database>) =>
-    db
-      .updateTable('stops')
-      .set((eb) => {
-        let etaCase = eb.case('id').when(changes[0]!.id).then(changes[0]!.eta);
-        for (const change of changes.slice(1)) etaCase = etaCase.when(change.id).then(change.eta);
-        return { eta_live: etaCase.end(), updated_at: now };
-      })
-      .where(
-        'id',
-        'in',
-        changes.map((change) => change.id),
-      );
+  const values = changes.map((change) => ({ id: change.id, value: change.eta }));
   if (dialectOf(trx) === 'postgres') {
     // One round trip: the stops' update as a data-modifying CTE of the trips' (it runs whether
     // or not the outer statement reads it; the two touch different tables).
     await trx
-      .with('changed_stops', (db) => stopsUpdate(db).returning('stops.id'))
+      .with('changed_stops', (db) => stopsUpdate(db, 'eta_live', values, now).returning('stops.id'))
       .updateTable('trips')
       .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
       .where('id', 'in', [...tripIds])
       .execute();
   } else {
-    await stopsUpdate(trx).execute();
+    await stopsUpdate(trx, 'eta_live', values, now).execute();
     await trx
       .updateTable('trips')
       .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))

@@ -21,14 +21,9 @@ import { tripEtag, type StopRow } from './trip.repository.js';
 import { invalidState, refuseTripStatuses } from './stop-write.js';
 import { replanTrip } from './trip-etas.js';
 import { writeTrip, type TripWrite, type WriteContext } from './trip-write.js';
-import { patchStop, tripStopRows } from './trip-write.repository.js';
+import { patchStop } from './trip-write.repository.js';
 import { deleteStop, insertStop, renumberStops } from './stop-list.repository.js';
 import { withHeaders } from '../answer-headers.js';
-
-export interface StopListWrite extends TripWrite {
-  /** The trip's stops in route order, as locked. */
-  stops: StopRow[];
-}
 
 export interface StopListPlan {
   /** Every stop id of the trip afterwards, in route order. */
@@ -48,18 +43,17 @@ export async function writeStopList(
   ctx: WriteContext,
   tripId: string,
   action: StopListAction,
-  plan: (write: StopListWrite) => Promise<StopListPlan>,
+  plan: (write: TripWrite) => Promise<StopListPlan>,
 ): Promise<TTrip> {
   const { record, etag } = await writeTrip(ctx, tripId, {
     emitTripChanged: true,
     apply: async (write) => {
-      const stops = await tripStopRows(write.trx, tripId);
-      const listWrite = { ...write, stops };
-      const planned = await plan(listWrite);
+      const planned = await plan(write);
       checkIfMatch(ctx.request?.ifMatch, tripEtag(write.before.meta.id, write.before.meta.version));
       refuseTripStatuses(write, ['Cancelled', 'Delivered'], action);
-      checkRoute(stops, planned);
-      if (await applyPlan(listWrite, planned)) await replanTrip(write.trx, tripId, write.plan, write.now);
+      checkRoute(write.stops, planned);
+      if (!(await applyPlan(write, planned))) return;
+      await replanTrip(write);
     },
   });
   return withHeaders(record.trip, { etag });
@@ -86,7 +80,7 @@ function checkRoute(stops: readonly StopRow[], planned: StopListPlan): void {
 }
 
 /** Writes what the plan changes; true when it wrote anything. */
-async function applyPlan({ trx, before, now, stops }: StopListWrite, planned: StopListPlan): Promise<boolean> {
+async function applyPlan({ trx, before, now, stops }: TripWrite, planned: StopListPlan): Promise<boolean> {
   let changed = false;
   if (planned.remove) {
     await deleteStop(trx, planned.remove.id);

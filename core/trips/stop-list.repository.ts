@@ -1,6 +1,7 @@
 import type { Db } from '../../db/create-db.js';
 import type { Row } from '../shared/row-set.js';
 import type { StopRow } from './trip.repository.js';
+import { setStopValues } from './trip-write.repository.js';
 
 /**
  * The statements that change which stops a trip has and in what order (stop-list-write.ts).
@@ -26,15 +27,17 @@ export async function deleteStop(trx: Db, stopId: string): Promise<void> {
  * `(trip_id, sequence)` is unique and both databases check it row by row, so the stops that
  * move go first to the negative of their new sequence (no stop holds a negative one, and the
  * new sequences are distinct), then all flip to positive in one statement: a new sequence is
- * never held by a stop that keeps its own.
+ * never held by a stop that keeps its own. Two statements however many stops move.
  */
 export async function renumberStops(trx: Db, tripId: string, stops: readonly Pick<StopRow, 'id' | 'sequence'>[], order: readonly string[]): Promise<boolean> {
   const current = new Map(stops.map((stop) => [stop.id, Number(stop.sequence)]));
   const moves = order.map((id, index) => ({ id, sequence: index + 1 })).filter((move) => current.get(move.id) !== move.sequence);
   if (moves.length === 0) return false;
-  for (const move of moves) {
-    await trx.updateTable('stops').set({ sequence: -move.sequence }).where('id', '=', move.id).execute();
-  }
+  await setStopValues(
+    trx,
+    'sequence',
+    moves.map((move) => ({ id: move.id, value: -move.sequence })),
+  );
   await trx
     .updateTable('stops')
     .set((eb) => ({ sequence: eb.neg(eb.ref('sequence')) }))

@@ -12,7 +12,7 @@ import { appendEvent } from '../events/outbox.repository.js';
 import type { VisitSource } from '../shared/statuses.js';
 import { syncStopDetention } from './stop-detention-hook.js';
 import type { StopWrite } from './stop-write.js';
-import { patchStop, patchTrip } from './trip-write.repository.js';
+import { patchStop } from './trip-write.repository.js';
 
 export interface StopVisit {
   /** The stored date-time of the arrival or departure. */
@@ -51,7 +51,7 @@ export async function arriveAtStop(write: StopWrite, visit: StopVisit): Promise<
     now,
   );
   if (stop.stop_type === 'Pickup' && before.meta.status === 'Dispatched') {
-    await patchTrip(trx, before.meta.id, { status: before.meta.status }, { status: 'InTransit' });
+    await write.patchTrip({ status: 'InTransit' });
   }
   if (stop.arrived_at !== visit.at || stop.arrival_source !== visit.source) await emitVisit(write, 'stop.arrived', { ArrivedAt: visit.at }, visit.source);
   if (stop.arrived_at !== visit.at && visitFollower) await visitFollower(write, { kind: 'Arrival', at: visit.at });
@@ -66,7 +66,7 @@ export async function arriveAtStop(write: StopWrite, visit: StopVisit): Promise<
 export async function departFromStop(write: StopWrite, visit: StopVisit): Promise<void> {
   const { trx, clock, stop, before, now, isFinal } = write;
   await patchStop(trx, stop, { departed_at: visit.at, departure_source: visit.source, status: 'Completed' }, now);
-  if (isFinal) await patchTrip(trx, before.meta.id, { status: before.meta.status }, { status: 'Delivered' });
+  if (isFinal) await write.patchTrip({ status: 'Delivered' });
   if (stop.departed_at !== visit.at || stop.departure_source !== visit.source) {
     await emitVisit(write, 'stop.departed', { DepartedAt: visit.at }, visit.source);
   }

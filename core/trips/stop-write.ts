@@ -3,13 +3,10 @@ import type { TripStatus } from '../shared/statuses.js';
 import type { StopRow } from './trip.repository.js';
 import type { TStop } from './trip.schemas.js';
 import { writeTrip, type TripWrite, type WriteContext } from './trip-write.js';
-import { tripStopRows } from './trip-write.repository.js';
 import { withHeaders } from '../answer-headers.js';
 
 export interface StopWrite extends TripWrite {
   stop: StopRow;
-  /** Every stop of the trip in route order, as locked. */
-  stops: StopRow[];
   isFinal: boolean;
 }
 
@@ -31,10 +28,9 @@ export async function writeStop(
 /** A trip write's `apply` for one of its stops, read under the trip's lock; 404 for a stop that is not the trip's. */
 export function onStop<R>(stopId: string, apply: (write: StopWrite) => Promise<R>): (write: TripWrite) => Promise<R> {
   return async (write) => {
-    const stops = await tripStopRows(write.trx, write.before.meta.id);
-    const stop = stops.find((row) => row.id === stopId);
+    const stop = write.stops.find((row) => row.id === stopId);
     if (!stop) throw notFound('Stop');
-    return apply({ ...write, stop, stops, isFinal: stops.at(-1)?.id === stop.id });
+    return apply({ ...write, stop, isFinal: write.stops.at(-1)?.id === stop.id });
   };
 }
 

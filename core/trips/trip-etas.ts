@@ -4,13 +4,14 @@
  * HosEta plan (docs/api-rules.md#positions-and-etas).
  */
 import type { Db } from '../../db/create-db.js';
-import { hasHosEtas, liveEtas, plannedEtas, type EtaStop, type LivePosition, type StopEstimates } from '../eta/estimate.js';
+import { hasHosEtas, liveEtas, plannedEtas, type EtaStop, type LivePosition } from '../eta/estimate.js';
 import { toLatLng } from '../eta/road-distance.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import type { Clock } from '../clock.js';
 import { selectLiveEtaStops, writeLiveEtas, type LiveEtaStop } from './live-eta.repository.js';
 import type { StopRow } from './trip.repository.js';
-import { patchStop, tripStopRows } from './trip-write.repository.js';
+import type { TripWrite } from './trip-write.js';
+import { setStopValues, tripStopRows } from './trip-write.repository.js';
 
 export function toEtaStop(row: StopRow): EtaStop {
   return {
@@ -24,28 +25,22 @@ export function toEtaStop(row: StopRow): EtaStop {
   };
 }
 
-async function storeEstimates(
-  trx: Db,
-  rows: readonly StopRow[],
-  estimates: StopEstimates,
-  column: 'eta_planned' | 'eta_live',
-  now: string,
-): Promise<boolean> {
-  let changed = false;
-  for (const [index, row] of rows.entries()) {
-    const estimate = estimates[index];
-    // undefined: a stop already reached keeps what it has.
-    if (estimate === undefined) continue;
-    if (await patchStop(trx, row, { [column]: estimate }, now)) changed = true;
-  }
-  return changed;
-}
-
-/** Re-plans the Planned ETAs of a trip's remaining stops on the HosEta plan; true when any changed. */
-export async function replanTrip(trx: Db, tripId: string, plan: string, now: string): Promise<boolean> {
-  if (!hasHosEtas(plan)) return false;
-  const rows = await tripStopRows(trx, tripId);
-  return storeEstimates(trx, rows, plannedEtas(rows.map(toEtaStop), Date.parse(now)), 'eta_planned', now);
+/**
+ * Re-plans the Planned ETAs of the remaining stops of the trip `write` writes, on the HosEta
+ * plan, in one statement; the stop rows it read and wrote then serve the write's read of the trip
+ * afterwards. On another plan nothing is read.
+ */
+export async function replanTrip(write: Pick<TripWrite, 'trx' | 'before' | 'plan' | 'now' | 'stopsAfterWrite'>): Promise<void> {
+  const { trx, plan, now } = write;
+  if (!hasHosEtas(plan)) return;
+  const rows = await tripStopRows(trx, write.before.meta.id);
+  const estimates = plannedEtas(rows.map(toEtaStop), Date.parse(now));
+  // undefined: a stop already reached keeps what it has.
+  const changed = (index: number) => estimates[index] !== undefined && estimates[index] !== rows[index]!.eta_planned;
+  const changes = rows.flatMap((row, index) => (changed(index) ? [{ id: row.id, value: estimates[index]! }] : []));
+  await setStopValues(trx, 'eta_planned', changes, now);
+  // What the write stored (setStopValues sets updated_at with the ETA).
+  write.stopsAfterWrite(rows.map((row, index) => (changed(index) ? { ...row, eta_planned: estimates[index]!, updated_at: now } : row)));
 }
 
 export interface LiveEtaUpdate {

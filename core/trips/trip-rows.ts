@@ -7,6 +7,12 @@ import { deriveStopStatus } from '../shared/statuses.js';
 import type { TNewLineItem, TNewReference, TNewStop, TNewTrip } from './new-trip.schemas.js';
 
 /** What the trip, stop, reference and line item rows take from where they are created. */
+/** The reference definitions the references of new trips or stops name, once each: what `referenceRow` looks up. */
+export function definitionIdsOf(records: readonly { References?: readonly { ReferenceId?: string | null }[] | null; Stops?: readonly { References?: readonly { ReferenceId?: string | null }[] | null }[] }[]): string[] {
+  const references = records.flatMap((record) => [...(record.References ?? []), ...(record.Stops ?? []).flatMap((stop) => stop.References ?? [])]);
+  return [...new Set(references.flatMap((reference) => (reference.ReferenceId ? [reference.ReferenceId] : [])))];
+}
+
 export interface TripRowsContext {
   tenantId: string;
   /** Stored date-time of the write. */

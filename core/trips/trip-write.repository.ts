@@ -1,23 +1,45 @@
+import type { QueryCreator } from 'kysely';
 import type { Db } from '../../db/create-db.js';
+import type { Database } from '../../db/database.js';
 import type { StopsTable, TripsTable } from '../../db/tables/loads.js';
 import { inScope, type Scope } from '../shared/scope.js';
-import type { StopRow } from './trip.repository.js';
+import type { StopRow, TripRow } from './trip.repository.js';
 
 /**
  * The statements of a trip write (trip-write.ts): the lock, the version bump and the column
  * patches. Every function but `lockTrip` takes a trip that `writeTrip` already locked in scope.
  */
 
-/** Takes the trip's row lock for the transaction with a no-op update; false when the trip is not in scope. */
-export async function lockTrip(trx: Db, scope: Scope, tripId: string): Promise<boolean> {
+/** What `lockTrip` answers: the locked row with what a trip write needs beside it, read by the same statement. */
+export interface LockedTrip {
+  row: TripRow;
+  /** The tenant's plan (`Standard`, `HosEta`). */
+  plan: string;
+  loadNumber: string;
+}
+
+/**
+ * Takes the trip's row lock for the transaction with a no-op update and answers the row, its
+ * tenant's plan and its load's number (one round trip for what the write would otherwise read
+ * in three); undefined when the trip is not in scope.
+ */
+export async function lockTrip(trx: Db, scope: Scope, tripId: string): Promise<LockedTrip | undefined> {
   // A no-op update takes the row lock on Postgres; SQLite runs one write transaction at a time.
   const locked = await trx
     .updateTable('trips')
     .set((eb) => ({ version: eb.ref('version') }))
     .where(inScope('trips', scope))
     .where('id', '=', tripId)
+    .returningAll()
+    .returning((eb) => [
+      eb.selectFrom('tenants').select('tenants.plan').whereRef('tenants.id', '=', 'trips.tenant_id').as('tenant_plan'),
+      eb.selectFrom('loads').select('loads.load_number').whereRef('loads.id', '=', 'trips.load_id').as('load_number'),
+    ])
     .executeTakeFirst();
-  return Number(locked.numUpdatedRows) > 0;
+  if (!locked) return undefined;
+  const { tenant_plan: plan, load_number: loadNumber, ...row } = locked;
+  // Every trip has its tenant and its load (foreign keys), so neither subquery is empty.
+  return { row, plan: plan!, loadNumber: loadNumber! };
 }
 
 /** Bumps the trip's version (its ETag) after a write that changed it. */
@@ -40,7 +62,7 @@ type StopPatch = Partial<
     'id' | 'tenant_id' | 'trip_id' | 'created_at' | 'updated_at' | 'driver_id' | 'truck_id' | 'trailer_id' | 'arrival_received_at' | 'departure_received_at'
   >
 >;
-type TripPatch = Partial<Pick<TripsTable, 'status' | 'driver_id' | 'truck_id' | 'trailer_id' | 'carrier_id'>>;
+export type TripPatch = Partial<Pick<TripsTable, 'status' | 'driver_id' | 'truck_id' | 'trailer_id' | 'carrier_id'>>;
 
 function differing<T extends object>(current: T, patch: Partial<T>): Partial<T> {
   return Object.fromEntries(
@@ -64,12 +86,49 @@ function receivedTimes(changes: StopPatch, now: string): Partial<Pick<StopsTable
   };
 }
 
-/** Writes the trip columns of `patch` that differ from the locked record's (locked in scope by `writeTrip`). */
-export async function patchTrip(trx: Db, tripId: string, current: TripPatch, patch: TripPatch): Promise<boolean> {
-  const changes = differing<TripPatch>(current, patch);
-  if (Object.keys(changes).length === 0) return false;
-  await trx.updateTable('trips').set(changes).where('id', '=', tripId).execute();
-  return true;
+/** The stop columns set stop by stop in one statement (`stopsUpdate`). */
+type StopValueColumn = 'sequence' | 'eta_planned' | 'eta_live';
+
+/**
+ * One statement that sets `column` of each stop in `values` to its own value (a `case` on the
+ * id), and `updated_at` to `now` when given: a write of n stops in one round trip rather than n.
+ * `values` is not empty. Runs on its own or as a data-modifying CTE (live-eta.repository.ts).
+ */
+export function stopsUpdate<C extends StopValueColumn>(
+  db: QueryCreator<Database>,
+  column: C,
+  values: readonly { id: string; value: StopsTable[C] }[],
+  now?: string,
+) {
+  return db
+    .updateTable('stops')
+    .set((eb) => {
+      let byId = eb.case('id').when(values[0]!.id).then(values[0]!.value as StopsTable[StopValueColumn]);
+      for (const { id, value } of values.slice(1)) byId = byId.when(id).then(value as StopsTable[StopValueColumn]);
+      // Postgres types a parameter in a `case` as text: an integer column needs the cast.
+      const value = column === 'sequence' ? eb.cast(byId.end(), 'integer') : byId.end();
+      return { [column]: value, ...(now === undefined ? {} : { updated_at: now }) };
+    })
+    .where(
+      'id',
+      'in',
+      values.map((entry) => entry.id),
+    );
+}
+
+/** `stopsUpdate` run in the caller's transaction; no statement when `values` is empty. */
+export async function setStopValues<C extends StopValueColumn>(trx: Db, column: C, values: readonly { id: string; value: StopsTable[C] }[], now?: string): Promise<void> {
+  if (values.length > 0) await stopsUpdate(trx, column, values, now).execute();
+}
+
+/**
+ * Writes the trip columns of `patch` that differ from `row`, the trip's row as the write holds
+ * it (locked in scope by `writeTrip`); answers the row as written, undefined when nothing differed.
+ */
+export async function patchTrip(trx: Db, row: TripRow, patch: TripPatch): Promise<TripRow | undefined> {
+  const changes = differing<TripPatch>(row, patch);
+  if (Object.keys(changes).length === 0) return undefined;
+  return trx.updateTable('trips').set(changes).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
 }
 
 /** The trip's stop rows in route order; `tripId` is a trip locked in scope by `writeTrip`. */

@@ -17,15 +17,14 @@
 import type { Db } from '../../db/create-db.js';
 import type { Clock } from '../clock.js';
 import { notFound } from '../errors.js';
-import { appendEvent } from '../events/outbox.repository.js';
+import { appendEvents, type EventToEmit } from '../events/outbox.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { scopeOf, type Scope } from '../shared/scope.js';
-import { findTenantPlan } from '../tenancy/tenant.repository.js';
 import type { Context, Principal } from '../trpc.js';
 import { shareTripWrite } from '../visibility-shares/share-progress.js';
 import { diffTrips, tripsDiffer } from './trip-diff.js';
-import { bumpTripVersion, lockTrip, tripStatusesOfLoad } from './trip-write.repository.js';
-import { getTripRecord, tripEtag, type TripRecord } from './trip.repository.js';
+import { bumpTripVersion, lockTrip, patchTrip, tripStopRows, type TripPatch } from './trip-write.repository.js';
+import { assembleTrips, tripEtag, tripLineItemRows, type StopRow, type TripRecord } from './trip.repository.js';
 
 export type WriteContext = Context & { principal: Principal };
 
@@ -35,6 +34,19 @@ export interface TripWrite {
   clock: Clock;
   /** The trip as it was when the lock was taken. */
   before: TripRecord;
+  /** Its stop rows in route order, as the lock found them (`before` was made of them). */
+  stops: StopRow[];
+  /**
+   * Tells the write the trip's stop rows as the write leaves them, when it has just read them
+   * after its last change of a stop (a re-plan): the read of the trip afterwards uses them.
+   */
+  stopsAfterWrite: (rows: StopRow[]) => void;
+  /**
+   * Writes the trip's own columns of `patch` that differ from what the row holds now. A trip
+   * write changes its trip's row only through this, so the write knows the row afterwards
+   * without reading it again.
+   */
+  patchTrip: (patch: TripPatch) => Promise<void>;
   /** The tenant's plan (`Standard`, `HosEta`). */
   plan: string;
   /** The write's time, in stored form. */
@@ -91,16 +103,34 @@ export async function writeTripIn<R>(
   const follow = follower;
   if (!follow) throw new Error('trip writes need their follower: core/router.ts sets it');
   const { scope, clock } = env;
-  if (!(await lockTrip(trx, scope, tripId))) throw notFound('Trip');
-  const before = await getTripRecord(trx, scope, tripId);
-  if (!before) throw notFound('Trip');
-  const plan = await findTenantPlan(trx, before.meta.tenantId);
+  const locked = await lockTrip(trx, scope, tripId);
+  if (!locked) throw notFound('Trip');
+  // The lock read the load's number, which no trip write changes: neither read of the trip reads it again.
+  const loadNumbers = new Map([[locked.row.load_id, locked.loadNumber]]);
+  const stops = await tripStopRows(trx, tripId);
+  // Only a new trip has line items written (core/loads/load-rows.ts): the read afterwards keeps these.
+  const lineItems = await tripLineItemRows(trx, [tripId]);
+  const before = (await assembleTrips(trx, [locked.row], { loadNumbers, stops, lineItems }))[0]!;
   const now = formatStoredDateTime(clock.now());
 
-  const result = await options.apply({ trx, scope, clock, before, plan, now });
+  let stopsAfter: StopRow[] | undefined;
+  let row = locked.row;
+  const result = await options.apply({
+    trx,
+    scope,
+    clock,
+    before,
+    stops,
+    plan: locked.plan,
+    now,
+    stopsAfterWrite: (rows) => (stopsAfter = rows),
+    patchTrip: async (patch) => {
+      row = (await patchTrip(trx, row, patch)) ?? row;
+    },
+  });
 
-  const changedRecord = await getTripRecord(trx, scope, tripId);
-  if (!changedRecord || !tripsDiffer(before.trip, changedRecord.trip)) {
+  const changedRecord = (await assembleTrips(trx, [row], { loadNumbers, stops: stopsAfter, lineItems }))[0]!;
+  if (!tripsDiffer(before.trip, changedRecord.trip)) {
     return { result, record: before, changed: false };
   }
   await bumpTripVersion(trx, tripId, now);
@@ -124,14 +154,16 @@ async function emitTripEvents(
 ): Promise<void> {
   const route = { tenantId: after.meta.tenantId, subsidiaryId: after.meta.subsidiaryId };
   const changes = diffTrips(before.trip, after.trip);
+  const events: EventToEmit[] = [];
   if (emitTripChanged && changes.length > 0) {
-    await appendEvent(trx, clock, { ...route, type: 'trip.changed', data: { ...after.trip, diff: { changes } } });
+    events.push({ ...route, type: 'trip.changed', data: { ...after.trip, diff: { changes } } });
   }
   if (before.trip.Status !== after.trip.Status) {
-    await appendEvent(trx, clock, {
+    events.push({
       ...route,
       type: 'trip.status.changed',
       data: { ...after.trip, diff: { changes: [{ Field: 'Status', From: before.trip.Status, To: after.trip.Status }] } },
     });
   }
+  await appendEvents(trx, clock, events);
 }

@@ -244,20 +244,37 @@ function stopDetentions(db: Db, tenantId: string, stops: readonly Pick<StopRow, 
   );
 }
 
+/** What `assembleTrips` need not read. */
+export interface AlreadyRead {
+  loadNumbers?: ReadonlyMap<string, string>;
+  stops?: readonly StopRow[];
+  lineItems?: readonly TripLineItemRow[];
+}
+
+/** The line items of trips in their order. */
+export function tripLineItemRows(db: Db, tripIds: readonly string[]): Promise<TripLineItemRow[]> {
+  return db.selectFrom('trip_line_items').selectAll().where('trip_id', 'in', [...tripIds]).orderBy('sequence').execute();
+}
+
 /**
  * The full records of already-scoped trip rows, in the order given, with four queries in
  * all however many trips there are (lists and loads read many at once), plus one for the
  * stops' locations when a stop names one and one for their Detention when a stop has arrived
  * (core/detention). The queries run in turn (db/reads-in-turn.ts): on
  * SQLite a 100-trip page no longer holds the event loop for all of them at once.
+ * What the caller has read already in its transaction is not read again: `loadNumbers` (load id
+ * to number) when it holds every trip's, `stops` and `lineItems` (every one of the trips', in order).
  */
-export async function assembleTrips(db: Db, rows: readonly TripRow[]): Promise<TripRecord[]> {
+export async function assembleTrips(db: Db, rows: readonly TripRow[], read: AlreadyRead = {}): Promise<TripRecord[]> {
+  const { loadNumbers } = read;
   if (rows.length === 0) return [];
   const tripIds = rows.map((row) => row.id);
   const loadIds = [...new Set(rows.map((row) => row.load_id))];
+  const known = loadNumbers && loadIds.every((id) => loadNumbers.has(id)) ? loadIds.map((id) => ({ id, load_number: loadNumbers.get(id)! })) : undefined;
   const [stops, references, lineItems, loads] = await readsInTurn(
     db,
-    () => db.selectFrom('stops').select(STOP_API_COLUMNS).where('trip_id', 'in', tripIds).orderBy('trip_id').orderBy('sequence').execute(),
+    async (): Promise<readonly StopApiRow[]> =>
+      read.stops ?? db.selectFrom('stops').select(STOP_API_COLUMNS).where('trip_id', 'in', tripIds).orderBy('trip_id').orderBy('sequence').execute(),
     () =>
       db
         .selectFrom('trip_references')
@@ -266,8 +283,8 @@ export async function assembleTrips(db: Db, rows: readonly TripRow[]): Promise<T
         .orderBy('created_at')
         .orderBy('id')
         .execute(),
-    () => db.selectFrom('trip_line_items').selectAll().where('trip_id', 'in', tripIds).orderBy('sequence').execute(),
-    () => db.selectFrom('loads').select(['id', 'load_number']).where('id', 'in', loadIds).execute(),
+    async () => read.lineItems ?? tripLineItemRows(db, tripIds),
+    async () => known ?? db.selectFrom('loads').select(['id', 'load_number']).where('id', 'in', loadIds).execute(),
   );
   const stopsByTrip = groupBy(stops, (stop) => stop.trip_id);
   const tripRefs = groupBy(
@@ -279,7 +296,7 @@ export async function assembleTrips(db: Db, rows: readonly TripRow[]): Promise<T
     (ref) => ref.stop_id as string,
   );
   const itemsByTrip = groupBy(lineItems, (item) => item.trip_id);
-  const loadNumbers = new Map(loads.map((load) => [load.id, load.load_number]));
+  const numbers = new Map(loads.map((load) => [load.id, load.load_number]));
   const tenantId = rows[0]!.tenant_id;
   const [locations, detentions] = await readsInTurn(
     db,
@@ -287,7 +304,7 @@ export async function assembleTrips(db: Db, rows: readonly TripRow[]): Promise<T
     () => stopDetentions(db, tenantId, stops),
   );
   return rows.map((row) => {
-    const loadNumber = loadNumbers.get(row.load_id) ?? '';
+    const loadNumber = numbers.get(row.load_id) ?? '';
     const tripStops = (stopsByTrip.get(row.id) ?? []).map((stop) =>
       toStop(stop, stopRefs.get(stop.id) ?? [], stop.company_id === null ? undefined : locations.get(stop.company_id), detentions.get(stop.id)),
     );

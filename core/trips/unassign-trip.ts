@@ -5,7 +5,6 @@ import { ZTrip } from './trip.schemas.js';
 import { IF_MATCH_TRIP_WRITE, ZUnassignTripInput } from './stop-list.schemas.js';
 import { invalidState } from './stop-write.js';
 import { writeTrip } from './trip-write.js';
-import { patchTrip } from './trip-write.repository.js';
 import { withHeaders } from '../answer-headers.js';
 
 /** docs/api-rules.md#trips-and-stops: resources come off a trip only before it is dispatched. */
@@ -32,17 +31,11 @@ export const unassignTrip = authedProcedure
   .mutation(async ({ ctx, input }) => {
     const { record, etag } = await writeTrip(ctx, input.tripId, {
       emitTripChanged: true,
-      apply: async ({ trx, before }) => {
+      apply: async ({ before, patchTrip }) => {
         checkIfMatch(ctx.request?.ifMatch, tripEtag(before.meta.id, before.meta.version));
         const status = before.meta.status;
         if (!UNASSIGNABLE.includes(status)) throw invalidState(`Cannot unassign a ${status} trip: only Planned and Assigned trips can be.`);
-        const { DriverId, TruckId, TrailerId, CarrierId } = before.trip;
-        await patchTrip(
-          trx,
-          before.meta.id,
-          { status, driver_id: DriverId, truck_id: TruckId, trailer_id: TrailerId, carrier_id: CarrierId },
-          { status: 'Planned', driver_id: null, truck_id: null, trailer_id: null, carrier_id: null },
-        );
+        await patchTrip({ status: 'Planned', driver_id: null, truck_id: null, trailer_id: null, carrier_id: null });
       },
     });
     return withHeaders(record.trip, { etag });
