@@ -86,6 +86,23 @@ export async function findPartnerTrips(db: Db, tripIds: readonly string[]): Prom
   return found;
 }
 
+/**
+ * Whether the load came from a partner's accepted tender: one table by its (tenant_id, load_id)
+ * index, cheap to plan. A trip write asks it first, since most loads have no partner and the
+ * joined read (findPartnerTrips) costs Postgres more to plan than to run.
+ */
+export async function loadHasPartnerTender(db: Db, tenantId: string, loadId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('tenders')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('load_id', '=', loadId)
+    .where('status', '=', 'Accepted')
+    .where('edi_partner_id', 'is not', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export interface PartnerLoad extends PartnerTender {
   loadId: string;
   loadNumber: string;

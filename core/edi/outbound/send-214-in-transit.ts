@@ -13,7 +13,7 @@ import type { TripRecord } from '../../trips/trip.repository.js';
 import type { InTransitReading } from '../../visibility/commit-positions.js';
 import { deliveryEtaOf, etaDue, type DeliveryEta } from '../../visibility-shares/share-progress.js';
 import { sendEdiDocuments, type SendEdiDocumentInput } from '../send-edi-document.js';
-import { claimLoadStatuses, findPartnerTrips, saveLoadStatuses, type LoadStatus, type LoadStatusRow, type PartnerTrip } from './edi-links.repository.js';
+import { claimLoadStatuses, findPartnerTrips, loadHasPartnerTender, saveLoadStatuses, type LoadStatus, type LoadStatusRow, type PartnerTrip } from './edi-links.repository.js';
 import { exchanges } from './partner-sets.js';
 import { document214 } from './status-214.js';
 
@@ -110,7 +110,7 @@ export async function send214sOfPositions(
 /** A trip write: the `AG` of its delivery ETA when due (the trip write's `tracking.eta` decision). */
 export async function send214OfTripWrite(trx: Db, clock: Clock, after: TripRecord): Promise<void> {
   const delivery = deliveryEtaOf(after);
-  if (!delivery) return;
+  if (!delivery || !(await loadHasPartnerTender(trx, after.meta.tenantId, after.meta.loadId))) return;
   const link = (await findPartnerTrips(trx, [after.meta.id])).get(after.meta.id);
   if (link && exchanges(link.partner, '214')) await sendDue(trx, clock, [{ link, reading: undefined, delivery }]);
 }
