@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb } from '../db/create-db.js';
 import { tenderFleetFromPartners } from './edi-fleet.js';
-import { fetchTokens, postPositions, slotsOf } from './fleet-clients.js';
+import { combinedLegs, fetchTokens, postPositions, slotsOf } from './fleet-clients.js';
 import { buildFleet } from './position-fleet.js';
 import type { LoadPlan, LoadResult } from './position-load.js';
 import { recordResults } from './results.js';
@@ -45,14 +45,6 @@ type Kind = 'without' | 'with';
 interface Leg {
   first: LoadResult;
   steady: LoadResult;
-}
-
-/** Legs of a kind as one: their accepted readings over their seconds, the worse p99. */
-function combined(runs: readonly LoadResult[]): { rate: number; p99: number } {
-  return {
-    rate: runs.reduce((sum, run) => sum + run.accepted, 0) / runs.reduce((sum, run) => sum + run.seconds, 0),
-    p99: Math.max(...runs.map((run) => run.p99)),
-  };
 }
 
 /**
@@ -88,7 +80,7 @@ async function measure(label: string, freshDatabase: (name: string) => Promise<s
     );
     legs.set(kind, [...(legs.get(kind) ?? []), { first, steady }]);
   }
-  const phase = (kind: Kind, which: keyof Leg) => combined(legs.get(kind)!.map((leg) => leg[which]));
+  const phase = (kind: Kind, which: keyof Leg) => combinedLegs(legs.get(kind)!.map((leg) => leg[which]));
   const cost = (which: keyof Leg) => 1 - phase('with', which).rate / phase('without', which).rate;
   console.log(
     `[${label}] outbound 214s: ${(cost('steady') * 100).toFixed(1)}% of the steady throughput (the budget is 5%), ` +

@@ -49,3 +49,11 @@ export function postPositions(work: string, url: string, slots: LoadPlan['slots'
   const plan: LoadPlan = { url, prefix: '/api/p/v1.0/assets/', suffix: '/locations', ...timing, connections, slots };
   return runLoadGenerator('position-load.js', join(work, `plan-${Date.now()}.json`), plan);
 }
+
+/** Legs of one kind as one: their accepted readings over their seconds, the worse p99. */
+export function combinedLegs(runs: readonly LoadResult[]): { rate: number; p99: number } {
+  return {
+    rate: runs.reduce((sum, run) => sum + run.accepted, 0) / runs.reduce((sum, run) => sum + run.seconds, 0),
+    p99: Math.max(...runs.map((run) => run.p99)),
+  };
+}

@@ -34,7 +34,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb } from '../db/create-db.js';
 import { SECRET_KEY } from '../test/harness.js';
-import { fetchTokens, postPositions, slotsOf } from './fleet-clients.js';
+import { combinedLegs, fetchTokens, postPositions, slotsOf } from './fleet-clients.js';
 import { buildFleet, TENANTS, type Fleet, type WaypointFence } from './position-fleet.js';
 import type { LoadPlan, LoadResult } from './position-load.js';
 import { recordResults } from './results.js';
@@ -300,13 +300,8 @@ async function measureGeofenceCost(label: string, freshDatabase: (name: string) 
     console.log(format({ name: `geofence: next stop ${fence}`, result }));
     results.set(fence, [...(results.get(fence) ?? []), result]);
   }
-  // Both runs of a fleet as one: their accepted readings over their seconds, the worse p99.
-  const combined = (runs: LoadResult[]) => ({
-    rate: runs.reduce((sum, run) => sum + run.accepted, 0) / runs.reduce((sum, run) => sum + run.seconds, 0),
-    p99: Math.max(...runs.map((run) => run.p99)),
-  });
-  const fenced = combined(results.get('fenced')!);
-  const unfenced = combined(results.get('unfenced')!);
+  const fenced = combinedLegs(results.get('fenced')!);
+  const unfenced = combinedLegs(results.get('unfenced')!);
   const cost = 1 - fenced.rate / unfenced.rate;
   console.log(
     `[${label}] geofence: ${fenced.rate.toFixed(0)}/s p99 ${fenced.p99} ms with fenced next stops, ${unfenced.rate.toFixed(0)}/s ` +

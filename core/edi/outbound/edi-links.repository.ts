@@ -87,20 +87,21 @@ export async function findPartnerTrips(db: Db, tripIds: readonly string[]): Prom
 }
 
 /**
- * Whether the load came from a partner's accepted tender: one table by its (tenant_id, load_id)
- * index, cheap to plan. A trip write asks it first, since most loads have no partner and the
- * joined read (findPartnerTrips) costs Postgres more to plan than to run.
+ * The partner link of one trip a trip write holds, when its load came from an Active partner's
+ * accepted tender. Asked first of the tenders alone (one table by its (tenant_id, load_id)
+ * index, cheap to plan), since most loads have no partner and the joined read of
+ * findPartnerTrips costs Postgres more to plan than to run.
  */
-export async function loadHasPartnerTender(db: Db, tenantId: string, loadId: string): Promise<boolean> {
-  const row = await db
+export async function findPartnerTrip(db: Db, trip: { id: string; tenantId: string; loadId: string }): Promise<PartnerTrip | undefined> {
+  const tender = await db
     .selectFrom('tenders')
     .select('id')
-    .where('tenant_id', '=', tenantId)
-    .where('load_id', '=', loadId)
+    .where('tenant_id', '=', trip.tenantId)
+    .where('load_id', '=', trip.loadId)
     .where('status', '=', 'Accepted')
     .where('edi_partner_id', 'is not', null)
     .executeTakeFirst();
-  return row !== undefined;
+  return tender && (await findPartnerTrips(db, [trip.id])).get(trip.id);
 }
 
 export interface PartnerLoad extends PartnerTender {

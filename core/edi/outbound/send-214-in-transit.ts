@@ -13,7 +13,7 @@ import type { TripRecord } from '../../trips/trip.repository.js';
 import type { InTransitReading } from '../../visibility/commit-positions.js';
 import { deliveryEtaOf, etaDue, type DeliveryEta } from '../../visibility-shares/share-progress.js';
 import { sendEdiDocuments, type SendEdiDocumentInput } from '../send-edi-document.js';
-import { claimLoadStatuses, findPartnerTrips, loadHasPartnerTender, saveLoadStatuses, type LoadStatus, type LoadStatusRow, type PartnerTrip } from './edi-links.repository.js';
+import { claimLoadStatuses, findPartnerTrip, findPartnerTrips, saveLoadStatuses, type LoadStatus, type LoadStatusRow, type PartnerTrip } from './edi-links.repository.js';
 import { exchanges } from './partner-sets.js';
 import { document214 } from './status-214.js';
 
@@ -58,8 +58,7 @@ function plan214s(news: readonly LoadNews[], status: (link: PartnerTrip) => Load
  * the read. SQLite has one writer and its transactions commit one at a time: the read with the
  * trips is current there. Then one upsert of the statuses and one send of every document.
  */
-async function sendDue(trx: Db, clock: Clock, news: readonly LoadNews[]): Promise<void> {
-  const now = clock.now().getTime();
+async function sendDue(trx: Db, clock: Clock, news: readonly LoadNews[], now: number): Promise<void> {
   const looked = plan214s(news, (link) => link.status, now);
   if (looked.documents.length === 0) return;
   let decided = looked;
@@ -104,13 +103,13 @@ export async function send214sOfPositions(
     loadsDone.add(link.loadId);
     news.push({ link, reading: newest.get(tripId), delivery: deliveryEtas.get(tripId) });
   }
-  if (news.length > 0) await sendDue(trx, clock, news);
+  if (news.length > 0) await sendDue(trx, clock, news, now);
 }
 
 /** A trip write: the `AG` of its delivery ETA when due (the trip write's `tracking.eta` decision). */
 export async function send214OfTripWrite(trx: Db, clock: Clock, after: TripRecord): Promise<void> {
   const delivery = deliveryEtaOf(after);
-  if (!delivery || !(await loadHasPartnerTender(trx, after.meta.tenantId, after.meta.loadId))) return;
-  const link = (await findPartnerTrips(trx, [after.meta.id])).get(after.meta.id);
-  if (link && exchanges(link.partner, '214')) await sendDue(trx, clock, [{ link, reading: undefined, delivery }]);
+  if (!delivery) return;
+  const link = await findPartnerTrip(trx, after.meta);
+  if (link && exchanges(link.partner, '214')) await sendDue(trx, clock, [{ link, reading: undefined, delivery }], clock.now().getTime());
 }

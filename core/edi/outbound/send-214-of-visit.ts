@@ -5,16 +5,15 @@
  * time sends a new 214 with the same status and the new time; a cleared one sends nothing.
  */
 import type { StopWrite } from '../../trips/stop-write.js';
-import { findPartnerTrips, loadHasPartnerTender } from './edi-links.repository.js';
+import { findPartnerTrip } from './edi-links.repository.js';
 import { statusCodeOfVisit } from './map-214.js';
 import { exchanges } from './partner-sets.js';
 import { send214 } from './status-214.js';
 
 export async function send214OfVisit(write: StopWrite, visit: { kind: 'Arrival' | 'Departure'; at: string }): Promise<void> {
   const code = statusCodeOfVisit(write.stop.stop_type, visit.kind);
-  const { meta } = write.before;
-  if (!code || !(await loadHasPartnerTender(write.trx, meta.tenantId, meta.loadId))) return;
-  const link = (await findPartnerTrips(write.trx, [meta.id])).get(meta.id);
+  if (!code) return;
+  const link = await findPartnerTrip(write.trx, write.before.meta);
   if (!link || !exchanges(link.partner, '214')) return;
   const { stop } = write;
   await send214(write.trx, write.clock, link, {
