@@ -11,14 +11,15 @@
  * after 3 untimed ones. Per write, medians over the rounds: statements sent (BEGIN and COMMIT
  * included), the request's wall time, the time spent waiting on those statements, and the CPU
  * time of the process (the client's share of it included). BENCH_SQL=1 also prints each
- * statement of the last round with its time.
+ * statement of the last round with its time. BENCH_STATEMENT_CACHE=0 turns the named prepared
+ * statements off (db/postgres-statement-cache.ts), for a before-and-after.
  */
 import pg from 'pg';
 import { createApp } from '../adapters/app.js';
 import { silentLogger } from '../adapters/logger.js';
 import { systemClock } from '../core/clock.js';
 import { loadConfig } from '../core/config.js';
-import { createDb } from '../db/create-db.js';
+import { createDb, DEFAULT_STATEMENT_CACHE } from '../db/create-db.js';
 import { AUDIENCE, SECRET_KEY, fetchToken } from '../test/harness.js';
 import { openPostgres, prepareBigTenant } from './big-tenant-server.js';
 import { round, sender, WRITES, type Send, type Write } from './load-write-round.js';
@@ -86,7 +87,8 @@ async function main(): Promise<void> {
   // The name `npm run bench -- writes` gives its kept database at this scale.
   const databaseUrl = await openPostgres(url, `waybill_writes_bench_${String(SCALE).replace(/\W/g, '_')}`);
   const tenant = await prepareBigTenant('postgres', databaseUrl, { scale: SCALE, reuse: true });
-  const db = createDb(databaseUrl);
+  // BENCH_STATEMENT_CACHE=0 runs every statement unnamed, as before named prepared statements.
+  const db = createDb(databaseUrl, { statementCache: Number(process.env.BENCH_STATEMENT_CACHE ?? DEFAULT_STATEMENT_CACHE) });
   const config = {
     ...loadConfig({ DATABASE_URL: databaseUrl, HOST: '127.0.0.1', PORT: '0', AUTH_PORT: '0', API_AUDIENCE: AUDIENCE, RATE_LIMITS: 'off' }),
     secretKey: SECRET_KEY,

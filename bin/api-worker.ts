@@ -28,7 +28,7 @@ export async function runApiWorker(): Promise<void> {
   // The primary created ./data/secret.key (outside production) before forking: this reads it.
   config.secretKey = resolveSecretKey(config);
   const clock = systemClock;
-  const db = createDb(config.databaseUrl, { maxConnections: config.databasePoolSize });
+  const db = createDb(config.databaseUrl, { maxConnections: config.databasePoolSize, statementCache: config.databaseStatementCache });
   const app = await createApp({ db, config, clock, logger, serveMetrics: false });
   if (config.metricsPort !== null) answerMetricsRequests();
   const dispatcher = config.webhooks ? new Dispatcher({ db, config, clock, logger }) : null;

@@ -31,7 +31,7 @@ export async function runClusterPrimary(config: Config): Promise<void> {
   const secretKey = resolveSecretKey(config);
   config.secretKey = secretKey;
   const clock = systemClock;
-  const db = createDb(config.databaseUrl, { maxConnections: Math.min(config.databasePoolSize, PRIMARY_POOL_SIZE) });
+  const db = createDb(config.databaseUrl, { maxConnections: Math.min(config.databasePoolSize, PRIMARY_POOL_SIZE), statementCache: config.databaseStatementCache });
   await migrateToLatest(db);
   const jobs = await startBackgroundJobs({ db, config, clock, logger });
   const { demoClient, noTenants } = await loadStartData({ db, config, secretKey, clock, logger });

@@ -50,7 +50,7 @@ async function runOneProcess(config: Config): Promise<void> {
   const secretKey = resolveSecretKey(config);
   config.secretKey = secretKey;
   const clock = systemClock;
-  const db = createDb(config.databaseUrl, { maxConnections: config.databasePoolSize });
+  const db = createDb(config.databaseUrl, { maxConnections: config.databasePoolSize, statementCache: config.databaseStatementCache });
   await migrateToLatest(db);
   const jobs = await startBackgroundJobs({ db, config, clock, logger });
   const { demoClient, noTenants } = await loadStartData({ db, config, secretKey, clock, logger });

@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   // The same SECRET_KEY as the API processes: it decrypts the subscriptions' signing secrets.
   config.secretKey = resolveSecretKey(config);
-  const db = createDb(config.databaseUrl, { maxConnections: config.databasePoolSize });
+  const db = createDb(config.databaseUrl, { maxConnections: config.databasePoolSize, statementCache: config.databaseStatementCache });
   await migrateToLatest(db);
   const partitions = await startPositionPartitions({ db, clock: systemClock, retentionDays: config.positionRetentionDays, logger });
   const tenderExpiry = startTenderExpiry({ db, clock: systemClock, logger });

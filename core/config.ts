@@ -32,6 +32,8 @@ export interface Config {
   corsOrigins: string[];
   /** Postgres connections per process (API or worker); SQLite ignores it. */
   databasePoolSize: number;
+  /** Named prepared statements kept per Postgres connection; 0 runs every statement unnamed. */
+  databaseStatementCache: number;
   /** The Prometheus `/metrics` listener's port; null keeps it off (it never shares the API port). */
   metricsPort: number | null;
   /** WEB_CONCURRENCY: API processes `npm start` runs on the shared ports (more than 1: Postgres only). */
@@ -138,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenLifetimeSeconds: 86_400,
     corsOrigins: originsFrom(env),
     databasePoolSize: intInRange(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    databaseStatementCache: intInRange(env, 'DATABASE_STATEMENT_CACHE', 200, 0, 10_000),
     metricsPort: env.METRICS_PORT ? intInRange(env, 'METRICS_PORT', 0, 0, 65_535) : null,
     webConcurrency: webConcurrencyFrom(env),
   };

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { withAfterCommit } from './after-commit.js';
 import type { Database } from './database.js';
 import { SAFETY_NET_PAGES, startCheckpointer } from './sqlite-checkpointer.js';
+import { withStatementCache as withPreparedStatements } from './postgres-statement-cache.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -28,6 +29,11 @@ export interface CreateDbOptions {
   schema?: string;
   /** Postgres pool size. */
   maxConnections?: number;
+  /**
+   * Postgres: named prepared statements kept per connection (`postgres-statement-cache.ts`);
+   * 0 runs every statement unnamed. Default 200.
+   */
+  statementCache?: number;
   /**
    * In-memory SQLite only: start from a copy of this image (`sqliteImage`) instead of an empty
    * database. Tests open a migrated database this way in milliseconds instead of migrating each.
@@ -104,6 +110,8 @@ const pgTypes = {
     oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format),
 };
 
+export const DEFAULT_STATEMENT_CACHE = 200;
+
 function createPostgres(url: string, options: CreateDbOptions): Db {
   const schema = options.schema;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) {
@@ -116,7 +124,8 @@ function createPostgres(url: string, options: CreateDbOptions): Db {
     // A startup parameter, so every pooled connection uses the schema from its first query.
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
-  const db = new Kysely<Database>({ dialect: withAfterCommit(new PostgresDialect({ pool })) });
+  const prepared = withPreparedStatements(pool, options.statementCache ?? DEFAULT_STATEMENT_CACHE);
+  const db = new Kysely<Database>({ dialect: withAfterCommit(new PostgresDialect({ pool: prepared })) });
   dialects.set(db, 'postgres');
   return db;
 }

@@ -1,0 +1,139 @@
+import type { PostgresPool, PostgresPoolClient } from 'kysely';
+import type pg from 'pg';
+
+/**
+ * Named prepared statements on Postgres, the counterpart of `sqlite-statement-cache.ts`.
+ *
+ * An unnamed statement is parsed, analysed and planned on every execution; for the joined
+ * reads of a trip write that planning cost 1-2 ms against 0.05 ms of execution. Kysely compiles
+ * the same SQL text for the same query shape (values travel as parameters), so each pooled
+ * connection prepares a statement once under a name and later executions only bind and run it;
+ * Postgres's own plan cache then decides per statement whether a generic plan is as good as a
+ * custom one (`plan_cache_mode = auto`: custom plans for the first five runs, a generic plan
+ * afterwards only if its estimated cost is no worse), so a statement whose best plan depends on
+ * its values keeps being planned for them.
+ *
+ * Each connection keeps at most `capacity` statements, least recently used out. An evicted
+ * statement is closed with a protocol Close message written just before the connection's next
+ * query, which costs no round trip (the server answers CloseComplete with that query's replies,
+ * and pg ignores it); it is written only while the connection is idle, so it can never land
+ * between a queued query and its own Parse. Statements without parameters (BEGIN, COMMIT,
+ * SET LOCAL) keep the simple protocol. Pooled connections are the pg `Client` objects the pool
+ * keeps, so the patch and the cache live as long as the connection.
+ *
+ * A table altered after a statement was prepared (a migration run by a newer release while this
+ * one still serves) makes a statement that returns its rows fail with "cached plan must not
+ * change result type". Outside a transaction the statement runs again unnamed at once; inside
+ * one the transaction has failed already, so the error stands. Either way every connection of
+ * the process drops all its statements before its next query, so a schema change costs at most
+ * one failed transaction per process rather than one per statement and connection.
+ */
+export interface StatementCacheStats {
+  /** Executions of a statement this connection had prepared already. */
+  reused: number;
+  /** Statements prepared under a name. */
+  prepared: number;
+  /** Statements closed to make room. */
+  evicted: number;
+}
+
+const CHANGED_RESULT_TYPE = 'cached plan must not change result type';
+
+let nextName = 0;
+/** Bumped when a statement met a changed table: every connection then drops all it prepared. */
+let generation = 0;
+
+interface ClientCache {
+  /** SQL text to statement name, least recently used first (Map keeps insertion order). */
+  names: Map<string, string>;
+  /** Names evicted from `names`, to close when the connection is next idle. */
+  closing: string[];
+  generation: number;
+}
+
+/** pg's Client internals this relies on (pg 8.23, pinned in package.json). */
+interface PgInternals {
+  readyForQuery: boolean;
+  _activeQuery: unknown;
+  _queryQueue: unknown[];
+  connection: {
+    parsedStatements: Record<string, string>;
+    close(message: { type: 'S'; name: string }): void;
+  };
+}
+
+export function withStatementCache(pool: pg.Pool, capacity: number, stats?: StatementCacheStats): PostgresPool {
+  if (capacity <= 0) return pool as unknown as PostgresPool;
+  const patched = new WeakSet<pg.PoolClient>();
+  return {
+    async connect(): Promise<PostgresPoolClient> {
+      const client = await pool.connect();
+      if (!patched.has(client)) {
+        patched.add(client);
+        cacheStatements(client, capacity, stats);
+      }
+      return client as unknown as PostgresPoolClient;
+    },
+    end: () => pool.end(),
+  };
+}
+
+function cacheStatements(client: pg.PoolClient, capacity: number, stats: StatementCacheStats | undefined): void {
+  const internals = client as unknown as PgInternals;
+  const cache: ClientCache = { names: new Map(), closing: [], generation };
+  const query = client.query.bind(client) as (config: unknown, values?: unknown) => Promise<pg.QueryResult>;
+
+  const idle = () => internals.readyForQuery && !internals._activeQuery && internals._queryQueue.length === 0;
+
+  const closeEvicted = () => {
+    for (const name of cache.closing) {
+      internals.connection.close({ type: 'S', name });
+      delete internals.connection.parsedStatements[name];
+    }
+    cache.closing.length = 0;
+  };
+
+  const nameFor = (text: string): string => {
+    const known = cache.names.get(text);
+    if (known !== undefined) {
+      // Most recently used last.
+      cache.names.delete(text);
+      cache.names.set(text, known);
+      if (stats) stats.reused += 1;
+      return known;
+    }
+    const name = `wb${(nextName += 1).toString(36)}`;
+    cache.names.set(text, name);
+    if (stats) stats.prepared += 1;
+    if (cache.names.size > capacity) {
+      const [oldText, oldName] = cache.names.entries().next().value as [string, string];
+      cache.names.delete(oldText);
+      cache.closing.push(oldName);
+      if (stats) stats.evicted += 1;
+    }
+    return name;
+  };
+
+  const forgetAll = () => {
+    for (const name of cache.names.values()) cache.closing.push(name);
+    cache.names.clear();
+    cache.generation = generation;
+  };
+
+  (client as { query: unknown }).query = (config: unknown, values?: unknown) => {
+    // Kysely passes (sql, parameters); anything else (a cursor, a config object) is pg's own.
+    if (typeof config !== 'string') return query(config, values);
+    if (cache.generation !== generation) forgetAll();
+    if (cache.closing.length > 0 && idle()) closeEvicted();
+    if (!Array.isArray(values) || values.length === 0) return query(config, values);
+    const inTransaction = client.getTransactionStatus() !== 'I';
+    const name = nameFor(config);
+    return query({ name, text: config, values }).catch((error: unknown) => {
+      if (!(error instanceof Error) || !error.message.includes(CHANGED_RESULT_TYPE)) throw error;
+      generation += 1;
+      forgetAll();
+      if (inTransaction) throw error;
+      return query(config, values);
+    });
+  };
+}

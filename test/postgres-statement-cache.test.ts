@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, createSchema, dropSchema, type Db } from '../db/create-db.js';
+import { testDatabaseKind } from './support/database.js';
+
+/**
+ * db/postgres-statement-cache.ts against a real server: what the connection has prepared is
+ * read from pg_prepared_statements (per session; each database here has one connection, and
+ * that read has no parameters, so it is not prepared itself).
+ */
+const url = process.env.TEST_DATABASE_URL ?? '';
+const schema = `stmt_cache_${randomBytes(4).toString('hex')}`;
+const opened: Db[] = [];
+
+function open(statementCache: number): Db {
+  const db = createDb(url, { schema, maxConnections: 1, statementCache });
+  opened.push(db);
+  return db;
+}
+
+async function prepared(db: Db): Promise<string[]> {
+  const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements order by prepare_time, name`.execute(db);
+  return rows.map((row) => row.statement);
+}
+
+const selectById = (db: Db, id: number) => db.selectFrom('t' as any).selectAll().where('id', '=', id).execute();
+
+describe.runIf(testDatabaseKind() === 'postgres')('Postgres named prepared statements', () => {
+  beforeAll(async () => {
+    await createSchema(url, schema);
+    const db = open(0);
+    await sql`create table t (id integer primary key, label text not null)`.execute(db);
+    await sql`insert into t values (1, 'one'), (2, 'two'), (3, 'three')`.execute(db);
+  });
+
+  afterAll(async () => {
+    for (const db of opened) await db.destroy();
+    await dropSchema(url, schema);
+  });
+
+  it('prepares a statement once per connection and runs it with each call’s values', async () => {
+    const db = open(10);
+    expect(await selectById(db, 1)).toEqual([{ id: 1, label: 'one' }]);
+    expect(await selectById(db, 2)).toEqual([{ id: 2, label: 'two' }]);
+    expect(await selectById(db, 9)).toEqual([]);
+    expect(await prepared(db)).toEqual(['select * from "t" where "id" = $1']);
+  });
+
+  it('keeps statements without parameters on the simple protocol, and prepares nothing with a cache of 0', async () => {
+    const cached = open(10);
+    await sql`select count(*) from t`.execute(cached);
+    expect(await prepared(cached)).toEqual([]);
+    const off = open(0);
+    await selectById(off, 1);
+    expect(await prepared(off)).toEqual([]);
+  });
+
+  it('closes the least recently used statement beyond its capacity, before the next query', async () => {
+    const db = open(2);
+    const byLabel = (label: string) => db.selectFrom('t' as any).select('id').where('label', '=', label).execute();
+    const above = (id: number) => db.selectFrom('t' as any).select('label').where('id', '>', id).orderBy('id').execute();
+    await selectById(db, 1);
+    await byLabel('two');
+    await selectById(db, 3); // used again: byLabel is now the oldest
+    expect(await above(1)).toEqual([{ label: 'two' }, { label: 'three' }]);
+    expect(await prepared(db)).toEqual(['select * from "t" where "id" = $1', 'select "label" from "t" where "id" > $1 order by "id"']);
+    // The closed statement prepares again under a new name when it comes back.
+    expect(await byLabel('two')).toEqual([{ id: 2 }]);
+    expect((await prepared(db)).length).toBe(2);
+  });
+
+  it('answers every query right when many are queued on one connection at once', async () => {
+    const db = open(3);
+    const results = await db.transaction().execute((trx) =>
+      Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          // Ten different texts (the limit differs), so statements are evicted while others wait.
+          trx.selectFrom('t' as any).select('id').where('id', '>=', (i % 3) + 1).orderBy('id').limit((i % 10) + 1).execute(),
+        ),
+      ),
+    );
+    results.forEach((rows, i) => {
+      const ids = [1, 2, 3].filter((id) => id >= (i % 3) + 1).slice(0, (i % 10) + 1);
+      expect(rows.map((row) => row.id)).toEqual(ids);
+    });
+    await selectById(db, 1);
+    expect((await prepared(db)).length).toBeLessThanOrEqual(3);
+  });
+
+  it('keeps working after a statement fails', async () => {
+    const db = open(10);
+    const divide = (by: number) => sql<{ q: number }>`select 6 / ${by}::integer as q`.execute(db);
+    await expect(divide(0)).rejects.toThrow(/division by zero/);
+    expect((await divide(3)).rows).toEqual([{ q: 2 }]);
+    await expect(divide(0)).rejects.toThrow(/division by zero/);
+    expect((await divide(2)).rows).toEqual([{ q: 3 }]);
+  });
+
+  it('runs a statement again when its table changed shape: at once outside a transaction, on the next call inside one', async () => {
+    const db = open(10);
+    const neighbour = open(10);
+    const other = open(0);
+    await sql`create table shaped (id integer primary key)`.execute(other);
+    await sql`insert into shaped values (1)`.execute(other);
+    const read = (on: Db) => on.selectFrom('shaped' as any).selectAll().where('id', '=', 1).execute();
+    const inTransaction = (on: Db) => on.transaction().execute((trx) => read(trx));
+    expect(await read(db)).toEqual([{ id: 1 }]);
+
+    await sql`alter table shaped add column note text default 'x'`.execute(other);
+    expect(await read(db)).toEqual([{ id: 1, note: 'x' }]);
+
+    // Both connections prepare the statement again, with the new shape.
+    expect(await read(db)).toEqual([{ id: 1, note: 'x' }]);
+    expect(await read(neighbour)).toEqual([{ id: 1, note: 'x' }]);
+    await sql`alter table shaped add column more text default 'y'`.execute(other);
+    await expect(inTransaction(db)).rejects.toThrow(/cached plan must not change result type/);
+    expect(await inTransaction(db)).toEqual([{ id: 1, note: 'x', more: 'y' }]);
+    // The other connection of the process dropped its statements too: its transaction succeeds.
+    expect(await inTransaction(neighbour)).toEqual([{ id: 1, note: 'x', more: 'y' }]);
+  });
+});
