@@ -13,7 +13,8 @@ import type pg from 'pg';
  * afterwards only if its estimated cost is no worse), so a statement whose best plan depends on
  * its values keeps being planned for them.
  *
- * Each connection keeps at most `capacity` statements, least recently used out. An evicted
+ * A text is prepared from its second run in the process on (see `seen`). Each connection keeps
+ * at most `capacity` statements, least recently used out. An evicted
  * statement is closed with a protocol Close message written just before the connection's next
  * query, which costs no round trip (the server answers CloseComplete with that query's replies,
  * and pg ignores it); it is written only while the connection is idle, so it can never land
@@ -28,18 +29,24 @@ import type pg from 'pg';
  * the process drops all its statements before its next query, so a schema change costs at most
  * one failed transaction per process rather than one per statement and connection.
  */
-export interface StatementCacheStats {
-  /** Executions of a statement this connection had prepared already. */
-  reused: number;
-  /** Statements prepared under a name. */
-  prepared: number;
-  /** Statements closed to make room. */
-  evicted: number;
-}
-
 const CHANGED_RESULT_TYPE = 'cached plan must not change result type';
 
 let nextName = 0;
+
+/**
+ * The texts the process has run, oldest first. A statement is prepared only on its second run:
+ * a text that varies with its input (a multi-row insert, an IN list of a batch's ids) rarely
+ * repeats, and preparing each would push the statements that do out of the connections' caches.
+ */
+const seen = new Set<string>();
+const SEEN_LIMIT = 4_000;
+
+function seenBefore(text: string): boolean {
+  if (seen.has(text)) return true;
+  if (seen.size >= SEEN_LIMIT) seen.delete(seen.values().next().value as string);
+  seen.add(text);
+  return false;
+}
 /** Bumped when a statement met a changed table: every connection then drops all it prepared. */
 let generation = 0;
 
@@ -62,7 +69,7 @@ interface PgInternals {
   };
 }
 
-export function withStatementCache(pool: pg.Pool, capacity: number, stats?: StatementCacheStats): PostgresPool {
+export function withStatementCache(pool: pg.Pool, capacity: number): PostgresPool {
   if (capacity <= 0) return pool as unknown as PostgresPool;
   const patched = new WeakSet<pg.PoolClient>();
   return {
@@ -70,7 +77,7 @@ export function withStatementCache(pool: pg.Pool, capacity: number, stats?: Stat
       const client = await pool.connect();
       if (!patched.has(client)) {
         patched.add(client);
-        cacheStatements(client, capacity, stats);
+        cacheStatements(client, capacity);
       }
       return client as unknown as PostgresPoolClient;
     },
@@ -78,7 +85,7 @@ export function withStatementCache(pool: pg.Pool, capacity: number, stats?: Stat
   };
 }
 
-function cacheStatements(client: pg.PoolClient, capacity: number, stats: StatementCacheStats | undefined): void {
+function cacheStatements(client: pg.PoolClient, capacity: number): void {
   const internals = client as unknown as PgInternals;
   const cache: ClientCache = { names: new Map(), closing: [], generation };
   const query = client.query.bind(client) as (config: unknown, values?: unknown) => Promise<pg.QueryResult>;
@@ -93,23 +100,21 @@ function cacheStatements(client: pg.PoolClient, capacity: number, stats: Stateme
     cache.closing.length = 0;
   };
 
-  const nameFor = (text: string): string => {
+  const nameFor = (text: string): string | undefined => {
     const known = cache.names.get(text);
     if (known !== undefined) {
       // Most recently used last.
       cache.names.delete(text);
       cache.names.set(text, known);
-      if (stats) stats.reused += 1;
       return known;
     }
+    if (!seenBefore(text)) return undefined;
     const name = `wb${(nextName += 1).toString(36)}`;
     cache.names.set(text, name);
-    if (stats) stats.prepared += 1;
     if (cache.names.size > capacity) {
       const [oldText, oldName] = cache.names.entries().next().value as [string, string];
       cache.names.delete(oldText);
       cache.closing.push(oldName);
-      if (stats) stats.evicted += 1;
     }
     return name;
   };
@@ -128,6 +133,7 @@ function cacheStatements(client: pg.PoolClient, capacity: number, stats: Stateme
     if (!Array.isArray(values) || values.length === 0) return query(config, values);
     const inTransaction = client.getTransactionStatus() !== 'I';
     const name = nameFor(config);
+    if (name === undefined) return query(config, values);
     return query({ name, text: config, values }).catch((error: unknown) => {
       if (!(error instanceof Error) || !error.message.includes(CHANGED_RESULT_TYPE)) throw error;
       generation += 1;

@@ -39,12 +39,19 @@ describe.runIf(testDatabaseKind() === 'postgres')('Postgres named prepared state
     await dropSchema(url, schema);
   });
 
-  it('prepares a statement once per connection and runs it with each call’s values', async () => {
+  it('prepares a statement on its second run, once per connection, and runs it with each call’s values', async () => {
     const db = open(10);
+    const once = (id: number) => db.selectFrom('t' as any).select('label').where('id', '<', id).execute();
+    expect(await once(2)).toEqual([{ label: 'one' }]);
+    expect(await prepared(db)).toEqual([]);
     expect(await selectById(db, 1)).toEqual([{ id: 1, label: 'one' }]);
     expect(await selectById(db, 2)).toEqual([{ id: 2, label: 'two' }]);
     expect(await selectById(db, 9)).toEqual([]);
     expect(await prepared(db)).toEqual(['select * from "t" where "id" = $1']);
+    // Another connection of the process prepares it at its first run there.
+    const second = open(10);
+    expect(await selectById(second, 3)).toEqual([{ id: 3, label: 'three' }]);
+    expect(await prepared(second)).toEqual(['select * from "t" where "id" = $1']);
   });
 
   it('keeps statements without parameters on the simple protocol, and prepares nothing with a cache of 0', async () => {
@@ -60,6 +67,9 @@ describe.runIf(testDatabaseKind() === 'postgres')('Postgres named prepared state
     const db = open(2);
     const byLabel = (label: string) => db.selectFrom('t' as any).select('id').where('label', '=', label).execute();
     const above = (id: number) => db.selectFrom('t' as any).select('label').where('id', '>', id).orderBy('id').execute();
+    // Each text's first run in the process is not prepared.
+    await Promise.all([byLabel('one'), above(0)]);
+    expect(await prepared(db)).toEqual([]);
     await selectById(db, 1);
     await byLabel('two');
     await selectById(db, 3); // used again: byLabel is now the oldest
@@ -106,6 +116,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('Postgres named prepared state
     const read = (on: Db) => on.selectFrom('shaped' as any).selectAll().where('id', '=', 1).execute();
     const inTransaction = (on: Db) => on.transaction().execute((trx) => read(trx));
     expect(await read(db)).toEqual([{ id: 1 }]);
+    expect(await read(db)).toEqual([{ id: 1 }]); // prepared now
 
     await sql`alter table shaped add column note text default 'x'`.execute(other);
     expect(await read(db)).toEqual([{ id: 1, note: 'x' }]);
