@@ -18,7 +18,10 @@
  * with 214 (bench/edi-fleet.ts): the first pass then also sends each load's first X6 and AG.
  */
 import { randomBytes } from 'node:crypto';
-import { createDb, createSchema, dropSchema, type Db } from '../db/create-db.js';
+import { readFileSync } from 'node:fs';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { createDb, createSchema, DEFAULT_STATEMENT_CACHE, dropSchema, type Db } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { ManualClock } from '../core/clock.js';
 import { loadFixture } from '../seeding/load-fixture.js';
@@ -30,6 +33,29 @@ import { StatementCounter } from './statement-counter.js';
 
 process.env.BENCH_TENANTS ??= '6';
 const { buildFleet } = await import('./position-fleet.js');
+
+class RolledBack extends Error {}
+
+/** The bench's connections, by name, to find their server processes. */
+const APPLICATION = 'waybill_batch_bench';
+
+/**
+ * CPU seconds the Postgres server processes of this bench's connections have used (their
+ * /proc stat: utime + stime, at 100 ticks a second), when the server runs on this machine.
+ */
+async function serverCpuSeconds(db: Db): Promise<number | null> {
+  const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity where application_name = ${APPLICATION}`.execute(db);
+  let ticks = 0;
+  for (const { pid } of rows) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return null;
+    }
+  }
+  return ticks / 100;
+}
 
 const BATCH = Number(process.env.BENCH_BATCH ?? 120);
 const PASSES = Number(process.env.BENCH_PASSES ?? 3);
@@ -43,7 +69,10 @@ async function open(): Promise<{ db: Db; dispose(): Promise<void>; name: string 
   }
   const schema = `stmt_${randomBytes(5).toString('hex')}`;
   await createSchema(url, schema);
-  const db = createDb(url, { schema, maxConnections: 4 });
+  // BENCH_STATEMENT_CACHE=0: every statement unnamed (db/postgres-statement-cache.ts off).
+  const named = new URL(url);
+  named.searchParams.set('application_name', APPLICATION);
+  const db = createDb(named.toString(), { schema, maxConnections: 4, statementCache: Number(process.env.BENCH_STATEMENT_CACHE ?? DEFAULT_STATEMENT_CACHE) });
   await migrateToLatest(db);
   return {
     db,
@@ -88,9 +117,8 @@ try {
   const writer = new PositionWriter(counted);
   console.log(`${name}: ${fleet.trucks.length} trucks, ${BATCH} readings a batch`);
   let steadySince = 0;
-  for (let pass = 0; pass < PASSES; pass++) {
-    if (pass === 2) steadySince = performance.now();
-    const passStart = performance.now();
+  let serverCpuSince: number | null = null;
+  const runPass = async (pass: number) => {
     const recordedAt = formatStoredDateTime(clock.now());
     const trucks = fleet.trucks.slice(0, BATCH);
     const results = await Promise.all(
@@ -121,6 +149,16 @@ try {
         }),
       ),
     );
+    clock.advance(60_000);
+    return { results, trucks };
+  };
+  for (let pass = 0; pass < PASSES; pass++) {
+    if (pass === 2) {
+      steadySince = performance.now();
+      if (name === 'Postgres') serverCpuSince = await serverCpuSeconds(db);
+    }
+    const passStart = performance.now();
+    const { results, trucks } = await runPass(pass);
     const counts = counter.take();
     const inside = [...counts].filter(([key]) => key.startsWith('in')).reduce((sum, [, n]) => sum + n, 0) + 2;
     const outside = [...counts].filter(([key]) => key.startsWith('lookups')).reduce((sum, [, n]) => sum + n, 0);
@@ -130,9 +168,59 @@ try {
         `lookups ${outside}, transaction ${inside} (BEGIN and COMMIT included), ${(performance.now() - passStart).toFixed(1)} ms`,
     );
     if (pass < 3) for (const [key, n] of [...counts].sort()) console.log(`  ${key}: ${n}`);
-    clock.advance(60_000);
   }
   if (PASSES > 3) console.log(`steady passes 3 to ${PASSES}: ${((performance.now() - steadySince) / (PASSES - 2)).toFixed(1)} ms a batch`);
+  const serverCpuNow = PASSES > 3 && serverCpuSince !== null ? await serverCpuSeconds(db) : null;
+  if (serverCpuNow !== null && serverCpuSince !== null) {
+    console.log(`Postgres server CPU, steady passes: ${(((serverCpuNow - serverCpuSince) * 1000) / (PASSES - 2)).toFixed(2)} ms a batch`);
+  }
+  if (process.env.BENCH_PLANNING === '1' && name === 'Postgres') await printPlanningTimes(async () => {
+    await runPass(PASSES);
+  });
 } finally {
   await dispose();
+}
+
+/**
+ * BENCH_PLANNING=1 (Postgres): the statements with parameters of one more steady batch, each run
+ * again under EXPLAIN ANALYZE in a transaction rolled back, five times: median planning and
+ * execution time. What a named prepared statement saves is the planning (and the parse).
+ */
+async function printPlanningTimes(pass: () => Promise<void>): Promise<void> {
+  const captured: Array<{ text: string; values: unknown[] }> = [];
+  const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const [first, values] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
+    const text = typeof first === 'string' ? first : first.text;
+    const params = typeof first === 'string' ? values : first.values;
+    if (Array.isArray(params) && params.length > 0) captured.push({ text, values: params });
+    return query.apply(this, args);
+  } as typeof pg.Client.prototype.query;
+  try {
+    await pass();
+  } finally {
+    pg.Client.prototype.query = query as typeof pg.Client.prototype.query;
+  }
+  const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+  let planning = 0;
+  let execution = 0;
+  for (const { text, values } of captured) {
+    const plans: number[] = [];
+    const runs: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await db.transaction().execute(async (trx) => {
+        const { rows } = await trx.executeQuery<{ 'QUERY PLAN': string }>({ sql: `explain (analyze, timing off) ${text}`, parameters: values, query: { kind: 'RawNode' } as never, queryId: { queryId: `plan${i}` } });
+        const lines = rows.map((row) => row['QUERY PLAN']).join('\n');
+        plans.push(Number(/Planning Time: ([\d.]+)/.exec(lines)?.[1] ?? NaN));
+        runs.push(Number(/Execution Time: ([\d.]+)/.exec(lines)?.[1] ?? NaN));
+        throw new RolledBack();
+      }).catch((error: unknown) => {
+        if (!(error instanceof RolledBack)) throw error;
+      });
+    }
+    planning += median(plans);
+    execution += median(runs);
+    console.log(`  planning ${median(plans).toFixed(3)} ms, execution ${median(runs).toFixed(3)} ms, ${values.length} parameters: ${text.slice(0, 90).replace(/\s+/g, ' ')}…`);
+  }
+  console.log(`one steady batch: ${captured.length} statements with parameters, planning ${planning.toFixed(2)} ms, execution ${execution.toFixed(2)} ms`);
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/create-db.js';
 import { sql } from 'kysely';
+import { inList } from '../shared/in-list.js';
 import { inScope, rowInScope, type Scope } from '../shared/scope.js';
 
 export type AssetKind = 'driver' | 'truck' | 'trailer';
@@ -24,7 +25,7 @@ function selectAssets(db: Db, kinds: readonly AssetKind[], ids: readonly string[
     const query = db
       .selectFrom(table)
       .select([sql.lit(kind).as('kind'), 'id', 'tenant_id', 'subsidiary_id'])
-      .where('id', 'in', [...ids]);
+      .where(inList(db, 'id', ids));
     return scope ? query.where(inScope(table, scope)) : query;
   };
   let query = selectKind(kinds[0]!);

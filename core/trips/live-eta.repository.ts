@@ -1,6 +1,5 @@
-import type { QueryCreator } from 'kysely';
 import { dialectOf, type Db } from '../../db/create-db.js';
-import type { Database } from '../../db/database.js';
+import { inList } from '../shared/in-list.js';
 import type { StopRow } from './trip.repository.js';
 import { stopsUpdate } from './trip-write.repository.js';
 
@@ -13,14 +12,14 @@ import { stopsUpdate } from './trip-write.repository.js';
 export type LiveEtaStop = StopRow & { trip_status: string; trip_tenant_id: string; tenant_plan: string };
 
 /** The stops of the trips with what decides whether they get Live ETAs, in trip and route order. */
-export function selectLiveEtaStops(db: QueryCreator<Database>, tripIds: readonly string[]) {
+export function selectLiveEtaStops(db: Db, tripIds: readonly string[]) {
   return db
     .selectFrom('stops')
     .innerJoin('trips', 'trips.id', 'stops.trip_id')
     .innerJoin('tenants', 'tenants.id', 'trips.tenant_id')
     .selectAll('stops')
     .select(['trips.status as trip_status', 'trips.tenant_id as trip_tenant_id', 'tenants.plan as tenant_plan'])
-    .where('stops.trip_id', 'in', [...tripIds])
+    .where(inList(db, 'stops.trip_id', tripIds))
     .orderBy('stops.trip_id')
     .orderBy('stops.sequence');
 }
@@ -40,13 +39,13 @@ export async function writeLiveEtas(
     // One round trip: the stops' update as a data-modifying CTE of the trips' (it runs whether
     // or not the outer statement reads it; the two touch different tables).
     await trx
-      .with('changed_stops', (db) => stopsUpdate(db, 'eta_live', values, now).returning('stops.id'))
+      .with('changed_stops', (db) => stopsUpdate(db, 'postgres', 'eta_live', values, now).returning('stops.id'))
       .updateTable('trips')
       .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
-      .where('id', 'in', [...tripIds])
+      .where(inList('postgres', 'id', tripIds))
       .execute();
   } else {
-    await stopsUpdate(trx, 'eta_live', values, now).execute();
+    await stopsUpdate(trx, 'sqlite', 'eta_live', values, now).execute();
     await trx
       .updateTable('trips')
       .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))

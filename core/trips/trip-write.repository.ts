@@ -1,5 +1,5 @@
-import type { QueryCreator } from 'kysely';
-import type { Db } from '../../db/create-db.js';
+import { sql, type QueryCreator } from 'kysely';
+import { dialectOf, type Db, type Dialect } from '../../db/create-db.js';
 import type { Database } from '../../db/database.js';
 import type { StopsTable, TripsTable } from '../../db/tables/loads.js';
 import { inScope, type Scope } from '../shared/scope.js';
@@ -89,17 +89,33 @@ function receivedTimes(changes: StopPatch, now: string): Partial<Pick<StopsTable
 /** The stop columns set stop by stop in one statement (`stopsUpdate`). */
 type StopValueColumn = 'sequence' | 'eta_planned' | 'eta_live';
 
+/** The Postgres type of each such column, for its array parameter. */
+const STOP_VALUE_TYPES = { sequence: sql.raw('integer[]'), eta_planned: sql.raw('text[]'), eta_live: sql.raw('text[]') } as const;
+
 /**
- * One statement that sets `column` of each stop in `values` to its own value (a `case` on the
- * id), and `updated_at` to `now` when given: a write of n stops in one round trip rather than n.
- * `values` is not empty. Runs on its own or as a data-modifying CTE (live-eta.repository.ts).
+ * One statement that sets `column` of each stop in `values` to its own value, and `updated_at`
+ * to `now` when given: a write of n stops in one round trip rather than n. `values` is not empty.
+ * Runs on its own or as a data-modifying CTE (live-eta.repository.ts). On Postgres the ids and
+ * values are two array parameters joined as a table, so the text is the same for any n and the
+ * statement is prepared once per connection (db/postgres-statement-cache.ts); SQLite uses a
+ * `case` on the id.
  */
 export function stopsUpdate<C extends StopValueColumn>(
   db: QueryCreator<Database>,
+  dialect: Dialect,
   column: C,
   values: readonly { id: string; value: StopsTable[C] }[],
   now?: string,
 ) {
+  if (dialect === 'postgres') {
+    const ids = values.map((entry) => entry.id);
+    const news = values.map((entry) => entry.value);
+    return db
+      .updateTable('stops')
+      .from(sql<{ id: string; value: StopsTable[C] }>`(select unnest(${ids}::text[]) as id, unnest(${news}::${STOP_VALUE_TYPES[column]}) as value)`.as('changed'))
+      .set((eb) => ({ [column]: eb.ref('changed.value'), ...(now === undefined ? {} : { updated_at: now }) }))
+      .whereRef('stops.id', '=', 'changed.id');
+  }
   return db
     .updateTable('stops')
     .set((eb) => {
@@ -118,7 +134,7 @@ export function stopsUpdate<C extends StopValueColumn>(
 
 /** `stopsUpdate` run in the caller's transaction; no statement when `values` is empty. */
 export async function setStopValues<C extends StopValueColumn>(trx: Db, column: C, values: readonly { id: string; value: StopsTable[C] }[], now?: string): Promise<void> {
-  if (values.length > 0) await stopsUpdate(trx, column, values, now).execute();
+  if (values.length > 0) await stopsUpdate(trx, dialectOf(trx), column, values, now).execute();
 }
 
 /**

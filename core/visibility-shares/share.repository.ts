@@ -1,10 +1,10 @@
-import type { QueryCreator, Selectable } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { VisibilitySharesTable } from '../../db/tables/visibility-shares.js';
 import type { Clock } from '../clock.js';
 import { appendVisibilityPosts } from '../events/outbox.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
+import { inList } from '../shared/in-list.js';
 import { inDateTimeRange, type TDateTimeRange } from '../shared/master-data-filters.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
@@ -147,8 +147,8 @@ export interface LoadShareState extends ShareState {
 }
 
 /** The loads' share state as a query, for a caller to run alone or as part of a statement it runs anyway. */
-export function selectShareStates(db: QueryCreator<Database>, loadIds: readonly string[]) {
-  return db.selectFrom('visibility_load_state').select(['load_id', 'location_shared_at', 'eta_shared']).where('load_id', 'in', [...loadIds]);
+export function selectShareStates(db: Db, loadIds: readonly string[]) {
+  return db.selectFrom('visibility_load_state').select(['load_id', 'location_shared_at', 'eta_shared']).where(inList(db, 'load_id', loadIds));
 }
 
 export interface ShareStateRow {

@@ -2,6 +2,7 @@ import type { Db } from '../../db/create-db.js';
 import type { AssetKind } from '../assets/position-asset.repository.js';
 import { toLatLng, type LatLng } from '../eta/road-distance.js';
 import { stopFence, type Fence } from '../locations/fence-geometry.js';
+import { inList } from '../shared/in-list.js';
 import { WATCHED_STOP_STATUSES } from '../trips/geofence-visits.js';
 
 export const ASSET_COLUMN = { driver: 'driver_id', truck: 'truck_id', trailer: 'trailer_id' } as const;
@@ -108,8 +109,8 @@ export async function findTripCandidates(
       'locations.depart_radius_meters',
     ])
     .where((eb) => {
-      const active = byKind.length > 0 ? [eb.and([eb('trips.status', 'in', ACTIVE), eb.or(byKind.map(([column, list]) => eb(`trips.${column}`, 'in', list)))])] : [];
-      const given = givenTripIds.length > 0 ? [eb('trips.id', 'in', [...givenTripIds])] : [];
+      const active = byKind.length > 0 ? [eb.and([eb('trips.status', 'in', ACTIVE), eb.or(byKind.map(([column, list]) => inList(db, `trips.${column}`, list)))])] : [];
+      const given = givenTripIds.length > 0 ? [inList(db, 'trips.id', givenTripIds)] : [];
       return eb.or([...active, ...given]);
     })
     .orderBy('trips.id')

@@ -53,11 +53,24 @@ const HELD_COLUMNS = [
 
 const heldKey = (row: Pick<AssetPositionColumns, 'asset_id' | 'source'>) => `${row.asset_id}\u0000${row.source}`;
 
+/**
+ * Postgres: the rows as a select of one array parameter per column (`unnest` of arrays of the
+ * same length yields them row by row, in order). The text is the same however many rows there
+ * are, so the batch's statement is prepared once per connection (db/postgres-statement-cache.ts)
+ * rather than planned for every batch.
+ */
+function rowsFromArrays<C extends keyof AssetPositionColumns>(columns: readonly C[], rows: readonly Pick<AssetPositionColumns, C>[]) {
+  return sql`select ${sql.join(
+    columns.map((column) => sql`unnest(${rows.map((row) => row[column])}::${sql.raw(column === 'odometer' ? 'float8[]' : 'text[]')}) as ${sql.ref(column)}`),
+  )}`;
+}
+
+const KEYED_COLUMNS = ['asset_id', 'source', ...HELD_COLUMNS] as const;
+
 /** The upsert that makes rows held unless a newer or equal RecordedAt is held already. */
-function upsertHeld(db: QueryCreator<Database>, rows: readonly AssetPositionColumns[]) {
-  return db
-    .insertInto('asset_positions_latest')
-    .values([...rows])
+function upsertHeld(db: QueryCreator<Database>, rows: readonly AssetPositionColumns[], fromArrays = false) {
+  const insert = db.insertInto('asset_positions_latest');
+  return (fromArrays ? insert.columns([...KEYED_COLUMNS]).expression(rowsFromArrays(KEYED_COLUMNS, rows)) : insert.values([...rows]))
     .onConflict((conflict) =>
       conflict
         .columns(['asset_id', 'source'])
@@ -158,11 +171,11 @@ export async function holdAndAppendPositions(
   let shareStates = new Map<string, ShareState>();
   let tripStops: LiveEtaStop[] = [];
   const held = await holdInRounds(rows, async (round, first) => {
-    const ids = sql<{ column1: string; column2: string; column3: string }>`(values ${sql.join(
-      round.map((row) => sql`(${row.asset_id}, ${row.source}, ${historyId()})`),
-    )})`.as('ids');
+    const ids = sql<{ column1: string; column2: string; column3: string }>`(select unnest(${round.map((row) => row.asset_id)}::text[]) as column1, unnest(${round.map(
+      (row) => row.source,
+    )}::text[]) as column2, unnest(${round.map(() => historyId())}::text[]) as column3)`.as('ids');
     const statement = trx
-      .with('held', (db) => upsertHeld(db, round).returningAll())
+      .with('held', (db) => upsertHeld(db, round, true).returningAll())
       .with('history', (db) =>
         db
           .insertInto('asset_positions')
