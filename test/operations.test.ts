@@ -7,6 +7,17 @@ import { startTestApp, type TestApp } from './harness.js';
 import { createTestDatabase } from './support/database.js';
 import { startReceiver, type Receiver } from './support/webhook-receiver.js';
 
+describe('DATABASE_STATEMENT_CACHE', () => {
+  it('defaults to 200 and takes a whole number from 0 to 10000', () => {
+    expect(loadConfig({}).databaseStatementCache).toBe(200);
+    expect(loadConfig({ DATABASE_STATEMENT_CACHE: '0' }).databaseStatementCache).toBe(0);
+    expect(loadConfig({ DATABASE_STATEMENT_CACHE: '10000' }).databaseStatementCache).toBe(10_000);
+    for (const bad of ['-1', '10001', '2.5', 'many']) {
+      expect(() => loadConfig({ DATABASE_STATEMENT_CACHE: bad }), bad).toThrow(/DATABASE_STATEMENT_CACHE must be a whole number from 0 to 10000/);
+    }
+  });
+});
+
 describe('DATABASE_POOL_SIZE', () => {
   it('defaults to 10 and takes a whole number from 1 to 1000', () => {
     expect(loadConfig({}).databasePoolSize).toBe(10);
