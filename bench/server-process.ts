@@ -20,11 +20,21 @@ export interface Started {
   authUrl?: string;
 }
 
+/**
+ * `node …args`, pinned with taskset to the cores `cpus` lists (`0`, `1-3`) when given: the
+ * benchmarks pin the servers with BENCH_SERVER_CPUS and the load generators with BENCH_LOAD_CPUS,
+ * so each side has cores of its own and a run shows what a given number of cores serves.
+ */
+function nodeCommand(args: string[], cpus: string | undefined): [string, string[]] {
+  return cpus ? ['taskset', ['-c', cpus, process.execPath, ...args]] : [process.execPath, args];
+}
+
 /** Starts a Node script and resolves once it printed the line `ready` matches. */
 export function startProcess(script: string, env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
   // BENCH_SERVER_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the servers.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [command, args] = nodeCommand([...nodeArgs, script], process.env.BENCH_SERVER_CPUS);
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
@@ -96,7 +106,8 @@ export function stop(started: Started): Promise<void> {
 export function runLoadGenerator(script: string, planPath: string, plan: unknown): Promise<LoadResult> {
   writeFileSync(planPath, JSON.stringify(plan));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(here, script), planPath], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const [command, args] = nodeCommand([join(here, script), planPath], process.env.BENCH_LOAD_CPUS);
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout!.on('data', (chunk) => (out += chunk));
     child.on('error', reject);
