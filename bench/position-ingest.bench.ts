@@ -331,12 +331,14 @@ async function main(): Promise<void> {
   const baselineOnly = baseline !== null && process.env.BENCH_BASELINE_ONLY === '1';
   // BENCH_GEOFENCE_ONLY=1: only the geofence's cost.
   const geofenceOnly = process.env.BENCH_GEOFENCE_ONLY === '1';
+  // BENCH_GEOFENCE=off: without the geofence's cost (for profiling the three rows alone).
+  const geofence = process.env.BENCH_GEOFENCE !== 'off';
   try {
     const only = process.env.BENCH_POSITION_DB;
     if (only !== 'postgres') {
       if (!baselineOnly && !geofenceOnly) await benchDatabase('sqlite', `sqlite:${join(work, 'freight.db')}`, fleet, fixturePath);
       if (baseline) await compareWithBaseline('sqlite', baseline, async (name) => `sqlite:${join(work, `${name}.db`)}`, fleet, fixturePath, receiver);
-      if (!baselineOnly) await measureGeofenceCost('sqlite', async (name) => `sqlite:${join(work, `${name}.db`)}`, receiver.url);
+      if (!baselineOnly && geofence) await measureGeofenceCost('sqlite', async (name) => `sqlite:${join(work, `${name}.db`)}`, receiver.url);
     }
     const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
     if (only !== 'sqlite') {
@@ -351,7 +353,7 @@ async function main(): Promise<void> {
         try {
           if (!baselineOnly && !geofenceOnly) await benchDatabase('postgres', await fresh('main'), fleet, fixturePath);
           if (baseline) await compareWithBaseline('postgres', baseline, fresh, fleet, fixturePath, receiver);
-          if (!baselineOnly) await measureGeofenceCost('postgres', fresh, receiver.url);
+          if (!baselineOnly && geofence) await measureGeofenceCost('postgres', fresh, receiver.url);
         } finally {
           if (!process.env.BENCH_KEEP_WORK) await dropBenchDatabases(postgresUrl, made);
         }

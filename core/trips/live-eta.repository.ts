@@ -8,8 +8,29 @@ import { stopsUpdate } from './trip-write.repository.js';
  * of the trips' stops, then a fixed number of writes whatever the batch size.
  */
 
+/**
+ * The stop columns the Live ETA refresh (trip-etas.ts) and the geofence (geofence-watch.ts) read.
+ * A batch reads every stop of its trips in its transaction: only these, not all forty-one.
+ */
+const LIVE_ETA_STOP_COLUMNS = [
+  'id',
+  'trip_id',
+  'sequence',
+  'status',
+  'stop_type',
+  'schedule_type',
+  'appointment_date',
+  'window_begin',
+  'arrived_at',
+  'departed_at',
+  'latitude',
+  'longitude',
+  'geofence_entered_at',
+  'eta_live',
+] as const satisfies readonly (keyof StopRow)[];
+
 /** A trip's stop with what decides whether it gets Live ETAs. */
-export type LiveEtaStop = StopRow & { trip_status: string; trip_tenant_id: string; tenant_plan: string };
+export type LiveEtaStop = Pick<StopRow, (typeof LIVE_ETA_STOP_COLUMNS)[number]> & { trip_status: string; trip_tenant_id: string; tenant_plan: string };
 
 /** The stops of the trips with what decides whether they get Live ETAs, in trip and route order. */
 export function selectLiveEtaStops(db: Db, tripIds: readonly string[]) {
@@ -17,7 +38,7 @@ export function selectLiveEtaStops(db: Db, tripIds: readonly string[]) {
     .selectFrom('stops')
     .innerJoin('trips', 'trips.id', 'stops.trip_id')
     .innerJoin('tenants', 'tenants.id', 'trips.tenant_id')
-    .selectAll('stops')
+    .select(LIVE_ETA_STOP_COLUMNS.map((column) => `stops.${column}` as const))
     .select(['trips.status as trip_status', 'trips.tenant_id as trip_tenant_id', 'tenants.plan as tenant_plan'])
     .where(inList(db, 'stops.trip_id', tripIds))
     .orderBy('stops.trip_id')

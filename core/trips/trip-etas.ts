@@ -13,7 +13,9 @@ import type { StopRow } from './trip.repository.js';
 import type { TripWrite } from './trip-write.js';
 import { setStopValues, tripStopRows } from './trip-write.repository.js';
 
-export function toEtaStop(row: StopRow): EtaStop {
+export function toEtaStop(
+  row: Pick<StopRow, 'stop_type' | 'schedule_type' | 'appointment_date' | 'window_begin' | 'arrived_at' | 'departed_at' | 'latitude' | 'longitude'>,
+): EtaStop {
   return {
     stopType: row.stop_type,
     scheduleType: row.schedule_type,
@@ -80,9 +82,11 @@ export async function refreshLiveEtasOfTrips(
   const changedTrips = new Map<string, { stopId: string; eta: string } | null>();
   if (latest.size === 0) return changedTrips;
   const joined = stops ?? (await selectLiveEtaStops(trx, [...latest.keys()]).execute());
-  const stopsOf = new Map<string, StopRow[]>();
-  for (const { trip_status: status, trip_tenant_id: tenantId, tenant_plan: plan, ...stop } of joined) {
-    if (status !== 'InTransit' || !hasHosEtas(plan) || latest.get(stop.trip_id)?.tenantId !== tenantId) continue;
+  const stopsOf = new Map<string, LiveEtaStop[]>();
+  // The joined rows as they are: a copy of each without its joined columns, for every stop of
+  // every batch, showed in the ingestion profile.
+  for (const stop of joined) {
+    if (stop.trip_status !== 'InTransit' || !hasHosEtas(stop.tenant_plan) || latest.get(stop.trip_id)?.tenantId !== stop.trip_tenant_id) continue;
     const rows = stopsOf.get(stop.trip_id);
     if (rows) rows.push(stop);
     else stopsOf.set(stop.trip_id, [stop]);
