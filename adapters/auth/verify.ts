@@ -10,7 +10,10 @@ export interface BearerVerifierOptions {
   keys: SigningKeys;
   config: Config;
   clock: Clock;
-  /** Verified tokens kept in memory; the least recently used is dropped first. */
+  /**
+   * Verified tokens kept in memory; when it is full, the one placed longest ago goes first, and
+   * a token is placed again when it is used after half as many others were placed since.
+   */
   cacheSize?: number;
 }
 
@@ -25,6 +28,8 @@ interface CachedPrincipal {
   principal: Principal;
   /** The token's `exp`, in seconds. */
   exp: number;
+  /** When it took its place in the cache's order, in placements. */
+  placed: number;
 }
 
 /**
@@ -36,6 +41,7 @@ export function createBearerVerifier(options: BearerVerifierOptions): BearerVeri
   const { keys, config, clock } = options;
   const cacheSize = options.cacheSize ?? 10_000;
   const cache = new Map<string, CachedPrincipal>();
+  let placements = 0;
 
   return async (authorization) => {
     if (authorization === undefined) throw new AppError('UNAUTHORIZED', 'A bearer token is required.');
@@ -48,9 +54,18 @@ export function createBearerVerifier(options: BearerVerifierOptions): BearerVeri
     const key = cacheKeyOf(authorization);
     const cached = cache.get(key);
     if (cached && cached.authorization === authorization) {
-      cache.delete(key);
-      if (nowSeconds >= cached.exp) throw new AppError('UNAUTHORIZED', 'The access token has expired.');
-      cache.set(key, cached);
+      if (nowSeconds >= cached.exp) {
+        cache.delete(key);
+        throw new AppError('UNAUTHORIZED', 'The access token has expired.');
+      }
+      // A Map moves an entry to the back only by deleting and adding it again, which for a
+      // token used on every request cost more than the rest of a hit. A token placed within
+      // the last half of the cache's placements is far from the front, so it stays where it is.
+      if (placements - cached.placed >= cacheSize / 2) {
+        cache.delete(key);
+        cached.placed = ++placements;
+        cache.set(key, cached);
+      }
       return cached.principal;
     }
 
@@ -86,7 +101,7 @@ export function createBearerVerifier(options: BearerVerifierOptions): BearerVeri
       const oldest = cache.keys().next();
       if (!oldest.done) cache.delete(oldest.value);
     }
-    cache.set(key, { authorization, principal, exp: payload.exp as number });
+    cache.set(key, { authorization, principal, exp: payload.exp as number, placed: ++placements });
     return principal;
   };
 }
