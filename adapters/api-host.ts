@@ -204,6 +204,8 @@ export function createApiHandler(options: ApiHandlerOptions): RequestListener {
           const seconds = (performance.now() - started) / 1000;
           requestDuration.observe({ route: template ?? fixedRouteLabel(url.pathname), method: req.method ?? 'GET', status: res.statusCode }, seconds);
         }
+        // The line's fields (the time, the path's redaction) are worked out only for a line written.
+        if (!requestLog.isLevelEnabled('info')) return;
         requestLog.info(
           {
             host: 'api',

@@ -24,20 +24,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createApp } from '../adapters/app.js';
-import { silentLogger } from '../adapters/logger.js';
-import { RateLimits } from '../adapters/http/rate-limit.js';
-import { MemoryRateLimitStore } from '../adapters/http/rate-limit-store.js';
-import { tenantRule, tokenRule } from '../adapters/http/rate-rules.js';
-import { systemClock } from '../core/clock.js';
-import { loadConfig } from '../core/config.js';
-import { loadFixture } from '../seeding/load-fixture.js';
-import { getSubsidiary } from '../core/subsidiaries/subsidiary.repository.js';
-import { createDb } from '../db/create-db.js';
-import { migrateToLatest } from '../db/migrate.js';
-import { fetchToken, secretOf, testFixture, AUDIENCE, SECRET_KEY } from '../test/harness.js';
+import { secretOf, testFixture, fetchToken } from '../test/harness.js';
+import { READ_PATH, startReadServers } from './read-servers.js';
 import { recordResults } from './results.js';
 import { buildBaseline, startServer, stop, type BaselineBuild } from './server-process.js';
 
@@ -77,52 +65,18 @@ function combine(runs: Result[]): Result {
   return { requests: mean((r) => r.requests), p50: mean((r) => r.p50), p99: mean((r) => r.p99), non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0) };
 }
 
-/**
- * Every threshold of the REST read raised, so the measured reads are allowed: one token at
- * thousands of requests a second would otherwise be refused after 10, and a 429 is not the
- * read being measured. The rules are raised in place (this process's limits-off app never
- * reads them), so the limiter runs exactly as in production, with no wrapper of its own.
- */
-function raiseThresholds(): void {
-  for (const rule of [tokenRule, tenantRule]) rule.points = 1_000_000_000;
-}
-
 function require_autocannon(): string {
   return createRequire(import.meta.url).resolve('autocannon');
 }
 
 async function main(): Promise<void> {
-  const db = createDb('sqlite::memory:');
-  await migrateToLatest(db);
-  await loadFixture(db, testFixture(), { clock: systemClock, secretKey: SECRET_KEY });
-  const config = { ...loadConfig({ API_AUDIENCE: AUDIENCE, RATE_LIMITS: 'off', PORT: '0', AUTH_PORT: '0' }), secretKey: SECRET_KEY };
-  const app = await createApp({ db, config, clock: systemClock, logger: silentLogger() });
-  const { apiUrl, authUrl } = await app.listen({ port: 0, authPort: 0 });
-  const limitedConfig = { ...config, rateLimits: true };
-  raiseThresholds();
-  const rateLimits = new RateLimits({ enabled: true, store: new MemoryRateLimitStore(), clock: systemClock, logger: silentLogger() });
-  const limitedApp = await createApp({ db, config: limitedConfig, clock: systemClock, logger: silentLogger(), rateLimits });
-  const { apiUrl: limitedUrl } = await limitedApp.listen({ port: 0, authPort: 0 });
-  const token = await fetchToken(authUrl, 'prairie-integration', secretOf('prairie-integration'));
-
-  const scope = { tenantId: 'tn_prairie', subsidiaryId: null };
-  const bare: Server = createServer((req, res) => {
-    const id = decodeURIComponent((req.url ?? '').split('/').pop() ?? '');
-    getSubsidiary(db, scope, id).then((subsidiary) => {
-      const body = JSON.stringify(subsidiary);
-      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
-      res.end(body);
-    });
-  });
-  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
-  const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/subsidiaries/sub_kc`;
+  const servers = await startReadServers();
+  const { fullUrl, limitedUrl, bareUrl, auth } = servers;
 
   console.log(`warming up, then ${DURATION}s each with ${CONNECTIONS} connections…`);
-  const readPath = '/api/p/v1.0/subsidiaries/sub_kc';
-  const auth = { authorization: `Bearer ${token}` };
   if (process.env.BENCH_ONLY !== 'bare') {
-    await autocannon(apiUrl + readPath, auth, 3);
-    await autocannon(limitedUrl + readPath, auth, 3);
+    await autocannon(fullUrl, auth, 3);
+    await autocannon(limitedUrl, auth, 3);
   }
   if (process.env.BENCH_ONLY !== 'full') await autocannon(bareUrl, {}, 2);
   // BENCH_ONLY=full|bare runs one side, for profiling it alone with --cpu-prof.
@@ -139,8 +93,8 @@ async function main(): Promise<void> {
     for (let i = 0; i < slices; i++) {
       const order = i % 2 === 0 ? [false, true] : [true, false];
       for (const on of order) {
-        if (on) onRuns.push(await autocannon(limitedUrl + readPath, auth, DURATION / slices));
-        else offRuns.push(await autocannon(apiUrl + readPath, auth, DURATION / slices));
+        if (on) onRuns.push(await autocannon(limitedUrl, auth, DURATION / slices));
+        else offRuns.push(await autocannon(fullUrl, auth, DURATION / slices));
       }
     }
     full = combine(offRuns);
@@ -174,10 +128,7 @@ async function main(): Promise<void> {
   const baselineRef = process.env.BENCH_BASELINE;
   if (baselineRef && only !== 'bare') await compareWithBaseline(buildBaseline(baselineRef), bareUrl, plain);
 
-  bare.close();
-  await app.close();
-  await limitedApp.close();
-  await db.destroy();
+  await servers.close();
 }
 
 /**
@@ -199,12 +150,11 @@ async function compareWithBaseline(baseline: BaselineBuild, bareUrl: string, pla
       const token = await fetchToken(server.authUrl!, 'prairie-integration', secretOf('prairie-integration'));
       servers.push({ ...side, server, auth: { authorization: `Bearer ${token}` }, runs: [] as Result[] });
     }
-    const readPath = '/api/p/v1.0/subsidiaries/sub_kc';
-    for (const side of servers) await autocannon(side.server.apiUrl + readPath, side.auth, 3);
+    for (const side of servers) await autocannon(side.server.apiUrl + READ_PATH, side.auth, 3);
     const slices = 6;
     for (let i = 0; i < slices; i++) {
       const order = i % 2 === 0 ? servers : [...servers].reverse();
-      for (const side of order) side.runs.push(await autocannon(side.server.apiUrl + readPath, side.auth, DURATION / slices));
+      for (const side of order) side.runs.push(await autocannon(side.server.apiUrl + READ_PATH, side.auth, DURATION / slices));
     }
     const bareAgain = await autocannon(bareUrl, {});
     const bareRps = (plain.requests + bareAgain.requests) / 2;

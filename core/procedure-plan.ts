@@ -87,7 +87,8 @@ export function planProcedure(path: string, procedure: AnyTRPCProcedure): Proced
       for (const step of after) {
         if (step.kind === 'guard') current = step.guard({ ctx: current, meta });
         else if (step.kind === 'input') {
-          const parsed = await parse(step.schema, rawInput);
+          const parsing = parse(step.schema, rawInput);
+          const parsed = parsing instanceof Promise ? await parsing : parsing;
           if (!parsed.success) throw new TRPCError({ code: 'BAD_REQUEST', cause: parsed.error });
           input = parsed.data;
         }
@@ -96,7 +97,8 @@ export function planProcedure(path: string, procedure: AnyTRPCProcedure): Proced
       const headers = headersOf(result);
       const stream = streamOf(result);
       if (!output) return { output: result, headers, stream };
-      const parsed = await parse(output.schema, result);
+      const parsing = parse(output.schema, result);
+      const parsed = parsing instanceof Promise ? await parsing : parsing;
       if (!parsed.success) {
         throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'Output validation failed', cause: parsed.error });
       }
@@ -107,7 +109,8 @@ export function planProcedure(path: string, procedure: AnyTRPCProcedure): Proced
 
 /**
  * zod's synchronous parse, which takes its compiled fast path for objects (the asynchronous
- * one never does) and needs no extra turn of the microtask queue; a schema with an
+ * one never does) and, awaited only when it is a Promise, needs no extra turn of the
+ * microtask queue; a schema with an
  * asynchronous refinement or transform makes it throw $ZodAsyncError, and is then parsed
  * asynchronously, from the start, as before. The outcome is the same either way.
  */

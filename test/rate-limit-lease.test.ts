@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../adapters/logger.js';
 import { RateLimits, storeFor } from '../adapters/http/rate-limit.js';
 import { currentBudget, lease, remainingOf, sliceFor } from '../adapters/http/rate-limit-lease.js';
@@ -120,6 +120,40 @@ describe.skipIf(!onPostgres)('the leasing store on Postgres', () => {
     // Slices of 5, 3, 1, 1; the last left nothing, so the 11th and 12th are refused without asking.
     expect(roundTrips).toBe(4);
     expect(await row(perSecond, key)).toMatchObject({ hits: 10, blocked_until: null });
+  });
+
+  it("leases a request's later rules without a block with its first, and spends there only what the request counts", async () => {
+    const store = new LeasingRateLimitStore(database.db);
+    const at = T0 + 2 * 60 * MINUTE;
+    const limits = new RateLimits({ enabled: true, store, clock: new ManualClock(new Date(at)), logger: createLogger('silent') });
+    const alsoPerSecond: RateRule = { ...perSecond, name: 'lease-second-too' };
+    const transactions = vi.spyOn(database.db, 'transaction');
+    try {
+      const [token, tenant, endpoint] = [fresh(), fresh(), fresh()];
+      const decision = await limits.check([
+        { rule: perSecond, key: token },
+        { rule: alsoPerSecond, key: tenant },
+        { rule: blocking, key: endpoint },
+      ]);
+      expect(decision).toMatchObject({ allowed: true });
+      // The first two rules' leases in one transaction; the rule with a block leased when reached.
+      expect(transactions).toHaveBeenCalledTimes(2);
+      expect([store.unspent(perSecond, token), store.unspent(alsoPerSecond, tenant), store.unspent(blocking, endpoint)]).toEqual([4, 4, 0]);
+
+      // Refused by its first rule (another process was granted the whole window), the request
+      // spends nothing under the second: the units leased ahead stay for the next requests.
+      const [spent, other] = [fresh(), fresh()];
+      await sql`insert into rate_limits (key, window_start, hits, blocked_until, expires_at)
+        values (${`${perSecond.name}:${spent}`}, ${new Date(at - (at % SECOND)).toISOString()}, ${perSecond.points}, null, ${new Date(at + SECOND).toISOString()})`.execute(database.db);
+      const refused = await limits.check([
+        { rule: perSecond, key: spent },
+        { rule: alsoPerSecond, key: other },
+      ]);
+      expect(refused).toMatchObject({ allowed: false, rule: perSecond });
+      expect(store.unspent(alsoPerSecond, other)).toBe(5);
+    } finally {
+      transactions.mockRestore();
+    }
   });
 
   it('two processes, a burst of concurrent requests of one key: exactly the points allowed in the window', async () => {

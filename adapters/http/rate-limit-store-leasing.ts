@@ -31,6 +31,8 @@ interface Slot {
   blockedUntil: number | null;
   /** Requests waiting for a lease (asked or about to be); null when none is under way. */
   waiting: Waiter[] | null;
+  /** When the lease under way was asked for: the time of its first request, or of `leaseAhead`. */
+  askedAt: number;
 }
 
 /** One slot's lease as sent: the window and time it was asked in, and how many units. */
@@ -84,24 +86,61 @@ export class LeasingRateLimitStore extends TableRateLimitStore {
   private readonly leases = new GroupCommit<Slot>({ serial: true, releaseAfterMs: this.timeoutMs, commit: (slots) => this.leaseSlots(slots) });
 
   hit(rule: RateRule, key: string, nowMs: number): CounterState | Promise<CounterState> {
+    return this.spend(this.slotOf(rule, key), nowMs);
+  }
+
+  /**
+   * A request waits for a lease of an earlier rule and will count here next: this budget's
+   * lease goes in the same transaction, so that the request finds units here rather than
+   * waiting for a second lease. Nothing is spent; units the request never spends (an earlier
+   * rule refused it) serve this process's next requests of the window, or are stranded as any
+   * slice may be (stricter, never looser). Not under a rule with a block: there the lease that
+   * finds nothing left starts the block, which only a request counted under the rule may do.
+   */
+  leaseAhead(rule: RateRule, key: string, nowMs: number): void {
+    if (rule.blockSeconds > 0) return;
+    const slot = this.slotOf(rule, key);
+    if (this.enterWindow(slot, nowMs) && !slot.waiting && slot.unspent === 0 && slot.pool !== 0) this.startLease(slot, nowMs);
+  }
+
+  private slotOf(rule: RateRule, key: string): Slot {
     const byKey = this.slots.of(rule);
     let slot = byKey.get(key);
     if (!slot) {
-      slot = { rule, name: rowKey(rule, key), windowStart: -1, unspent: 0, mine: 0, pool: null, shared: false, blockedUntil: null, waiting: null };
+      slot = { rule, name: rowKey(rule, key), windowStart: -1, unspent: 0, mine: 0, pool: null, shared: false, blockedUntil: null, waiting: null, askedAt: 0 };
       byKey.set(key, slot);
     }
-    return this.spend(slot, nowMs);
+    return slot;
   }
 
   /** Spends one unit of the slot: at once from what is leased or known, else after a lease. */
   private spend(slot: Slot, nowMs: number): CounterState | Promise<CounterState> {
     const { rule } = slot;
+    if (!this.enterWindow(slot, nowMs)) return refused(slot);
+    // Behind a lease under way: in arrival order, so a later request never takes a unit first.
+    if (slot.waiting) return this.wait(slot, nowMs);
+    if (slot.unspent > 0) {
+      slot.unspent -= 1;
+      const remaining = remainingOf(slot.unspent, slot.pool ?? 0, slot.shared);
+      return { windowStart: slot.windowStart, hits: rule.points - remaining, blockedUntil: null };
+    }
+    // Used up in this window under a rule without a block: refused until the window ends.
+    if (slot.pool === 0 && rule.blockSeconds === 0) return refused(slot);
+    this.startLease(slot, nowMs);
+    return this.wait(slot, nowMs);
+  }
+
+  /**
+   * Brings the slot to the window of `nowMs` (a new window starts with nothing leased, and so
+   * does the end of a block); false while its block runs.
+   */
+  private enterWindow(slot: Slot, nowMs: number): boolean {
     if (slot.blockedUntil !== null) {
-      if (slot.blockedUntil > nowMs) return refused(slot);
+      if (slot.blockedUntil > nowMs) return false;
       slot.blockedUntil = null;
       slot.windowStart = -1;
     }
-    const windowStart = windowStartOf(rule, nowMs);
+    const windowStart = windowStartOf(slot.rule, nowMs);
     if (windowStart !== slot.windowStart) {
       slot.windowStart = windowStart;
       slot.unspent = 0;
@@ -109,18 +148,13 @@ export class LeasingRateLimitStore extends TableRateLimitStore {
       slot.pool = null;
       slot.shared = false;
     }
-    // Behind a lease under way: in arrival order, so a later request never takes a unit first.
-    if (slot.waiting) return this.wait(slot, nowMs);
-    if (slot.unspent > 0) {
-      slot.unspent -= 1;
-      const remaining = remainingOf(slot.unspent, slot.pool ?? 0, slot.shared);
-      return { windowStart, hits: rule.points - remaining, blockedUntil: null };
-    }
-    // Used up in this window under a rule without a block: refused until the window ends.
-    if (slot.pool === 0 && rule.blockSeconds === 0) return refused(slot);
+    return true;
+  }
+
+  private startLease(slot: Slot, nowMs: number): void {
     slot.waiting = [];
+    slot.askedAt = nowMs;
     void this.leases.push(slot);
-    return this.wait(slot, nowMs);
   }
 
   private wait(slot: Slot, nowMs: number): Promise<CounterState> {
@@ -131,9 +165,10 @@ export class LeasingRateLimitStore extends TableRateLimitStore {
   private async leaseSlots(slots: Slot[]): Promise<void> {
     const requests: LeaseRequest[] = slots
       .map((slot) => {
-        // Asked at the time of the first request waiting, for that request's window.
-        const nowMs = slot.waiting![0]!.nowMs;
-        return { slot, nowMs, windowStart: windowStartOf(slot.rule, nowMs), want: sliceFor(slot.rule, slot.waiting!.length, slot.pool) };
+        // Asked at the time of the first request waiting (or of the lease ahead, for the one
+        // request expected), for that request's window.
+        const nowMs = slot.askedAt;
+        return { slot, nowMs, windowStart: windowStartOf(slot.rule, nowMs), want: sliceFor(slot.rule, Math.max(1, slot.waiting!.length), slot.pool) };
       })
       .sort((a, b) => (a.slot.name < b.slot.name ? -1 : a.slot.name > b.slot.name ? 1 : 0));
     let answers: LeaseAnswer[];

@@ -27,6 +27,12 @@ export interface RateLimitStore {
    * that talks to a database answers all of a request's rules in one round instead of one each.
    */
   hitInOrder?(checks: readonly { rule: RateRule; key: string }[], nowMs: number, refuses: (rule: RateRule, state: CounterState) => boolean): Promise<CounterState[]>;
+  /**
+   * Optional: prepares to count `key` under `rule` soon (a request waits for an earlier rule's
+   * answer and counts here next), counting nothing: a store that must ask its database first
+   * asks in the same round as the earlier rule.
+   */
+  leaseAhead?(rule: RateRule, key: string, nowMs: number): void;
   /** Forgets counters whose window and block have both ended. */
   sweep(nowMs: number): void | Promise<void>;
   /** Optional: hands back what the store holds for other processes (a leasing store's unspent units) before the process ends. */

@@ -90,6 +90,7 @@ export class RateLimits {
         return null;
       }
       if (counted instanceof Promise) {
+        for (let later = index + 1; later < checks.length; later++) this.store.leaseAhead?.(checks[later]!.rule, checks[later]!.key, now);
         return counted.then(
           (state) => {
             const decision = decide(rule, state, now);
