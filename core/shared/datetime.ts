@@ -94,17 +94,27 @@ export interface ToStoredDateTimeOptions {
   assumeUtc?: boolean;
 }
 
+/**
+ * The instant `text` names (milliseconds since the epoch), or why it is not an accepted
+ * date-time: one parse serves both the check and the stored form (request bodies carry many).
+ */
+export function checkDateTime(text: unknown, options: ToStoredDateTimeOptions = {}): { millis: number } | { problem: string } {
+  if (typeof text !== 'string') return { problem: 'must be a date-time string' };
+  const parts = parseDateTimeParts(text);
+  if (!parts) return { problem: 'must be an ISO 8601 date-time such as 2026-11-21T14:00:00Z' };
+  if (parts.offsetMinutes === null && !options.assumeUtc) {
+    return { problem: 'must be an ISO 8601 date-time with Z or a ±hh:mm offset, such as 2026-11-21T14:00:00Z' };
+  }
+  const millis = epochMillisOf(parts, parts.offsetMinutes ?? 0);
+  const year = new Date(millis).getUTCFullYear();
+  if (year < 0 || year > 9999) return { problem: 'must lie within the years 0000-9999 in UTC' };
+  return { millis };
+}
+
 /** Why `text` is not an accepted date-time, or null when it is. */
 export function dateTimeProblem(text: unknown, options: ToStoredDateTimeOptions = {}): string | null {
-  if (typeof text !== 'string') return 'must be a date-time string';
-  const parts = parseDateTimeParts(text);
-  if (!parts) return 'must be an ISO 8601 date-time such as 2026-11-21T14:00:00Z';
-  if (parts.offsetMinutes === null && !options.assumeUtc) {
-    return 'must be an ISO 8601 date-time with Z or a ±hh:mm offset, such as 2026-11-21T14:00:00Z';
-  }
-  const year = new Date(epochMillisOf(parts, parts.offsetMinutes ?? 0)).getUTCFullYear();
-  if (year < 0 || year > 9999) return 'must lie within the years 0000-9999 in UTC';
-  return null;
+  const checked = checkDateTime(text, options);
+  return 'problem' in checked ? checked.problem : null;
 }
 
 export function isDateTime(text: unknown, options: ToStoredDateTimeOptions = {}): text is string {
@@ -113,10 +123,9 @@ export function isDateTime(text: unknown, options: ToStoredDateTimeOptions = {})
 
 /** `2026-11-21T08:00-06:00` → `2026-11-21T14:00:00.000Z`. Throws `RangeError` for anything else. */
 export function toStoredDateTime(isoString: string, options: ToStoredDateTimeOptions = {}): string {
-  const problem = dateTimeProblem(isoString, options);
-  if (problem) throw new RangeError(`"${String(isoString)}" ${problem}`);
-  const parts = parseDateTimeParts(isoString) as DateTimeParts;
-  return formatStoredDateTime(epochMillisOf(parts, parts.offsetMinutes ?? 0));
+  const checked = checkDateTime(isoString, options);
+  if ('problem' in checked) throw new RangeError(`"${String(isoString)}" ${checked.problem}`);
+  return formatStoredDateTime(checked.millis);
 }
 
 /** Like `toStoredDateTime`, passing null and undefined through as null. */

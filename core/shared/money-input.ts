@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DATE_TIME_PATTERNS, dateTimeProblem, toStoredDateTime } from './datetime.js';
+import { checkDateTime, DATE_TIME_PATTERNS, formatStoredDateTime } from './datetime.js';
 import { DEFAULT_CURRENCY, minorUnitsProblem, toMinorUnits } from './money.js';
 
 /**
@@ -45,11 +45,13 @@ export const ZCurrencyInput = z
 /** An ISO 8601 date-time; without an offset it is UTC. Becomes the stored form. */
 export const ZDateTimeInput = z
   .string()
-  .superRefine((value, ctx) => {
-    const problem = dateTimeProblem(value, { assumeUtc: true });
-    if (problem) ctx.addIssue({ code: 'custom', message: `The value ${problem}.` });
+  // One parse checks the value and makes its stored form.
+  .transform((value, ctx) => {
+    const checked = checkDateTime(value, { assumeUtc: true });
+    if ('millis' in checked) return formatStoredDateTime(checked.millis);
+    ctx.addIssue({ code: 'custom', message: `The value ${checked.problem}.` });
+    return z.NEVER;
   })
-  .transform((value) => toStoredDateTime(value, { assumeUtc: true }))
   .meta({
     description: 'ISO 8601 date-time; without an offset it is read as UTC.',
     example: '2026-11-21T14:00:00Z',
