@@ -6,7 +6,7 @@ import pg from 'pg';
 import { withAfterCommit } from './after-commit.js';
 import type { Database } from './database.js';
 import { SAFETY_NET_PAGES, startCheckpointer } from './sqlite-checkpointer.js';
-import { withStatementCache as withPreparedStatements } from './postgres-statement-cache.js';
+import { withPreparedStatements } from './postgres-statement-cache.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
 export type Dialect = 'sqlite' | 'postgres';

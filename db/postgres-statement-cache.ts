@@ -14,11 +14,11 @@ import type pg from 'pg';
  * its values keeps being planned for them.
  *
  * A text is prepared from its second run in the process on (see `seen`). Each connection keeps
- * at most `capacity` statements, least recently used out. An evicted
- * statement is closed with a protocol Close message written just before the connection's next
- * query, which costs no round trip (the server answers CloseComplete with that query's replies,
- * and pg ignores it); it is written only while the connection is idle, so it can never land
- * between a queued query and its own Parse. Statements without parameters (BEGIN, COMMIT,
+ * at most `capacity` statements, least recently used out. An evicted statement is closed with a
+ * protocol Close message written just before the connection's next query, which costs no round
+ * trip (the server answers CloseComplete with that query's replies, and pg ignores it); it is
+ * written only while the connection is idle, so it can never land between a queued query and its
+ * own Parse. Statements without parameters (BEGIN, COMMIT,
  * SET LOCAL) keep the simple protocol. Pooled connections are the pg `Client` objects the pool
  * keeps, so the patch and the cache live as long as the connection.
  *
@@ -47,6 +47,7 @@ function seenBefore(text: string): boolean {
   seen.add(text);
   return false;
 }
+
 /** Bumped when a statement met a changed table: every connection then drops all it prepared. */
 let generation = 0;
 
@@ -69,7 +70,7 @@ interface PgInternals {
   };
 }
 
-export function withStatementCache(pool: pg.Pool, capacity: number): PostgresPool {
+export function withPreparedStatements(pool: pg.Pool, capacity: number): PostgresPool {
   if (capacity <= 0) return pool as unknown as PostgresPool;
   const patched = new WeakSet<pg.PoolClient>();
   return {
