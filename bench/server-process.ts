@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +35,15 @@ export function startProcess(script: string, env: Record<string, string>, ready:
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const [command, args] = nodeCommand([...nodeArgs, script], process.env.BENCH_SERVER_CPUS);
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // BENCH_SERVER_OUTPUT=<file> keeps what the servers print (request log lines with their
+  // durations, `--trace-gc` lines), to find what a slow request met.
+  const keep = process.env.BENCH_SERVER_OUTPUT;
+  if (keep) {
+    const file = createWriteStream(keep, { flags: 'a' });
+    child.stdout!.on('data', (chunk: Buffer) => file.write(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => file.write(chunk));
+    child.on('exit', () => file.end());
+  }
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import { AppError } from '../errors.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
-import type { Db } from '../../db/create-db.js';
+import { dialectOf, type Db } from '../../db/create-db.js';
 import type { Database } from '../../db/database.js';
 
 /** A key answers replays for 24 hours after its first request; then it is new again. */
@@ -43,6 +43,19 @@ export type ClaimResult =
 
 const TABLE = 'request_idempotency_keys' as const;
 
+/**
+ * Postgres: the claim's insert commits without waiting for its WAL to reach the disk
+ * (`synchronous_commit` off for that one statement's transaction, set from its RETURNING list,
+ * so it costs no round trip). That wait was a whole flush on every POST with a key, before its
+ * real write even began. Nothing can be lost by it: Postgres writes its WAL in order, so the
+ * request's write transaction, which commits with the usual flush, makes the claim durable
+ * with it (its `markCommitted` needs the claim row anyway); and a claim lost to a database
+ * crash before any write only means a retry runs again, as if the first request never came.
+ * Not inside a transaction: there the setting would hold for the caller's writes too.
+ */
+const claimReturning = (db: Db) =>
+  dialectOf(db) === 'postgres' && !db.isTransaction ? [sql<string>`set_config('synchronous_commit', 'off', true)`.as('commit_mode')] : [];
+
 const ofOwner = (owner: KeyOwner) => (eb: ExpressionBuilder<Database, typeof TABLE>) =>
   eb.and([eb('tenant_id', '=', owner.tenantId), eb('client_id', '=', owner.clientId), eb('idempotency_key', '=', owner.key)]);
 
@@ -73,7 +86,7 @@ export async function claimKey(db: Db, owner: KeyOwner, now: Date): Promise<Clai
       .insertInto(TABLE)
       .values({ tenant_id: owner.tenantId, client_id: owner.clientId, idempotency_key: owner.key, ...values })
       .onConflict((oc) => oc.columns(['tenant_id', 'client_id', 'idempotency_key']).doNothing())
-      .returning('claim_token')
+      .returning(['claim_token', ...claimReturning(db)])
       .executeTakeFirst();
     if (inserted) return { kind: 'claimed', claim: { ...owner, token: values.claim_token } };
 
