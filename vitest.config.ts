@@ -23,6 +23,7 @@ const UNIT = [
   'test/reverse-geocode.test.ts',
   'test/sqlite-statement-cache.test.ts',
   'test/table-owners.test.ts',
+  'test/time-zone.test.ts',
 ];
 
 const PROCESSES = [

@@ -1,4 +1,5 @@
 import tzLookup from '@photostructure/tz-lookup';
+import { spellTimeZone } from '../shared/time-zone.js';
 
 /**
  * A location's IANA zone (docs/api-rules.md#locations): as given, in its canonical spelling, else
@@ -8,7 +9,7 @@ export function locationTimeZone(
   timeZone: string | null | undefined,
   coordinates: { Latitude: string; Longitude: string } | null | undefined,
 ): string | null {
-  if (timeZone) return new Intl.DateTimeFormat('en-US', { timeZone }).resolvedOptions().timeZone;
+  if (timeZone) return spellTimeZone(timeZone);
   if (coordinates) return tzLookup(Number(coordinates.Latitude), Number(coordinates.Longitude));
   return null;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DATE_TIME_PATTERNS, dateTimeProblem, epochMillisOf, parseDateTimeParts } from './datetime.js';
 import { minorUnitsProblem } from './money.js';
+import { canonicalTimeZone } from './time-zone.js';
 
 /**
  * Fields of the whole records a domain builds its rows from (a new load with its trips, an
@@ -43,12 +44,7 @@ export const ZRecordRate = withProblem(z.number().min(0), minorUnitsProblem).met
 
 /** Why `value` is not a time zone the server knows, or null. */
 export function timeZoneProblem(value: string): string | null {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: value });
-    return null;
-  } catch {
-    return 'must be an IANA time zone such as America/Chicago';
-  }
+  return canonicalTimeZone(value) === null ? 'must be an IANA time zone such as America/Chicago' : null;
 }
 
 export const ZTimeZone = withProblem(z.string(), timeZoneProblem).meta({ description: 'An IANA time zone the server knows, such as America/Chicago.' });

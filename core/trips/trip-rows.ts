@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import tzLookup from '@photostructure/tz-lookup';
 import { toStoredDateTimeOrNull } from '../shared/datetime.js';
+import { spellTimeZone } from '../shared/time-zone.js';
 import { DEFAULT_CURRENCY, toMinorUnits } from '../shared/money.js';
 import { flag, type Row } from '../shared/row-set.js';
 import { deriveStopStatus } from '../shared/statuses.js';
@@ -48,7 +49,7 @@ export function tripRow(
 
 /** The stop's IANA zone: as given (canonical spelling), else from its coordinates, else UTC. */
 function stopTimeZone(stop: TNewStop): string {
-  if (stop.TimeZone) return new Intl.DateTimeFormat('en-US', { timeZone: stop.TimeZone }).resolvedOptions().timeZone;
+  if (stop.TimeZone) return spellTimeZone(stop.TimeZone);
   if (stop.Coordinates) return tzLookup(Number(stop.Coordinates.Latitude), Number(stop.Coordinates.Longitude));
   return 'UTC';
 }

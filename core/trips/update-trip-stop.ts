@@ -3,6 +3,7 @@ import type { Db } from '../../db/create-db.js';
 import { AppError, notFound } from '../errors.js';
 import { getLocation } from '../locations/location.repository.js';
 import type { Scope } from '../shared/scope.js';
+import { spellTimeZone } from '../shared/time-zone.js';
 import { authedProcedure } from '../trpc.js';
 import type { StopRow } from './trip.repository.js';
 import { ZTrip } from './trip.schemas.js';
@@ -19,7 +20,6 @@ const ADDRESS_COLUMNS = {
   Country: 'address_country',
 } as const;
 
-const canonicalZone = (zone: string) => new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
 
 /**
  * The columns a stop merge patch writes (docs/api-rules.md#changing-a-trips-stops). A
@@ -47,7 +47,7 @@ async function patchColumns(trx: Db, scope: Scope, stop: StopRow, patch: TUpdate
   }
 
   const zone = patch.TimeZone !== undefined ? patch.TimeZone : location ? location.TimeZone : undefined;
-  if (zone) columns.time_zone = canonicalZone(zone);
+  if (zone) columns.time_zone = spellTimeZone(zone);
   else if (zone === null) {
     // Derived as a new stop's zone is: from the coordinates the stop has after the patch, else UTC.
     const latitude = columns.latitude !== undefined ? columns.latitude : stop.latitude;
