@@ -30,6 +30,7 @@ import { PositionWriter } from '../core/visibility/position-writer.js';
 import { SECRET_KEY } from '../test/harness.js';
 import { tenderFleetFromPartners } from './edi-fleet.js';
 import { StatementCounter } from './statement-counter.js';
+import type { Fleet, FleetTruck } from './position-fleet.js';
 
 process.env.BENCH_TENANTS ??= '6';
 const { buildFleet } = await import('./position-fleet.js');
@@ -60,7 +61,21 @@ async function serverCpuSeconds(db: Db): Promise<number | null> {
 const BATCH = Number(process.env.BENCH_BATCH ?? 120);
 const PASSES = Number(process.env.BENCH_PASSES ?? 3);
 
+/**
+ * BENCH_BIG_TENANT_URL: the database `npm run bench -- writes` keeps (BENCH_WRITES_REUSE; e.g.
+ * postgres://…/waybill_writes_bench_1) instead of a fleet of its own: the batches are readings of
+ * the big tenant's trucks, whose trips, stops and history have a real carrier's size (the
+ * readings stay in it, as the write benchmark's loads do).
+ */
+const BIG_TENANT_URL = process.env.BENCH_BIG_TENANT_URL;
+
 async function open(): Promise<{ db: Db; dispose(): Promise<void>; name: string }> {
+  if (BIG_TENANT_URL) {
+    const named = new URL(BIG_TENANT_URL);
+    named.searchParams.set('application_name', APPLICATION);
+    const db = createDb(named.toString(), { maxConnections: process.env.BENCH_PLAN_CHOICE === '1' ? 1 : 4, statementCache: Number(process.env.BENCH_STATEMENT_CACHE ?? DEFAULT_STATEMENT_CACHE) });
+    return { db, name: 'Postgres', dispose: () => db.destroy() };
+  }
   const url = process.env.BENCH_DATABASE_URL;
   if (!url) {
     const db = createDb('sqlite::memory:');
@@ -72,7 +87,9 @@ async function open(): Promise<{ db: Db; dispose(): Promise<void>; name: string 
   // BENCH_STATEMENT_CACHE=0: every statement unnamed (db/postgres-statement-cache.ts off).
   const named = new URL(url);
   named.searchParams.set('application_name', APPLICATION);
-  const db = createDb(named.toString(), { schema, maxConnections: 4, statementCache: Number(process.env.BENCH_STATEMENT_CACHE ?? DEFAULT_STATEMENT_CACHE) });
+  // BENCH_PLAN_CHOICE=1: one connection, whose prepared statements are listed at the end.
+  const connections = process.env.BENCH_PLAN_CHOICE === '1' ? 1 : 4;
+  const db = createDb(named.toString(), { schema, maxConnections: connections, statementCache: Number(process.env.BENCH_STATEMENT_CACHE ?? DEFAULT_STATEMENT_CACHE) });
   await migrateToLatest(db);
   return {
     db,
@@ -86,13 +103,14 @@ async function open(): Promise<{ db: Db; dispose(): Promise<void>; name: string 
 
 const { db, dispose, name } = await open();
 try {
-  const clock = new ManualClock('2026-11-22T12:00:00Z');
-  const fleet = buildFleet('http://127.0.0.1:9/tracking');
-  await loadFixture(db, fleet.fixture, { clock, secretKey: SECRET_KEY });
+  const clock = new ManualClock(BIG_TENANT_URL ? await afterHeldReadings(db) : '2026-11-22T12:00:00Z');
+  const own = BIG_TENANT_URL ? null : buildFleet('http://127.0.0.1:9/tracking');
+  if (own) await loadFixture(db, own.fixture, { clock, secretKey: SECRET_KEY });
+  const fleet = own ?? (await bigTenantFleet(db));
   // The followers the server registers (core/router.ts): every batch asks which trips have an EDI partner.
   await import('../core/router.js');
-  if (process.env.BENCH_EDI === '1') {
-    console.log(`${await tenderFleetFromPartners(db, fleet, { destroy: false })} loads tendered by EDI partners with 214`);
+  if (process.env.BENCH_EDI === '1' && own) {
+    console.log(`${await tenderFleetFromPartners(db, own, { destroy: false })} loads tendered by EDI partners with 214`);
   }
   const counter = new StatementCounter();
   const counted = db.withPlugin(counter);
@@ -124,14 +142,14 @@ try {
     const results = await Promise.all(
       trucks.map((truck, index) =>
         writer.record({
-          scope: { tenantId: `tn_bench_${String(truck.tenant).padStart(4, '0')}`, subsidiaryId: null },
+          scope: { tenantId: tenantOf(truck), subsidiaryId: null },
           assetId: truck.truckId,
           tripId: undefined,
           point: { latitude: truck.latitude + pass * 0.01, longitude: truck.longitude },
           recordedAt: Date.parse(recordedAt),
           clock,
           reading: {
-            tenant_id: `tn_bench_${String(truck.tenant).padStart(4, '0')}`,
+            tenant_id: tenantOf(truck),
             source: 'PublicApi',
             latitude: (truck.latitude + pass * 0.01).toFixed(4),
             longitude: truck.longitude.toFixed(4),
@@ -174,11 +192,46 @@ try {
   if (serverCpuNow !== null && serverCpuSince !== null) {
     console.log(`Postgres server CPU, steady passes: ${(((serverCpuNow - serverCpuSince) * 1000) / (PASSES - 2)).toFixed(2)} ms a batch`);
   }
+  if (process.env.BENCH_PLAN_CHOICE === '1' && name === 'Postgres') await printPlanChoices(db);
   if (process.env.BENCH_PLANNING === '1' && name === 'Postgres') await printPlanningTimes(async () => {
     await runPass(PASSES);
   });
 } finally {
   await dispose();
+}
+
+/** The tenant of a fleet truck: one of the bench fleet's, or the big tenant (tenant -1). */
+function tenantOf(truck: FleetTruck): string {
+  return truck.tenant < 0 ? 'tn_big' : `tn_bench_${String(truck.tenant).padStart(4, '0')}`;
+}
+
+/** A minute after the latest reading the big tenant holds (or now): this run's readings are all held. */
+async function afterHeldReadings(db: Db): Promise<string> {
+  const { rows } = await sql<{ latest: string | null }>`select max(recorded_at) as latest from asset_positions_latest where tenant_id = 'tn_big'`.execute(db);
+  const latest = rows[0]?.latest ? Date.parse(rows[0].latest) : 0;
+  return new Date(Math.max(Date.now(), latest + 60_000)).toISOString();
+}
+
+/** The big tenant's trucks as a fleet (bench/big-tenant.ts), each starting somewhere in the US. */
+async function bigTenantFleet(db: Db): Promise<Pick<Fleet, 'trucks'>> {
+  const { rows } = await sql<{ id: string; active: number }>`
+    select t.id, (select count(*) from trips where trips.truck_id = t.id and trips.status in ('Dispatched', 'InTransit'))::int as active
+      from trucks t where t.tenant_id = 'tn_big' order by t.id`.execute(db);
+  return {
+    trucks: rows.map((row, index) => ({ tenant: -1, truckId: row.id, latitude: 31 + ((index * 37) % 160) / 10, longitude: -104 + ((index * 53) % 220) / 10, onTrip: row.active > 0 })),
+  };
+}
+
+/**
+ * BENCH_PLAN_CHOICE=1 (Postgres): the connection's named prepared statements with how often
+ * Postgres ran each with a generic plan (planned once) or a custom one (planned for that
+ * run's values: `plan_cache_mode = auto` keeps custom plans while a generic one looks dearer).
+ */
+async function printPlanChoices(db: Db): Promise<void> {
+  const { rows } = await sql<{ statement: string; generic_plans: number; custom_plans: number }>`
+    select statement, generic_plans, custom_plans from pg_prepared_statements order by custom_plans desc, generic_plans desc`.execute(db);
+  console.log('prepared statements of the connection: generic plans, custom plans, statement');
+  for (const row of rows) console.log(`  ${String(row.generic_plans).padStart(5)} ${String(row.custom_plans).padStart(5)}  ${row.statement.replace(/\s+/g, ' ').slice(0, 110)}`);
 }
 
 /**
