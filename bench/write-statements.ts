@@ -12,8 +12,11 @@
  * included), the request's wall time, the time spent waiting on those statements, and the CPU
  * time of the process (the client's share of it included). BENCH_SQL=1 also prints each
  * statement of the last round with its time. BENCH_STATEMENT_CACHE=0 turns the named prepared
- * statements off (db/postgres-statement-cache.ts), for a before-and-after.
+ * statements off (db/postgres-statement-cache.ts), for a before-and-after. BENCH_PLAN_CHOICE=1
+ * serves from one connection and lists its prepared statements with how often Postgres planned
+ * each once for all values (generic) or afresh for each run's (custom).
  */
+import { sql } from 'kysely';
 import pg from 'pg';
 import { createApp } from '../adapters/app.js';
 import { silentLogger } from '../adapters/logger.js';
@@ -88,7 +91,8 @@ async function main(): Promise<void> {
   const databaseUrl = await openPostgres(url, `waybill_writes_bench_${String(SCALE).replace(/\W/g, '_')}`);
   const tenant = await prepareBigTenant('postgres', databaseUrl, { scale: SCALE, reuse: true });
   // BENCH_STATEMENT_CACHE=0 runs every statement unnamed, as before named prepared statements.
-  const db = createDb(databaseUrl, { statementCache: Number(process.env.BENCH_STATEMENT_CACHE ?? DEFAULT_STATEMENT_CACHE) });
+  const planChoice = process.env.BENCH_PLAN_CHOICE === '1';
+  const db = createDb(databaseUrl, { statementCache: Number(process.env.BENCH_STATEMENT_CACHE ?? DEFAULT_STATEMENT_CACHE), ...(planChoice ? { maxConnections: 1 } : {}) });
   const config = {
     ...loadConfig({ DATABASE_URL: databaseUrl, HOST: '127.0.0.1', PORT: '0', AUTH_PORT: '0', API_AUDIENCE: AUDIENCE, RATE_LIMITS: 'off' }),
     secretKey: SECRET_KEY,
@@ -113,6 +117,12 @@ async function main(): Promise<void> {
       console.log(
         `${write.padEnd(32)} ${String(median(of.map((m) => m.statements.length))).padStart(10)}  ${median(of.map((m) => m.wallMs)).toFixed(1).padStart(7)}  ${median(sqlMs).toFixed(1).padStart(17)}  ${median(of.map((m) => m.cpuMs)).toFixed(1).padStart(6)}`,
       );
+    }
+    if (planChoice) {
+      const { rows } = await sql<{ statement: string; generic_plans: number; custom_plans: number }>`
+        select statement, generic_plans, custom_plans from pg_prepared_statements order by custom_plans desc, generic_plans desc`.execute(db);
+      console.log('\nprepared statements of the connection: generic plans, custom plans, statement');
+      for (const row of rows) console.log(`  ${String(row.generic_plans).padStart(5)} ${String(row.custom_plans).padStart(5)}  ${row.statement.replace(/\s+/g, ' ').slice(0, 140)}`);
     }
     if (process.env.BENCH_SQL) {
       for (const [write, measured] of rounds.at(-1)!) {
