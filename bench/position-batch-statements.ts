@@ -16,6 +16,8 @@
  * machine; the counts are the figure to compare). The followers are registered as the server
  * registers them (core/router.ts); BENCH_EDI=1 tenders every load from its tenant's EDI partner
  * with 214 (bench/edi-fleet.ts): the first pass then also sends each load's first X6 and AG.
+ * BENCH_BIG_TENANT_URL uses the big tenant `npm run bench -- writes` keeps instead of the fleet
+ * (below), and BENCH_PLAN_CHOICE=1 lists how Postgres planned each statement.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -29,6 +31,7 @@ import { formatStoredDateTime } from '../core/shared/datetime.js';
 import { PositionWriter } from '../core/visibility/position-writer.js';
 import { SECRET_KEY } from '../test/harness.js';
 import { tenderFleetFromPartners } from './edi-fleet.js';
+import { printPlanChoices } from './plan-choices.js';
 import { StatementCounter } from './statement-counter.js';
 import type { Fleet, FleetTruck } from './position-fleet.js';
 
@@ -68,12 +71,14 @@ const PASSES = Number(process.env.BENCH_PASSES ?? 3);
  * readings stay in it, as the write benchmark's loads do).
  */
 const BIG_TENANT_URL = process.env.BENCH_BIG_TENANT_URL;
+/** BENCH_PLAN_CHOICE=1: one connection, whose prepared statements are listed at the end (bench/plan-choices.ts). */
+const CONNECTIONS = process.env.BENCH_PLAN_CHOICE === '1' ? 1 : 4;
 
 async function open(): Promise<{ db: Db; dispose(): Promise<void>; name: string }> {
   if (BIG_TENANT_URL) {
     const named = new URL(BIG_TENANT_URL);
     named.searchParams.set('application_name', APPLICATION);
-    const db = createDb(named.toString(), { maxConnections: process.env.BENCH_PLAN_CHOICE === '1' ? 1 : 4, statementCache: Number(process.env.BENCH_STATEMENT_CACHE ?? DEFAULT_STATEMENT_CACHE) });
+    const db = createDb(named.toString(), { maxConnections: CONNECTIONS, statementCache: Number(process.env.BENCH_STATEMENT_CACHE ?? DEFAULT_STATEMENT_CACHE) });
     return { db, name: 'Postgres', dispose: () => db.destroy() };
   }
   const url = process.env.BENCH_DATABASE_URL;
@@ -87,9 +92,7 @@ async function open(): Promise<{ db: Db; dispose(): Promise<void>; name: string 
   // BENCH_STATEMENT_CACHE=0: every statement unnamed (db/postgres-statement-cache.ts off).
   const named = new URL(url);
   named.searchParams.set('application_name', APPLICATION);
-  // BENCH_PLAN_CHOICE=1: one connection, whose prepared statements are listed at the end.
-  const connections = process.env.BENCH_PLAN_CHOICE === '1' ? 1 : 4;
-  const db = createDb(named.toString(), { schema, maxConnections: connections, statementCache: Number(process.env.BENCH_STATEMENT_CACHE ?? DEFAULT_STATEMENT_CACHE) });
+  const db = createDb(named.toString(), { schema, maxConnections: CONNECTIONS, statementCache: Number(process.env.BENCH_STATEMENT_CACHE ?? DEFAULT_STATEMENT_CACHE) });
   await migrateToLatest(db);
   return {
     db,
@@ -220,18 +223,6 @@ async function bigTenantFleet(db: Db): Promise<Pick<Fleet, 'trucks'>> {
   return {
     trucks: rows.map((row, index) => ({ tenant: -1, truckId: row.id, latitude: 31 + ((index * 37) % 160) / 10, longitude: -104 + ((index * 53) % 220) / 10, onTrip: row.active > 0 })),
   };
-}
-
-/**
- * BENCH_PLAN_CHOICE=1 (Postgres): the connection's named prepared statements with how often
- * Postgres ran each with a generic plan (planned once) or a custom one (planned for that
- * run's values: `plan_cache_mode = auto` keeps custom plans while a generic one looks dearer).
- */
-async function printPlanChoices(db: Db): Promise<void> {
-  const { rows } = await sql<{ statement: string; generic_plans: number; custom_plans: number }>`
-    select statement, generic_plans, custom_plans from pg_prepared_statements order by custom_plans desc, generic_plans desc`.execute(db);
-  console.log('prepared statements of the connection: generic plans, custom plans, statement');
-  for (const row of rows) console.log(`  ${String(row.generic_plans).padStart(5)} ${String(row.custom_plans).padStart(5)}  ${row.statement.replace(/\s+/g, ' ').slice(0, 110)}`);
 }
 
 /**

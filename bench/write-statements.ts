@@ -16,7 +16,6 @@
  * serves from one connection and lists its prepared statements with how often Postgres planned
  * each once for all values (generic) or afresh for each run's (custom).
  */
-import { sql } from 'kysely';
 import pg from 'pg';
 import { createApp } from '../adapters/app.js';
 import { silentLogger } from '../adapters/logger.js';
@@ -25,6 +24,7 @@ import { loadConfig } from '../core/config.js';
 import { createDb, DEFAULT_STATEMENT_CACHE } from '../db/create-db.js';
 import { AUDIENCE, SECRET_KEY, fetchToken } from '../test/harness.js';
 import { openPostgres, prepareBigTenant } from './big-tenant-server.js';
+import { printPlanChoices } from './plan-choices.js';
 import { round, sender, WRITES, type Send, type Write } from './load-write-round.js';
 
 const SCALE = Number(process.env.BENCH_WRITES_SCALE ?? 0.05);
@@ -118,12 +118,7 @@ async function main(): Promise<void> {
         `${write.padEnd(32)} ${String(median(of.map((m) => m.statements.length))).padStart(10)}  ${median(of.map((m) => m.wallMs)).toFixed(1).padStart(7)}  ${median(sqlMs).toFixed(1).padStart(17)}  ${median(of.map((m) => m.cpuMs)).toFixed(1).padStart(6)}`,
       );
     }
-    if (planChoice) {
-      const { rows } = await sql<{ statement: string; generic_plans: number; custom_plans: number }>`
-        select statement, generic_plans, custom_plans from pg_prepared_statements order by custom_plans desc, generic_plans desc`.execute(db);
-      console.log('\nprepared statements of the connection: generic plans, custom plans, statement');
-      for (const row of rows) console.log(`  ${String(row.generic_plans).padStart(5)} ${String(row.custom_plans).padStart(5)}  ${row.statement.replace(/\s+/g, ' ').slice(0, 140)}`);
-    }
+    if (planChoice) await printPlanChoices(db);
     if (process.env.BENCH_SQL) {
       for (const [write, measured] of rounds.at(-1)!) {
         console.log(`\n${write}: ${measured.statements.length} statements`);
