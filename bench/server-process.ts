@@ -25,8 +25,19 @@ export interface Started {
  * benchmarks pin the servers with BENCH_SERVER_CPUS and the load generators with BENCH_LOAD_CPUS,
  * so each side has cores of its own and a run shows what a given number of cores serves.
  */
-function nodeCommand(args: string[], cpus: string | undefined): [string, string[]] {
+export function nodeCommand(args: string[], cpus: string | undefined): [string, string[]] {
   return cpus ? ['taskset', ['-c', cpus, process.execPath, ...args]] : [process.execPath, args];
+}
+
+/**
+ * Pins this process (every thread of it) to the cores BENCH_SERVER_CPUS lists, for the benches
+ * that serve from their own process (the read bench's servers); nothing without it.
+ */
+export function pinServerProcess(): void {
+  const cpus = process.env.BENCH_SERVER_CPUS;
+  if (!cpus) return;
+  const pinned = spawnSync('taskset', ['-a', '-cp', cpus, String(process.pid)], { encoding: 'utf8' });
+  if (pinned.status !== 0) throw new Error(`taskset could not pin the bench to cores ${cpus}: ${pinned.stderr}`);
 }
 
 /** Starts a Node script and resolves once it printed the line `ready` matches. */

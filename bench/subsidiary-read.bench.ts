@@ -13,6 +13,8 @@
  *
  * autocannon runs in a child process so the load generator does not share the event loop
  * with the server it measures. Target (issue 19): full stack ≥ 70% of the bare server's throughput.
+ * BENCH_SERVER_CPUS and BENCH_LOAD_CPUS pin the servers (this process) and autocannon to cores
+ * of their own (`1` and `0`), so the load generator never takes the servers' core.
  *
  * BENCH_BASELINE=<git ref>: a head-to-head in the same run. The server of that ref and this
  * one, each as `npm start` runs it (its own process, a file database seeded with the same
@@ -27,7 +29,7 @@ import { createRequire } from 'node:module';
 import { secretOf, testFixture, fetchToken } from '../test/harness.js';
 import { READ_PATH, startReadServers } from './read-servers.js';
 import { recordResults } from './results.js';
-import { buildBaseline, startServer, stop, type BaselineBuild } from './server-process.js';
+import { buildBaseline, nodeCommand, pinServerProcess, startServer, stop, type BaselineBuild } from './server-process.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -37,6 +39,12 @@ interface Result {
   p50: number;
   p99: number;
   non2xx: number;
+  /**
+   * The servers' process CPU (its threads together) per request answered, µs. Times the
+   * throughput it is the cores the server used: about 1 when the server measured is what
+   * limits the leg, clearly less when the load generator (or other work) is.
+   */
+  serverCpuUs: number;
 }
 
 function autocannon(url: string, headers: Record<string, string>, seconds = DURATION): Promise<Result> {
@@ -44,14 +52,18 @@ function autocannon(url: string, headers: Record<string, string>, seconds = DURA
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}=${value}`);
   args.push(url);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [require_autocannon(), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const [command, commandArgs] = nodeCommand([require_autocannon(), ...args], process.env.BENCH_LOAD_CPUS);
+    const cpuBefore = process.cpuUsage();
+    const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('error', reject);
     child.on('close', () => {
       try {
+        const cpu = process.cpuUsage(cpuBefore);
         const json = JSON.parse(out);
-        resolve({ requests: json.requests.average, p50: json.latency.p50, p99: json.latency.p99, non2xx: json.non2xx });
+        const serverCpuUs = (cpu.user + cpu.system) / json.requests.total;
+        resolve({ requests: json.requests.average, p50: json.latency.p50, p99: json.latency.p99, non2xx: json.non2xx, serverCpuUs });
       } catch (error) {
         reject(error);
       }
@@ -62,7 +74,7 @@ function autocannon(url: string, headers: Record<string, string>, seconds = DURA
 /** Runs of equal length as one. */
 function combine(runs: Result[]): Result {
   const mean = (pick: (r: Result) => number) => runs.reduce((sum, r) => sum + pick(r), 0) / runs.length;
-  return { requests: mean((r) => r.requests), p50: mean((r) => r.p50), p99: mean((r) => r.p99), non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0) };
+  return { requests: mean((r) => r.requests), p50: mean((r) => r.p50), p99: mean((r) => r.p99), non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0), serverCpuUs: mean((r) => r.serverCpuUs) };
 }
 
 function require_autocannon(): string {
@@ -70,6 +82,7 @@ function require_autocannon(): string {
 }
 
 async function main(): Promise<void> {
+  pinServerProcess();
   const servers = await startReadServers();
   const { fullUrl, limitedUrl, bareUrl, auth } = servers;
 
@@ -81,7 +94,7 @@ async function main(): Promise<void> {
   if (process.env.BENCH_ONLY !== 'full') await autocannon(bareUrl, {}, 2);
   // BENCH_ONLY=full|bare runs one side, for profiling it alone with --cpu-prof.
   const only = process.env.BENCH_ONLY;
-  const skipped: Result = { requests: NaN, p50: NaN, p99: NaN, non2xx: NaN };
+  const skipped: Result = { requests: NaN, p50: NaN, p99: NaN, non2xx: NaN, serverCpuUs: NaN };
   let full = skipped;
   let limited = skipped;
   if (only !== 'bare') {
@@ -104,7 +117,7 @@ async function main(): Promise<void> {
 
   const ratio = full.requests / plain.requests;
   const row = (name: string, r: Result) =>
-    `${name.padEnd(12)} ${r.requests.toFixed(0).padStart(8)} req/s   p50 ${r.p50.toFixed(1).padStart(5)} ms   p99 ${r.p99.toFixed(1).padStart(5)} ms   non-2xx ${r.non2xx}`;
+    `${name.padEnd(12)} ${r.requests.toFixed(0).padStart(8)} req/s   p50 ${r.p50.toFixed(1).padStart(5)} ms   p99 ${r.p99.toFixed(1).padStart(5)} ms   non-2xx ${r.non2xx}   server CPU ${r.serverCpuUs.toFixed(0)} µs/request (${((r.serverCpuUs * r.requests) / 1e6).toFixed(2)} cores)`;
   console.log(row('full stack', full));
   console.log(row('bare http', plain));
   console.log(`ratio: ${(ratio * 100).toFixed(1)}% of the bare server's throughput (target ≥ 70%) — ${ratio >= 0.7 ? 'met' : 'NOT met'}`);
