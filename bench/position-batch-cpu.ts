@@ -14,11 +14,12 @@
  * BENCH_BATCH (64: the HTTP bench's connections), as a writer's batches vary under load, so a
  * statement whose text changes with its batch's size meets the statement cache as it does in
  * the server. The two paths take turns pass by pass. Prints the process's CPU µs per reading
- * (user and system, every thread, GC included) of each path per run and the medians over
+ * (user and system, every thread, GC included) of each path per run, and its main thread's
+ * alone (without the SQLite checkpointing worker, as a server's --cpu-prof profile counts it) and the medians over
  * BENCH_RUNS runs; with BENCH_STATEMENTS=1 also each path's statements of one pass by text
  * (lists of parameters folded), with their time and how many distinct texts each had.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -76,7 +77,21 @@ async function open(path: Path): Promise<Subject> {
   return { db, logging, fleet, at: fleet.trucks.map(({ latitude, longitude }) => ({ latitude, longitude })) };
 }
 
-/** CPU µs of the API path's two stages. */
+/**
+ * CPU µs of this process's main thread (Linux: its /proc stat, in ticks of 10 ms), without the
+ * SQLite checkpointing worker's, which process.cpuUsage counts wherever its turns fall; null
+ * where /proc is not there.
+ */
+function mainThreadMicros(): number | null {
+  try {
+    const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU µs of the API path's two stages, on the main thread. */
 const stages = { check: 0, commit: 0, readings: 0 };
 
 let logged: ((sql: string, ms: number) => void) | undefined;
@@ -125,29 +140,31 @@ async function bareBatch(db: Db, batch: readonly PositionRequest[]): Promise<voi
 }
 
 /** One pass over the fleet in batches of 1, 2, … BATCH readings; the CPU µs it took. */
-async function drive(subject: Subject, path: Path, db = subject.db): Promise<{ readings: number; micros: number }> {
+async function drive(subject: Subject, path: Path, db = subject.db): Promise<{ readings: number; micros: number; mainMicros: number | null }> {
   const trucks = subject.fleet.trucks.length;
   const recordedAt = formatStoredDateTime(clock.now());
   (globalThis as { gc?: () => void }).gc?.();
   const before = process.cpuUsage();
+  const mainBefore = mainThreadMicros();
   let size = 1;
   for (let from = 0; from < trucks; from += size, size = (size % BATCH) + 1) {
     const batch: PositionRequest[] = [];
     for (let index = from; index < Math.min(from + size, trucks); index++) batch.push(request(subject, index, recordedAt));
     if (path === 'api') {
-      const start = process.cpuUsage();
+      // The main thread's ticks: a batch is shorter than one, but over many batches they fall in proportion.
+      const start = mainThreadMicros() ?? Number.NaN;
       const checked = await checkPositions(db, batch);
-      const mid = process.cpuUsage(start);
+      const mid = mainThreadMicros() ?? Number.NaN;
       await commitPositions(db, checked);
-      stages.check += mid.user + mid.system;
-      const all = process.cpuUsage(start);
-      stages.commit += all.user + all.system - mid.user - mid.system;
+      stages.check += mid - start;
+      stages.commit += (mainThreadMicros() ?? Number.NaN) - mid;
       stages.readings += batch.length;
     }
     else await bareBatch(db, batch);
   }
   const used = process.cpuUsage(before);
-  return { readings: trucks, micros: used.user + used.system };
+  const mainAfter = mainThreadMicros();
+  return { readings: trucks, micros: used.user + used.system, mainMicros: mainAfter === null || mainBefore === null ? null : mainAfter - mainBefore };
 }
 
 const median = (values: readonly number[]) => {
@@ -192,23 +209,32 @@ try {
   }
   Object.assign(stages, { check: 0, commit: 0, readings: 0 });
   const perRun = new Map<Path, number[]>(PATHS.map((path) => [path, []]));
+  const mainPerRun = new Map<Path, number[]>(PATHS.map((path) => [path, []]));
   for (let number = 0; number < RUNS; number++) {
-    const totals = new Map(PATHS.map((path) => [path, { readings: 0, micros: 0 }]));
+    const totals = new Map(PATHS.map((path) => [path, { readings: 0, micros: 0, mainMicros: 0 }]));
     for (let pass = 0; pass < PASSES; pass++) {
       clock.advance(1000);
       for (const path of (number + pass) % 2 === 0 ? PATHS : [...PATHS].reverse()) {
-        const { readings, micros } = await drive(subjects.get(path)!, path);
+        const { readings, micros, mainMicros } = await drive(subjects.get(path)!, path);
         totals.get(path)!.readings += readings;
         totals.get(path)!.micros += micros;
+        totals.get(path)!.mainMicros += mainMicros ?? Number.NaN;
       }
     }
-    for (const path of PATHS) perRun.get(path)!.push(totals.get(path)!.micros / totals.get(path)!.readings);
-    console.log(`run ${number + 1}: ${PATHS.map((path) => `${path} ${perRun.get(path)!.at(-1)!.toFixed(1)} µs`).join(', ')}`);
+    for (const path of PATHS) {
+      perRun.get(path)!.push(totals.get(path)!.micros / totals.get(path)!.readings);
+      mainPerRun.get(path)!.push(totals.get(path)!.mainMicros / totals.get(path)!.readings);
+    }
+    console.log(
+      `run ${number + 1}: ${PATHS.map((path) => `${path} ${perRun.get(path)!.at(-1)!.toFixed(1)} µs (main thread ${mainPerRun.get(path)!.at(-1)!.toFixed(1)})`).join(', ')}`,
+    );
   }
-  const api = median(perRun.get('api')!);
-  const bare = median(perRun.get('bare')!);
-  console.log(`API stages: check ${(stages.check / stages.readings).toFixed(1)} µs, commit ${(stages.commit / stages.readings).toFixed(1)} µs a reading (the runs' passes)`);
-  console.log(`median CPU per reading: api ${api.toFixed(1)} µs, bare ${bare.toFixed(1)} µs: the API's batch costs ${(api - bare).toFixed(1)} µs more`);
+  console.log(`API stages, main thread: check ${(stages.check / stages.readings).toFixed(1)} µs, commit ${(stages.commit / stages.readings).toFixed(1)} µs a reading (the runs' passes)`);
+  for (const [label, figures] of [['process', perRun], ['main thread', mainPerRun]] as const) {
+    const api = median(figures.get('api')!);
+    const bare = median(figures.get('bare')!);
+    console.log(`median CPU per reading, ${label}: api ${api.toFixed(1)} µs, bare ${bare.toFixed(1)} µs: the API's batch costs ${(api - bare).toFixed(1)} µs more`);
+  }
   for (const subject of subjects.values()) {
     await subject.logging.destroy();
     await subject.db.destroy();
