@@ -36,6 +36,7 @@ import { commitPositions } from '../core/visibility/commit-positions.js';
 import { appendPositionHistory, holdLatestPositions } from '../core/visibility/position.repository.js';
 import { loadFixture } from '../seeding/load-fixture.js';
 import { SECRET_KEY } from '../test/harness.js';
+import { fleetPositions, nextReading, type FleetPositions } from './fleet-reading.js';
 
 process.env.BENCH_TENANTS ??= '20';
 const { buildFleet } = await import('./position-fleet.js');
@@ -57,7 +58,7 @@ interface Subject {
   /** The same file through a Kysely that logs each statement's time, for BENCH_STATEMENTS. */
   logging: Db;
   fleet: Fleet;
-  at: { latitude: number; longitude: number }[];
+  at: FleetPositions;
 }
 
 async function open(path: Path): Promise<Subject> {
@@ -74,7 +75,7 @@ async function open(path: Path): Promise<Subject> {
     dialect: withAfterCommit(new SqliteDialect({ database: withStatementCache(database) })),
     log: (event) => logged?.(event.query.sql, event.queryDurationMillis),
   });
-  return { db, logging, fleet, at: fleet.trucks.map(({ latitude, longitude }) => ({ latitude, longitude })) };
+  return { db, logging, fleet, at: fleetPositions(fleet) };
 }
 
 /**
@@ -96,39 +97,7 @@ const stages = { check: 0, commit: 0, readings: 0 };
 
 let logged: ((sql: string, ms: number) => void) | undefined;
 
-function request(subject: Subject, index: number, recordedAt: string): PositionRequest {
-  const truck = subject.fleet.trucks[index]!;
-  const at = subject.at[index]!;
-  at.latitude += 0.0007;
-  at.longitude += 0.0011;
-  const tenantId = `tn_bench_${String(truck.tenant).padStart(4, '0')}`;
-  const latitude = at.latitude.toFixed(5);
-  const longitude = at.longitude.toFixed(5);
-  return {
-    scope: { tenantId, subsidiaryId: null },
-    assetId: truck.truckId,
-    tripId: undefined,
-    point: { latitude: Number(latitude), longitude: Number(longitude) },
-    recordedAt: Date.parse(recordedAt),
-    clock,
-    reading: {
-      tenant_id: tenantId,
-      source: 'PublicApi',
-      latitude,
-      longitude,
-      street: null,
-      city: null,
-      state: null,
-      zip_code: null,
-      country: null,
-      formatted_address: null,
-      recorded_at: recordedAt,
-      received_at: recordedAt,
-      odometer: null,
-      odometer_reading_at: null,
-    },
-  };
-}
+const request = (subject: Subject, index: number, recordedAt: string) => nextReading(subject.fleet, subject.at, index, recordedAt, clock);
 
 /** The bare server's batch: its truck is known, nothing else is looked up. */
 async function bareBatch(db: Db, batch: readonly PositionRequest[]): Promise<void> {

@@ -18,8 +18,10 @@
  * rows in the database are counted against the 201s received: every acknowledged position must
  * be there.
  *
- * BENCH_POSITION_LEGS (e.g. `off,bare`) runs only those of the legs `on`, `off` and `bare`: for
+ * BENCH_POSITION_LEGS (e.g. `on,bare`) runs only those of the legs `on`, `off` and `bare`: for
  * profiling one against another without the others' minutes (the ratios need the legs they name).
+ * The first API leg meets every load's first tracking shares, so an `off` leg run without `on`
+ * is not the steady one of a full run.
  *
  * SQLite runs on a file (the embedded default). Postgres runs when BENCH_DATABASE_URL or
  * TEST_DATABASE_URL names a server; the bench creates and drops its own database there.
