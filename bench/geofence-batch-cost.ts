@@ -32,6 +32,7 @@ import { selectLiveEtaStops } from '../core/trips/live-eta.repository.js';
 import { Refusal } from '../core/shared/group-commit.js';
 import { loadFixture } from '../seeding/load-fixture.js';
 import { SECRET_KEY } from '../test/harness.js';
+import { fleetPositions, nextReading, type FleetPositions } from './fleet-reading.js';
 import { StatementCounter } from './statement-counter.js';
 
 process.env.BENCH_TENANTS ??= '20';
@@ -51,7 +52,7 @@ interface Subject {
   counter: StatementCounter;
   fleet: Fleet;
   /** Where each truck is now: every reading moves it. */
-  at: { latitude: number; longitude: number }[];
+  at: FleetPositions;
 }
 
 const work = mkdtempSync(join(tmpdir(), 'waybill-geofence-cost-'));
@@ -63,42 +64,10 @@ async function open(fence: Fence): Promise<Subject> {
   const fleet = buildFleet('http://127.0.0.1:9/tracking', { waypoint: fence });
   await loadFixture(db, fleet.fixture, { clock, secretKey: SECRET_KEY });
   const counter = new StatementCounter();
-  return { db, counted: db.withPlugin(counter), counter, fleet, at: fleet.trucks.map(({ latitude, longitude }) => ({ latitude, longitude })) };
+  return { db, counted: db.withPlugin(counter), counter, fleet, at: fleetPositions(fleet) };
 }
 
-function request(subject: Subject, index: number, recordedAt: string): PositionRequest {
-  const truck = subject.fleet.trucks[index]!;
-  const at = subject.at[index]!;
-  at.latitude += 0.0007;
-  at.longitude += 0.0011;
-  const tenantId = `tn_bench_${String(truck.tenant).padStart(4, '0')}`;
-  const latitude = at.latitude.toFixed(5);
-  const longitude = at.longitude.toFixed(5);
-  return {
-    scope: { tenantId, subsidiaryId: null },
-    assetId: truck.truckId,
-    tripId: undefined,
-    point: { latitude: Number(latitude), longitude: Number(longitude) },
-    recordedAt: Date.parse(recordedAt),
-    clock,
-    reading: {
-      tenant_id: tenantId,
-      source: 'PublicApi',
-      latitude,
-      longitude,
-      street: null,
-      city: null,
-      state: null,
-      zip_code: null,
-      country: null,
-      formatted_address: null,
-      recorded_at: recordedAt,
-      received_at: recordedAt,
-      odometer: null,
-      odometer_reading_at: null,
-    },
-  };
-}
+const request = (subject: Subject, index: number, recordedAt: string) => nextReading(subject.fleet, subject.at, index, recordedAt, clock);
 
 /** Drives one pass over the fleet, every truck once, in batches; returns its readings and the CPU µs they took. */
 async function drive(subject: Subject, db = subject.db): Promise<{ readings: number; micros: number }> {

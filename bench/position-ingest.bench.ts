@@ -18,6 +18,11 @@
  * rows in the database are counted against the 201s received: every acknowledged position must
  * be there.
  *
+ * BENCH_POSITION_LEGS (e.g. `on,bare`) runs only those of the legs `on`, `off` and `bare`: for
+ * profiling one against another without the others' minutes (the ratios need the legs they name).
+ * The first API leg meets every load's first tracking shares, so an `off` leg run without `on`
+ * is not the steady one of a full run.
+ *
  * SQLite runs on a file (the embedded default). Postgres runs when BENCH_DATABASE_URL or
  * TEST_DATABASE_URL names a server; the bench creates and drops its own database there.
  *
@@ -38,12 +43,13 @@ import { combinedLegs, fetchTokens, postPositions, slotsOf } from './fleet-clien
 import { buildFleet, TENANTS, type Fleet, type WaypointFence } from './position-fleet.js';
 import type { LoadPlan, LoadResult } from './position-load.js';
 import { recordResults } from './results.js';
-import { buildBaseline, createBenchDatabase, dropBenchDatabases, startBare, startServer, stop, type BaselineBuild } from './server-process.js';
+import { buildBaseline, createBenchDatabase, dropBenchDatabases, startBare, startServer, stop, type BaselineBuild, type Started } from './server-process.js';
 import { startShareReceiver, type ShareReceiver } from './share-receiver.js';
 
 const SECONDS = Number(process.env.BENCH_POSITION_SECONDS ?? 60);
 const WARMUP_SECONDS = 5;
 const CONNECTIONS = Number(process.env.BENCH_POSITION_CONNECTIONS ?? 64);
+const LEGS = new Set((process.env.BENCH_POSITION_LEGS ?? 'on,off,bare').split(','));
 const work = mkdtempSync(join(tmpdir(), 'waybill-position-bench-'));
 
 function load(url: string, slots: LoadPlan['slots'], seconds: number): Promise<LoadResult> {
@@ -75,26 +81,26 @@ async function benchDatabase(label: string, databaseUrl: string, fleet: Fleet, f
     return result;
   };
 
-  let server = await startServer(databaseUrl, fixturePath, true);
-  const tokens = await fetchTokens(server.authUrl!, fleet.clients);
+  // The token host serves the first server: started with limits on unless only other legs run.
+  const first = await startServer(databaseUrl, fixturePath, LEGS.has('on'));
+  const tokens = await fetchTokens(first.authUrl!, fleet.clients);
   const slots = slotsOf(fleet, tokens);
   console.log(`[${label}] ${tokens.size} tokens issued; ${SECONDS} s per run, ${CONNECTIONS} connections, each sending its next reading when the last is answered`);
-  await measure('warm-up', server.apiUrl, slots, WARMUP_SECONDS, true);
-  const limited = await measure('api, rate limits on', server.apiUrl, slots, SECONDS);
-  await stop(server);
+  const leg = async (name: string, start: () => Promise<Started>) => {
+    const server = await start();
+    await measure('warm-up', server.apiUrl, slots, WARMUP_SECONDS, true);
+    const result = await measure(name, server.apiUrl, slots, SECONDS);
+    await stop(server);
+    return result;
+  };
+  const limited = LEGS.has('on') ? await leg('api, rate limits on', async () => first) : null;
+  const unlimited = LEGS.has('off') ? await leg('api, RATE_LIMITS=off', async () => (limited ? startServer(databaseUrl, fixturePath, false) : first)) : null;
+  if (!limited && !unlimited) await stop(first);
+  const plain = LEGS.has('bare') ? await leg('bare node:http, same insert', () => startBare('bare-position-server.js', databaseUrl)) : null;
 
-  server = await startServer(databaseUrl, fixturePath, false);
-  await measure('warm-up', server.apiUrl, slots, WARMUP_SECONDS, true);
-  const unlimited = await measure('api, RATE_LIMITS=off', server.apiUrl, slots, SECONDS);
-  await stop(server);
+  if (label === 'postgres' && limited) await measureTwoProcesses(databaseUrl, fixturePath, slots, limited, measure);
 
-  const bare = await startBare('bare-position-server.js', databaseUrl);
-  await measure('warm-up', bare.apiUrl, slots, WARMUP_SECONDS, true);
-  const plain = await measure('bare node:http, same insert', bare.apiUrl, slots, SECONDS);
-  await stop(bare);
-
-  if (label === 'postgres') await measureTwoProcesses(databaseUrl, fixturePath, slots, limited, measure);
-
+  // A run ends with requests in flight: the server stores them, the generator stops counting.
   const db = createDb(databaseUrl);
   const stored = Number(
     (await db.selectFrom('asset_positions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
@@ -102,6 +108,12 @@ async function benchDatabase(label: string, databaseUrl: string, fleet: Fleet, f
   await db.destroy();
 
   const rate = (result: LoadResult) => result.accepted / result.seconds;
+  const intact = stored >= accepted && stored <= sent;
+  if (!limited || !unlimited || !plain) {
+    if (unlimited && plain) console.log(`[${label}] api (limits off) ${((rate(unlimited) / rate(plain)) * 100).toFixed(0)}% of the bare server's throughput`);
+    console.log(`[${label}] history rows ${stored}; 201s counted ${accepted}, requests sent ${sent}: ${intact ? 'every acknowledged position is stored' : 'MISMATCH'}`);
+    return;
+  }
   const met = rate(limited) >= 3000 && limited.p99 < 50;
   console.log(
     `[${label}] target ≥ 3,000 accepted/s for ${SECONDS} s with p99 < 50 ms, limits on: ` +
@@ -111,8 +123,6 @@ async function benchDatabase(label: string, databaseUrl: string, fleet: Fleet, f
     `[${label}] api ${((rate(limited) / rate(plain)) * 100).toFixed(0)}% of the bare server's throughput; ` +
       `limits cost ${((1 - rate(limited) / rate(unlimited)) * 100).toFixed(1)}%`,
   );
-  // A run ends with requests in flight: the server stores them, the generator stops counting.
-  const intact = stored >= accepted && stored <= sent;
   console.log(
     `[${label}] history rows ${stored}; 201s counted ${accepted}, requests sent ${sent}: ` +
       `${intact ? 'every acknowledged position is stored' : 'MISMATCH: acknowledged positions are missing'}`,

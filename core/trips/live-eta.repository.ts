@@ -70,7 +70,7 @@ export async function writeLiveEtas(
     await trx
       .updateTable('trips')
       .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
-      .where('id', 'in', [...tripIds])
+      .where(inList(trx, 'id', tripIds))
       .execute();
   }
 }
