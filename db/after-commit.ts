@@ -22,8 +22,11 @@ export async function afterCommit(db: Kysely<any>, callback: () => void): Promis
   });
 }
 
-/** The dialect with a driver that runs the callbacks `afterCommit` registered on a connection. */
-export function withAfterCommit(dialect: Dialect): Dialect {
+/**
+ * The dialect with a driver that runs the callbacks `afterCommit` registered on a connection,
+ * and `onCommitted` after every commit (SQLite: the WAL's restart, db/sqlite-checkpointer.ts).
+ */
+export function withAfterCommit(dialect: Dialect, onCommitted?: () => void): Dialect {
   return {
     createAdapter: () => dialect.createAdapter(),
     createIntrospector: (db) => dialect.createIntrospector(db),
@@ -36,6 +39,7 @@ export function withAfterCommit(dialect: Dialect): Dialect {
         const callbacks = pending.get(connection);
         pending.delete(connection);
         await commit(connection);
+        onCommitted?.();
         for (const callback of callbacks ?? []) callback();
       };
       driver.rollbackTransaction = async (connection) => {

@@ -39,16 +39,19 @@ export interface CreateDbOptions {
    * database. Tests open a migrated database this way in milliseconds instead of migrating each.
    */
   sqliteImage?: Buffer;
+  /** SQLite file: WAL pages at which the log is started over (db/sqlite-checkpointer.ts); tests use fewer. */
+  walRestartPages?: number;
 }
 
 /** `sqlite::memory:`, `sqlite:<path>` or `postgres://…`. */
 export function createDb(url: string, options: CreateDbOptions = {}): Db {
-  if (url.startsWith('sqlite:')) return createSqlite(url.slice('sqlite:'.length), options.sqliteImage);
+  if (url.startsWith('sqlite:')) return createSqlite(url.slice('sqlite:'.length), options);
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return createPostgres(url, options);
   throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${redactUrl(url)}"`);
 }
 
-function createSqlite(path: string, image: Buffer | undefined): Db {
+function createSqlite(path: string, options: CreateDbOptions): Db {
+  const image = options.sqliteImage;
   const memory = path === ':memory:' || path === '';
   if (image && !memory) throw new Error('a SQLite image opens only as an in-memory database');
   if (!memory) mkdirSync(dirname(path), { recursive: true });
@@ -58,7 +61,7 @@ function createSqlite(path: string, image: Buffer | undefined): Db {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
-  const checkpointer = memory ? null : startCheckpointer(path);
+  const checkpointer = memory ? null : startCheckpointer(database, path, options.walRestartPages);
   if (checkpointer) database.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
   const cached = withStatementCache(database);
   const close = () => {
@@ -68,7 +71,7 @@ function createSqlite(path: string, image: Buffer | undefined): Db {
     }
     cached.close();
   };
-  const db = new Kysely<Database>({ dialect: withAfterCommit(new SqliteDialect({ database: { ...cached, close } })) });
+  const db = new Kysely<Database>({ dialect: withAfterCommit(new SqliteDialect({ database: { ...cached, close } }), checkpointer ? () => checkpointer.afterCommit() : undefined) });
   dialects.set(db, 'sqlite');
   sqliteHandles.set(db, database);
   return db;

@@ -45,4 +45,32 @@ describe('SQLite WAL checkpoints off the event loop', () => {
     expect(Number(again.rows[0]!.n)).toBe(64);
     await reopened.destroy();
   });
+
+  it('starts the WAL over while commits keep coming, so it stays bounded', async () => {
+    const path = join(dir, 'steady.db');
+    // Started over at 256 pages (1 MiB) instead of 32 MiB.
+    const db = createDb(`sqlite:${path}`, { walRestartPages: 256 });
+    const wal = `${path}-wal`;
+    try {
+      await sql`create table filler (body text)`.execute(db);
+      let largest = 0;
+      // About 24 MiB in back-to-back transactions that hold the write lock across turns of the
+      // event loop, as the server's do: a passive checkpoint always meets a commit.
+      for (let i = 0; i < 96; i += 1) {
+        await db.transaction().execute(async (trx) => {
+          for (let j = 0; j < 8; j += 1) {
+            await sql`insert into filler values (${'x'.repeat(32_768)})`.execute(trx);
+            await new Promise((resolve) => setTimeout(resolve, 1));
+          }
+        });
+        largest = Math.max(largest, statSync(wal).size);
+      }
+      const rows = await sql<{ n: number }>`select count(*) as n from filler`.execute(db);
+      expect(Number(rows.rows[0]!.n)).toBe(768);
+      // Without the restart the WAL held every page written (over 24 MiB).
+      expect(largest).toBeLessThan(12_000_000);
+    } finally {
+      await db.destroy();
+    }
+  });
 });
