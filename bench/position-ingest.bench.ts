@@ -11,6 +11,7 @@
  *   3. bare        — the same load against bench/bare-position-server.ts (node:http doing the
  *                    same insert, nothing else) on the same database.
  *   4. Postgres only: limits on with WEB_CONCURRENCY=2, and its scaling over run 1.
+ * BENCH_POSITION_LEGS=limits runs only 1 and 2 (the limiter's cost, e.g. profiled).
  * autocannon keeps BENCH_POSITION_CONNECTIONS (64) connections busy, each sending its next
  * reading as soon as the last is answered: throughput is what the server sustains, latency what
  * each reading waits. (autocannon's fixed-rate mode sends each second's quota in a burst at the
@@ -44,6 +45,7 @@ import { startShareReceiver, type ShareReceiver } from './share-receiver.js';
 const SECONDS = Number(process.env.BENCH_POSITION_SECONDS ?? 60);
 const WARMUP_SECONDS = 5;
 const CONNECTIONS = Number(process.env.BENCH_POSITION_CONNECTIONS ?? 64);
+const limitsOnly = process.env.BENCH_POSITION_LEGS === 'limits';
 const work = mkdtempSync(join(tmpdir(), 'waybill-position-bench-'));
 
 function load(url: string, slots: LoadPlan['slots'], seconds: number): Promise<LoadResult> {
@@ -88,6 +90,12 @@ async function benchDatabase(label: string, databaseUrl: string, fleet: Fleet, f
   const unlimited = await measure('api, RATE_LIMITS=off', server.apiUrl, slots, SECONDS);
   await stop(server);
 
+  const rate = (result: LoadResult) => result.accepted / result.seconds;
+  if (limitsOnly) {
+    console.log(`[${label}] limits cost ${((1 - rate(limited) / rate(unlimited)) * 100).toFixed(1)}%`);
+    return;
+  }
+
   const bare = await startBare('bare-position-server.js', databaseUrl);
   await measure('warm-up', bare.apiUrl, slots, WARMUP_SECONDS, true);
   const plain = await measure('bare node:http, same insert', bare.apiUrl, slots, SECONDS);
@@ -101,7 +109,6 @@ async function benchDatabase(label: string, databaseUrl: string, fleet: Fleet, f
   );
   await db.destroy();
 
-  const rate = (result: LoadResult) => result.accepted / result.seconds;
   const met = rate(limited) >= 3000 && limited.p99 < 50;
   console.log(
     `[${label}] target ≥ 3,000 accepted/s for ${SECONDS} s with p99 < 50 ms, limits on: ` +

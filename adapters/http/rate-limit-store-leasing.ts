@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
+import type { Db } from '../../db/create-db.js';
 import { GroupCommit } from '../../core/shared/group-commit.js';
-import { lease, remainingOf, sliceFor, type SharedBudget } from './rate-limit-lease.js';
-import { expiryOf, windowStartOf, type CounterState } from './rate-limit-store.js';
+import { remainingOf, sliceFor, type LeaseOutcome } from './rate-limit-lease.js';
+import { windowStartOf, type CounterState } from './rate-limit-store.js';
 import { counterOf, iso, rowKey, TableRateLimitStore } from './rate-limit-table.js';
 import type { RateRule } from './rate-rules.js';
 import { RuleKeyMap } from './rule-key-map.js';
@@ -43,19 +44,22 @@ interface LeaseRequest {
   want: number;
 }
 
-interface LeaseAnswer {
-  grant: number;
-  budget: SharedBudget;
+/** One budget's lease: its row key and rule, the window and time it is asked in, how many units. */
+export interface BudgetLease {
+  name: string;
+  rule: RateRule;
+  windowStart: number;
+  nowMs: number;
+  want: number;
 }
 
 /**
  * Counters shared by every API process on a Postgres database, at a fraction of the round
  * trips of counting each request there (issue 19). The `rate_limits` row of a (rule, key)
  * holds the window's units *granted* to processes; a process leases a slice of them in one
- * short transaction (grant = min(slice, points − granted), `lease`), then spends it locally
- * with no round trip until it is used up. Leases of one turn of the event loop go together,
- * one transaction in flight at a time, rows locked in key order (no deadlock between
- * processes).
+ * statement (grant = min(slice, points − granted), `lease`), then spends it locally with no
+ * round trip until it is used up. Leases of one turn of the event loop go together, one
+ * statement in flight at a time, rows locked in key order (no deadlock between processes).
  *
  * The limits of docs/api-rules.md#rate-limits hold across processes: the grants of a window never add up to more
  * than the rule's points, so no more requests than that are allowed, whatever the number of
@@ -80,7 +84,7 @@ interface LeaseAnswer {
 export class LeasingRateLimitStore extends TableRateLimitStore {
   private readonly slots = new RuleKeyMap<Slot>();
   /**
-   * One lease transaction in flight at a time; slots asking meanwhile go in the next one. A
+   * One lease statement in flight at a time; slots asking meanwhile go in the next one. A
    * lease the database never answers must not hold up the ones after it for good.
    */
   private readonly leases = new GroupCommit<Slot>({ serial: true, releaseAfterMs: this.timeoutMs, commit: (slots) => this.leaseSlots(slots) });
@@ -91,7 +95,7 @@ export class LeasingRateLimitStore extends TableRateLimitStore {
 
   /**
    * A request waits for a lease of an earlier rule and will count here next: this budget's
-   * lease goes in the same transaction, so that the request finds units here rather than
+   * lease goes in the same statement, so that the request finds units here rather than
    * waiting for a second lease. Nothing is spent; units the request never spends (an earlier
    * rule refused it) serve this process's next requests of the window, or are stranded as any
    * slice may be (stricter, never looser). Not under a rule with a block: there the lease that
@@ -171,9 +175,9 @@ export class LeasingRateLimitStore extends TableRateLimitStore {
         return { slot, nowMs, windowStart: windowStartOf(slot.rule, nowMs), want: sliceFor(slot.rule, Math.max(1, slot.waiting!.length), slot.pool) };
       })
       .sort((a, b) => (a.slot.name < b.slot.name ? -1 : a.slot.name > b.slot.name ? 1 : 0));
-    let answers: LeaseAnswer[];
+    let answers: LeaseOutcome[];
     try {
-      answers = await this.inTime(this.leaseAll(requests));
+      answers = await this.inTime(leaseBudgets(this.db, requests.map(({ slot, windowStart, nowMs, want }) => ({ name: slot.name, rule: slot.rule, windowStart, nowMs, want }))));
     } catch (error) {
       for (const request of requests) this.fail(request.slot, error);
       return;
@@ -182,7 +186,7 @@ export class LeasingRateLimitStore extends TableRateLimitStore {
   }
 
   /** Takes a lease's answer into the slot, then serves its waiting requests again in order. */
-  private settle(request: LeaseRequest, answer: LeaseAnswer): void {
+  private settle(request: LeaseRequest, answer: LeaseOutcome): void {
     const { slot } = request;
     const waiting = slot.waiting ?? [];
     slot.waiting = null;
@@ -202,55 +206,6 @@ export class LeasingRateLimitStore extends TableRateLimitStore {
     const waiting = slot.waiting ?? [];
     slot.waiting = null;
     for (const waiter of waiting) waiter.reject(error);
-  }
-
-  /**
-   * The leases of one turn in one transaction: every row created if missing and locked in key
-   * order (an upsert that changes nothing but returns the row as it stands), `lease` applied,
-   * the rows that moved written back.
-   */
-  private leaseAll(requests: readonly LeaseRequest[]): Promise<LeaseAnswer[]> {
-    const names = requests.map((request) => request.slot.name);
-    // A placeholder for a key never seen: nothing granted, already expired.
-    const placeholders = requests.map((request) => iso(request.windowStart));
-    return this.db.transaction().execute(async (trx) => {
-      const { rows } = await sql<{ key: string; window_start: string; hits: number; blocked_until: string | null }>`
-        insert into rate_limits as r (key, window_start, hits, blocked_until, expires_at)
-        select key, window_start, 0, null, window_start
-          from unnest(${names}::text[], ${placeholders}::text[]) with ordinality as v(key, window_start, position)
-          order by position
-        on conflict (key) do update set key = r.key
-        returning key, window_start, hits, blocked_until`.execute(trx);
-      const found = new Map(rows.map((row) => [row.key, row]));
-      const answers: LeaseAnswer[] = [];
-      const writes: { key: string; budget: SharedBudget; expires: number }[] = [];
-      for (const request of requests) {
-        const row = found.get(request.slot.name);
-        if (!row) throw new Error(`the rate limit lease found no row for ${request.slot.rule.name}`);
-        const { windowStart, hits, blockedUntil } = counterOf(row);
-        const before: SharedBudget = { windowStart, granted: hits, blockedUntil };
-        const outcome = lease(before, request.slot.rule, request.want, request.nowMs);
-        answers.push(outcome);
-        if (outcome.budget !== before) {
-          const { budget } = outcome;
-          writes.push({ key: row.key, budget, expires: expiryOf({ windowStart: budget.windowStart, hits: budget.granted, blockedUntil: budget.blockedUntil }, request.slot.rule) });
-        }
-      }
-      if (writes.length > 0) {
-        await sql`
-          update rate_limits as r
-             set window_start = v.window_start, hits = v.hits, blocked_until = v.blocked_until, expires_at = v.expires_at
-            from unnest(
-              ${writes.map((write) => write.key)}::text[],
-              ${writes.map((write) => iso(write.budget.windowStart))}::text[],
-              ${writes.map((write) => write.budget.granted)}::int[],
-              ${writes.map((write) => (write.budget.blockedUntil === null ? null : iso(write.budget.blockedUntil)))}::text[],
-              ${writes.map((write) => iso(write.expires))}::text[]
-            ) as v(key, window_start, hits, blocked_until, expires_at)
-           where r.key = v.key`.execute(trx);
-      }
-      return answers;
-    });
   }
 
   /** Forgets slots whose window and block have ended, and deletes ended rows. */
@@ -296,3 +251,59 @@ export class LeasingRateLimitStore extends TableRateLimitStore {
 function refused(slot: Slot): CounterState {
   return { windowStart: slot.windowStart, hits: slot.rule.points + 1, blockedUntil: slot.blockedUntil };
 }
+
+/**
+ * The leases of one turn in one statement, in autocommit: one round trip and one commit. Rows
+ * are created or locked in key order (`budgets` come sorted by name, so two processes never
+ * deadlock), each by an upsert whose SET is `lease` in SQL (`leased`), computed under the
+ * row's lock from the row as it stands; the grant is read back from the row (`last_grant`),
+ * as RETURNING sees only the row afterwards. The commit does not wait for the WAL flush
+ * (docs/deploying.md: what a Postgres crash could forget).
+ */
+export async function leaseBudgets(db: Db, budgets: readonly BudgetLease[]): Promise<LeaseOutcome[]> {
+  const { rows } = await sql<{ key: string; window_start: string; hits: number; blocked_until: string | null; last_grant: number }>`
+    with v (key, window_start, now_at, want, points, block_until, window_end, position) as (
+      select * from unnest(
+        ${budgets.map((budget) => budget.name)}::text[],
+        ${budgets.map((budget) => iso(budget.windowStart))}::text[],
+        ${budgets.map((budget) => iso(budget.nowMs))}::text[],
+        ${budgets.map((budget) => budget.want)}::int[],
+        ${budgets.map((budget) => budget.rule.points)}::int[],
+        ${budgets.map(({ rule, nowMs }) => (rule.blockSeconds > 0 ? iso(nowMs + rule.blockSeconds * 1000) : null))}::text[],
+        ${budgets.map(({ rule, windowStart }) => iso(windowStart + rule.windowSeconds * 1000))}::text[]
+      ) with ordinality
+    )
+    insert into rate_limits as r (key, window_start, hits, blocked_until, expires_at, last_grant)
+    select v.key, lease.* from v
+      cross join (select null::text as window_start, null::int as hits, null::text as blocked_until, null::text as expires_at) as r
+      cross join lateral (${leased}) as lease
+     where (select set_config('synchronous_commit', 'off', true)) is not null
+     order by v.position
+    on conflict (key) do update set (window_start, hits, blocked_until, expires_at, last_grant) =
+      (select lease.* from v cross join lateral (${leased}) as lease where v.key = excluded.key)
+    returning key, window_start, hits, blocked_until, last_grant`.execute(db);
+  const found = new Map(rows.map((row) => [row.key, row]));
+  return budgets.map((budget) => {
+    const row = found.get(budget.name);
+    if (!row) throw new Error(`the rate limit lease found no row for ${budget.rule.name}`);
+    const { windowStart, hits, blockedUntil } = counterOf(row);
+    return { grant: Number(row.last_grant), budget: { windowStart, granted: hits, blockedUntil } };
+  });
+}
+
+/**
+ * `lease` (rate-limit-lease.ts, the spec it is tested against) in SQL, for one budget `v` (its
+ * window, time, want, points, block end and window end) and the row `r` as it stands (all
+ * null for a key without a row): the row afterwards and the grant, as
+ * (window_start, hits, blocked_until, expires_at, last_grant). A running block is kept and
+ * grants nothing; a new window, or a block that has ended, starts from nothing granted.
+ */
+const leased = sql`
+  select case when s.blocked then r.window_start else v.window_start end,
+         case when s.blocked then r.hits else s.granted + g.units end,
+         case when s.blocked then r.blocked_until when g.units = 0 then v.block_until end,
+         case when s.blocked then r.expires_at when g.units = 0 and v.block_until is not null then greatest(v.window_end, v.block_until) else v.window_end end,
+         g.units
+    from (select coalesce(r.blocked_until > v.now_at, false) as blocked,
+                 case when r.blocked_until is null and r.window_start = v.window_start then r.hits else 0 end as granted) as s
+   cross join lateral (select case when s.blocked then 0 else greatest(0, least(v.want, v.points - s.granted)) end as units) as g`;
