@@ -80,7 +80,7 @@ async function main(): Promise<void> {
   try {
     await migrateToLatest(db);
     // Statements and transactions (round trips), and the lease statements with their budgets
-    // (the first parameter of a lease lists the budgets' keys).
+    // (the first parameter of a lease holds the budgets by key).
     const counter = new StatementCounter();
     let rounds = 0;
     let budgets = 0;
@@ -89,13 +89,13 @@ async function main(): Promise<void> {
         if (node.kind === 'RawNode' && node.sqlFragments.join('').includes('insert into rate_limits')) {
           rounds += 1;
           const keys = node.parameters[0];
-          budgets += keys && ValueNode.is(keys) && Array.isArray(keys.value) ? keys.value.length : 0;
+          budgets += keys && ValueNode.is(keys) && typeof keys.value === 'string' ? Object.keys(JSON.parse(keys.value) as object).length : 0;
         }
         return node;
       },
       transformResult: async ({ result }) => result,
     });
-    const store = new LeasingRateLimitStore(counted);
+    const store = new LeasingRateLimitStore(counted, { clock: systemClock });
     const limits = new RateLimits({ enabled: true, store, clock: systemClock, logger: createLogger('warn') });
     let transactions = 0;
     const transaction = counted.transaction.bind(counted);

@@ -8,7 +8,7 @@ import { currentBudget, lease, remainingOf, sliceFor, type SharedBudget } from '
 import { leaseBudgets, LeasingRateLimitStore, type BudgetLease } from '../adapters/http/rate-limit-store-leasing.js';
 import { expiryOf, windowStartOf, type CounterState } from '../adapters/http/rate-limit-store.js';
 import type { RateRule } from '../adapters/http/rate-rules.js';
-import { ManualClock } from '../core/clock.js';
+import { ManualClock, systemClock } from '../core/clock.js';
 import { createDb, type Db } from '../db/create-db.js';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from './support/database.js';
 
@@ -259,6 +259,31 @@ describe.skipIf(!onPostgres)('the leasing store on Postgres', () => {
       for (const row of granted) expect(row.hits).toBeLessThanOrEqual(row.key.startsWith(perTenant.name) ? perTenant.points : perSecond.points);
     } finally {
       await third.destroy();
+    }
+  });
+
+  it('with a clock, leases a busy budget again as its next window opens, before its next request; not one used once', async () => {
+    const store = new LeasingRateLimitStore(database.db, { clock: systemClock });
+    try {
+      const [busy, once] = [fresh(), fresh()];
+      // Real windows of a second: start early in one.
+      const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      if (Date.now() % SECOND > 500) await sleep(SECOND - (Date.now() % SECOND) + 20);
+      const at = Date.now();
+      for (const state of await Promise.all([store.hit(perSecond, busy, at), store.hit(perSecond, busy, at), store.hit(perSecond, once, at)])) {
+        expect(allowed(perSecond, state, at)).toBe(true);
+      }
+      const opens = at - (at % SECOND) + SECOND;
+      await sleep(opens - Date.now() + 300);
+      // Leased for the new window with no request: half the points, as a first lease asks.
+      expect(store.unspent(perSecond, busy)).toBe(5);
+      expect(await row(perSecond, busy)).toMatchObject({ window_start: new Date(opens).toISOString(), hits: 5 });
+      const next = store.hit(perSecond, busy, Date.now());
+      expect(next).not.toBeInstanceOf(Promise);
+      // Used once: left as it was, in the window that ended.
+      expect(await row(perSecond, once)).toMatchObject({ window_start: new Date(opens - SECOND).toISOString() });
+    } finally {
+      await store.close(Date.now());
     }
   });
 
