@@ -3,8 +3,8 @@
  * for, without the rest of the API: 800 tokens over 200 tenants, 64 requests in flight, each
  * checking the token's and the tenant's rule as the REST `limit` step does and sending its next
  * once the last is decided, on the wall clock for BENCH_LEASE_SECONDS (10). Prints decisions a
- * second; lease transactions a second and per request, rows (budgets) and round trips per
- * transaction; the Postgres server's CPU per transaction (its backends' /proc stat, found by
+ * second; lease rounds a second and per request, budgets (rows) and round trips per round; the
+ * Postgres server's CPU per round (its backends' /proc stat, found by
  * application_name: run it on the database's machine) and this process's CPU per request; the
  * WAL flushes of the whole server meanwhile (pg_stat_wal: others' work counts too on a shared
  * server); the share of requests that waited for a lease and how long.

@@ -318,10 +318,10 @@ function refused(slot: Slot): CounterState {
 /**
  * The leases of one turn in one statement, in autocommit: one round trip and one commit. Rows
  * are created or locked in the order of `budgets` (sorted by name, as every process and the
- * release before this one lock them: no deadlock), each by an upsert whose SET is `lease` in SQL (`leased`), computed under the
- * row's lock from the row as it stands; the grant is read back from the row (`last_grant`),
- * as RETURNING sees only the row afterwards. The commit does not wait for the WAL flush
- * (docs/deploying.md: what a Postgres crash could forget).
+ * release before this one lock them: no deadlock), each by an upsert whose SET is `lease` in
+ * SQL (`leased`), computed under the row's lock from the row as it stands; the grant is read
+ * back from the row (`last_grant`), as RETURNING sees only the row afterwards. The commit does
+ * not wait for the WAL flush (docs/deploying.md: what a Postgres crash could forget).
  */
 export async function leaseBudgets(db: Db, budgets: readonly BudgetLease[]): Promise<LeaseOutcome[]> {
   // Each budget by its row key, its fields as `budgetOf` reads them; the upsert finds a row's
