@@ -105,6 +105,13 @@ export class LeasingRateLimitStore extends TableRateLimitStore {
    * lease the database never answers must not hold up the ones after it for good.
    */
   private readonly leases = new GroupCommit<Slot>({ serial: true, releaseAfterMs: this.timeoutMs, commit: (slots) => this.leaseSlots(slots) });
+  /**
+   * The renewals as windows open (`renewAt`), one at a time beside `leases`: a request whose
+   * budget was not renewed does not queue behind the renewal of a thousand. The two never
+   * hold the same slot (a slot has one lease under way at most), and each locks its rows in
+   * key order, so they cannot deadlock.
+   */
+  private readonly renewalLane = new GroupCommit<Slot>({ serial: true, releaseAfterMs: this.timeoutMs, commit: (slots) => this.leaseSlots(slots) });
 
   hit(rule: RateRule, key: string, nowMs: number): CounterState | Promise<CounterState> {
     return this.spend(this.slotOf(rule, key), nowMs);
@@ -124,8 +131,8 @@ export class LeasingRateLimitStore extends TableRateLimitStore {
   }
 
   /** Starts a lease no request waits for yet, unless one is under way or the slot holds or knows enough. */
-  private leaseUnasked(slot: Slot, nowMs: number): void {
-    if (this.enterWindow(slot, nowMs) && !slot.waiting && slot.unspent === 0 && slot.pool !== 0) this.startLease(slot, nowMs);
+  private leaseUnasked(slot: Slot, nowMs: number, lane = this.leases): void {
+    if (this.enterWindow(slot, nowMs) && !slot.waiting && slot.unspent === 0 && slot.pool !== 0) this.startLease(slot, nowMs, lane);
   }
 
   /**
@@ -162,7 +169,7 @@ export class LeasingRateLimitStore extends TableRateLimitStore {
     for (const slot of renewal.slots) {
       slot.renewing = false;
       // Only into the window that has just opened (a clock set elsewhere meanwhile: nothing).
-      if (windowStartOf(slot.rule, nowMs) === opens) this.leaseUnasked(slot, nowMs);
+      if (windowStartOf(slot.rule, nowMs) === opens) this.leaseUnasked(slot, nowMs, this.renewalLane);
     }
   }
 
@@ -216,10 +223,10 @@ export class LeasingRateLimitStore extends TableRateLimitStore {
     return true;
   }
 
-  private startLease(slot: Slot, nowMs: number): void {
+  private startLease(slot: Slot, nowMs: number, lane = this.leases): void {
     slot.waiting = [];
     slot.askedAt = nowMs;
-    void this.leases.push(slot);
+    void lane.push(slot);
   }
 
   private wait(slot: Slot, nowMs: number): Promise<CounterState> {
