@@ -374,9 +374,9 @@ const budgetOf = sql`
          e.b ->> 4 as block_until, e.b ->> 5 as window_end`;
 
 /**
- * `lease` (rate-limit-lease.ts, the spec it is tested against) in SQL, for one budget `v` (its
- * window, time, want, points, block end and window end) and the row `r` as it stands (all
- * null for a key without a row): the row afterwards and the grant, as
+ * `lease` of rate-limit-lease.ts in SQL (the tests hold it to that function, its spec), for
+ * one budget `v` (its window, time, want, points, block end and window end) and the row `r` as
+ * it stands (all null for a key without a row): the row afterwards and the grant, as
  * (window_start, hits, blocked_until, expires_at, last_grant). A running block is kept and
  * grants nothing; a new window, or a block that has ended, starts from nothing granted.
  */
