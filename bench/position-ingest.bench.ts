@@ -19,7 +19,8 @@
  * be there.
  *
  * BENCH_POSITION_LEGS (e.g. `on,bare`) runs only those of the legs `on`, `off` and `bare`: for
- * profiling one against another without the others' minutes (the ratios need the legs they name).
+ * profiling one against another without the others' minutes (the ratios need the legs they name;
+ * `on,off` prints the limiter's cost).
  * The first API leg meets every load's first tracking shares, so an `off` leg run without `on`
  * is not the steady one of a full run.
  *
@@ -111,6 +112,7 @@ async function benchDatabase(label: string, databaseUrl: string, fleet: Fleet, f
   const intact = stored >= accepted && stored <= sent;
   if (!limited || !unlimited || !plain) {
     if (unlimited && plain) console.log(`[${label}] api (limits off) ${((rate(unlimited) / rate(plain)) * 100).toFixed(0)}% of the bare server's throughput`);
+    if (limited && unlimited) console.log(`[${label}] limits cost ${((1 - rate(limited) / rate(unlimited)) * 100).toFixed(1)}%`);
     console.log(`[${label}] history rows ${stored}; 201s counted ${accepted}, requests sent ${sent}: ${intact ? 'every acknowledged position is stored' : 'MISMATCH'}`);
     return;
   }

@@ -4,11 +4,11 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../adapters/logger.js';
 import { RateLimits, storeFor } from '../adapters/http/rate-limit.js';
-import { currentBudget, lease, remainingOf, sliceFor } from '../adapters/http/rate-limit-lease.js';
-import { LeasingRateLimitStore } from '../adapters/http/rate-limit-store-leasing.js';
-import type { CounterState } from '../adapters/http/rate-limit-store.js';
+import { currentBudget, lease, remainingOf, sliceFor, type SharedBudget } from '../adapters/http/rate-limit-lease.js';
+import { leaseBudgets, LeasingRateLimitStore, type BudgetLease } from '../adapters/http/rate-limit-store-leasing.js';
+import { expiryOf, windowStartOf, type CounterState } from '../adapters/http/rate-limit-store.js';
 import type { RateRule } from '../adapters/http/rate-rules.js';
-import { ManualClock } from '../core/clock.js';
+import { ManualClock, systemClock } from '../core/clock.js';
 import { createDb, type Db } from '../db/create-db.js';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from './support/database.js';
 
@@ -123,11 +123,20 @@ describe.skipIf(!onPostgres)('the leasing store on Postgres', () => {
   });
 
   it("leases a request's later rules without a block with its first, and spends there only what the request counts", async () => {
-    const store = new LeasingRateLimitStore(database.db);
+    // Counts the lease statements the store runs (its upserts of rate_limits).
+    let leases = 0;
+    const db = database.db.withPlugin({
+      transformQuery: ({ node }) => {
+        if (node.kind === 'RawNode' && node.sqlFragments.join('').includes('insert into rate_limits')) leases += 1;
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    });
+    const store = new LeasingRateLimitStore(db);
     const at = T0 + 2 * 60 * MINUTE;
     const limits = new RateLimits({ enabled: true, store, clock: new ManualClock(new Date(at)), logger: createLogger('silent') });
     const alsoPerSecond: RateRule = { ...perSecond, name: 'lease-second-too' };
-    const transactions = vi.spyOn(database.db, 'transaction');
+    const transactions = vi.spyOn(db, 'transaction');
     try {
       const [token, tenant, endpoint] = [fresh(), fresh(), fresh()];
       const decision = await limits.check([
@@ -136,8 +145,10 @@ describe.skipIf(!onPostgres)('the leasing store on Postgres', () => {
         { rule: blocking, key: endpoint },
       ]);
       expect(decision).toMatchObject({ allowed: true });
-      // The first two rules' leases in one transaction; the rule with a block leased when reached.
-      expect(transactions).toHaveBeenCalledTimes(2);
+      // The first two rules' leases in one statement; the rule with a block leased when reached.
+      // Each lease is one statement in autocommit (one round trip): no transaction.
+      expect(leases).toBe(2);
+      expect(transactions).not.toHaveBeenCalled();
       expect([store.unspent(perSecond, token), store.unspent(alsoPerSecond, tenant), store.unspent(blocking, endpoint)]).toEqual([4, 4, 0]);
 
       // Refused by its first rule (another process was granted the whole window), the request
@@ -153,6 +164,126 @@ describe.skipIf(!onPostgres)('the leasing store on Postgres', () => {
       expect(store.unspent(alsoPerSecond, other)).toBe(5);
     } finally {
       transactions.mockRestore();
+    }
+  });
+
+  it('leases in SQL exactly as `lease`, its spec, does: generated rows, rules, wants and times, three rounds on the rows it wrote', async () => {
+    const rules: RateRule[] = [
+      perSecond,
+      blocking,
+      { name: 'lease-gen-one', points: 1, windowSeconds: 1, blockSeconds: 0 },
+      { name: 'lease-gen-short-block', points: 3, windowSeconds: 60, blockSeconds: 60 },
+      { name: 'lease-gen-tenant', points: 50, windowSeconds: 1, blockSeconds: 0 },
+    ];
+    let seed = 37;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const base = T0 + 100 * 60 * MINUTE;
+    const cases = Array.from({ length: 300 }, (_, i) => {
+      const rule = rules[random(rules.length)]!;
+      const windowMs = rule.windowSeconds * SECOND;
+      const nowMs = base + random(3 * windowMs);
+      const shape = random(6);
+      // No row; a row of this, the last or the next window; not blocked, blocked, a block over or ending now.
+      const row: SharedBudget | undefined =
+        shape === 0
+          ? undefined
+          : {
+              windowStart: windowStartOf(rule, nowMs) + [0, 0, -windowMs, windowMs][random(4)]!,
+              granted: random(rule.points + 2),
+              blockedUntil: shape <= 2 ? null : shape === 3 ? nowMs + 1 + random(200 * SECOND) : shape === 4 ? nowMs - random(200 * SECOND) : nowMs,
+            };
+      return { name: `${rule.name}:generated-${i}`, rule, nowMs, row };
+    });
+    const asCounter = (budget: SharedBudget): CounterState => ({ windowStart: budget.windowStart, hits: budget.granted, blockedUntil: budget.blockedUntil });
+    const iso = (ms: number) => new Date(ms).toISOString();
+    await database.db
+      .insertInto('rate_limits')
+      .values(
+        cases
+          .filter((c) => c.row)
+          .map(({ name, rule, row }) => ({
+            key: name,
+            window_start: iso(row!.windowStart),
+            hits: row!.granted,
+            blocked_until: row!.blockedUntil === null ? null : iso(row!.blockedUntil),
+            expires_at: iso(expiryOf(asCounter(row!), rule)),
+          })),
+      )
+      .execute();
+    cases.sort((a, b) => (a.name < b.name ? -1 : 1));
+    for (let round = 0; round < 3; round++) {
+      const budgets: BudgetLease[] = cases.map(({ name, rule, nowMs }) => ({ name, rule, nowMs, windowStart: windowStartOf(rule, nowMs), want: 1 + random(rule.points + 3) }));
+      const answers = await leaseBudgets(database.db, budgets);
+      const rows = new Map((await database.db.selectFrom('rate_limits').selectAll().where('key', 'in', cases.map((c) => c.name)).execute()).map((row) => [row.key, row]));
+      for (const [index, c] of cases.entries()) {
+        const expected = lease(c.row, c.rule, budgets[index]!.want, c.nowMs);
+        expect({ case: c.name, round, ...answers[index]! }).toEqual({ case: c.name, round, ...expected });
+        const budget = expected.budget;
+        expect(rows.get(c.name)).toMatchObject({
+          window_start: iso(budget.windowStart),
+          hits: budget.granted,
+          blocked_until: budget.blockedUntil === null ? null : iso(budget.blockedUntil),
+          expires_at: iso(expiryOf(asCounter(budget), c.rule)),
+        });
+        c.row = budget;
+        c.nowMs += random(c.rule.windowSeconds * SECOND);
+      }
+    }
+  });
+
+  it('three processes leasing two rules of a request at once: no deadlock, and never more than the points of a window', async () => {
+    const third = createDb(database.url!, { maxConnections: 2 });
+    try {
+      const perTenant: RateRule = { name: 'lease-tenant-like', points: 25, windowSeconds: 1, blockSeconds: 0 };
+      const at = T0 + 70 * MINUTE + 100;
+      const limits = [database.db, other, third].map(
+        (db) => new RateLimits({ enabled: true, store: new LeasingRateLimitStore(db), clock: new ManualClock(new Date(at)), logger: createLogger('silent') }),
+      );
+      const tokens = [fresh(), fresh(), fresh(), fresh()];
+      const tenant = fresh();
+      // Four tokens of one tenant, 30 requests each over three processes: the tenant's 25 bind.
+      const decisions = await Promise.all(
+        Array.from({ length: 120 }, (_, i) =>
+          limits[i % 3]!.check([
+            { rule: perSecond, key: tokens[i % 4]! },
+            { rule: perTenant, key: tenant },
+          ]),
+        ),
+      );
+      expect(decisions.every((decision) => decision !== null)).toBe(true);
+      expect(decisions.filter((decision) => decision!.allowed).length).toBeLessThanOrEqual(perTenant.points);
+      const granted = await database.db.selectFrom('rate_limits').select(['key', 'hits']).where('key', 'in', [...tokens.map((t) => `${perSecond.name}:${t}`), `${perTenant.name}:${tenant}`]).execute();
+      for (const row of granted) expect(row.hits).toBeLessThanOrEqual(row.key.startsWith(perTenant.name) ? perTenant.points : perSecond.points);
+    } finally {
+      await third.destroy();
+    }
+  });
+
+  it('with a clock, leases a busy budget again as its next window opens, before its next request; not one used once', async () => {
+    const store = new LeasingRateLimitStore(database.db, { clock: systemClock });
+    try {
+      const [busy, once] = [fresh(), fresh()];
+      // Real windows of a second: start early in one.
+      const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      if (Date.now() % SECOND > 500) await sleep(SECOND - (Date.now() % SECOND) + 20);
+      const at = Date.now();
+      for (const state of await Promise.all([store.hit(perSecond, busy, at), store.hit(perSecond, busy, at), store.hit(perSecond, once, at)])) {
+        expect(allowed(perSecond, state, at)).toBe(true);
+      }
+      const opens = at - (at % SECOND) + SECOND;
+      await sleep(opens - Date.now() + 300);
+      // Leased for the new window with no request: half the points, as a first lease asks.
+      expect(store.unspent(perSecond, busy)).toBe(5);
+      expect(await row(perSecond, busy)).toMatchObject({ window_start: new Date(opens).toISOString(), hits: 5 });
+      const next = store.hit(perSecond, busy, Date.now());
+      expect(next).not.toBeInstanceOf(Promise);
+      // Used once: left as it was, in the window that ended.
+      expect(await row(perSecond, once)).toMatchObject({ window_start: new Date(opens - SECOND).toISOString() });
+    } finally {
+      await store.close(Date.now());
     }
   });
 

@@ -3,7 +3,9 @@ import type { RateRule } from './rate-rules.js';
 
 /**
  * The arithmetic of leasing slices of a shared budget (the leasing store's header has the
- * design). Pure functions, so the rules are tested without a database.
+ * design). Pure functions, so the rules are tested without a database. The lease statement
+ * (`leaseBudgets`) computes `lease` in SQL under the row's lock; the tests hold that statement
+ * to this function on generated rows.
  */
 
 /** One (rule, key) budget as the shared row holds it: hits *granted* to processes, not hits used. */

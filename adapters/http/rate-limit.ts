@@ -184,15 +184,15 @@ function wholeSeconds(ms: number): number {
  * `RATE_LIMIT_LEASES=off` counts every request in the database instead (exact headers across
  * processes, a round trip per turn of the event loop).
  */
-export function storeFor(db: Db, env: NodeJS.ProcessEnv = process.env): RateLimitStore {
+export function storeFor(db: Db, env: NodeJS.ProcessEnv = process.env, clock?: Clock): RateLimitStore {
   if (dialectOf(db) !== 'postgres') return new MemoryRateLimitStore();
-  return env.RATE_LIMIT_LEASES === 'off' ? new PostgresRateLimitStore(db) : new LeasingRateLimitStore(db);
+  return env.RATE_LIMIT_LEASES === 'off' ? new PostgresRateLimitStore(db) : new LeasingRateLimitStore(db, { clock });
 }
 
 export function createRateLimits(options: { db: Db; config: Config; clock: Clock; logger: Logger }): RateLimits {
   return new RateLimits({
     enabled: options.config.rateLimits,
-    store: storeFor(options.db),
+    store: storeFor(options.db, process.env, options.clock),
     clock: options.clock,
     logger: options.logger,
   });
