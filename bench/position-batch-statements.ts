@@ -74,11 +74,19 @@ const BIG_TENANT_URL = process.env.BENCH_BIG_TENANT_URL;
 /** BENCH_PLAN_CHOICE=1: one connection, whose prepared statements are listed at the end (bench/plan-choices.ts). */
 const CONNECTIONS = process.env.BENCH_PLAN_CHOICE === '1' ? 1 : 4;
 
+/**
+ * The bench's Postgres connections, named so `serverCpuSeconds` finds their server processes.
+ * BENCH_STATEMENT_CACHE=0: every statement unnamed (db/postgres-statement-cache.ts off).
+ */
+function openPostgresAs(url: string, schema?: string): Db {
+  const named = new URL(url);
+  named.searchParams.set('application_name', APPLICATION);
+  return createDb(named.toString(), { schema, maxConnections: CONNECTIONS, statementCache: Number(process.env.BENCH_STATEMENT_CACHE ?? DEFAULT_STATEMENT_CACHE) });
+}
+
 async function open(): Promise<{ db: Db; dispose(): Promise<void>; name: string }> {
   if (BIG_TENANT_URL) {
-    const named = new URL(BIG_TENANT_URL);
-    named.searchParams.set('application_name', APPLICATION);
-    const db = createDb(named.toString(), { maxConnections: CONNECTIONS, statementCache: Number(process.env.BENCH_STATEMENT_CACHE ?? DEFAULT_STATEMENT_CACHE) });
+    const db = openPostgresAs(BIG_TENANT_URL);
     return { db, name: 'Postgres', dispose: () => db.destroy() };
   }
   const url = process.env.BENCH_DATABASE_URL;
@@ -89,10 +97,7 @@ async function open(): Promise<{ db: Db; dispose(): Promise<void>; name: string 
   }
   const schema = `stmt_${randomBytes(5).toString('hex')}`;
   await createSchema(url, schema);
-  // BENCH_STATEMENT_CACHE=0: every statement unnamed (db/postgres-statement-cache.ts off).
-  const named = new URL(url);
-  named.searchParams.set('application_name', APPLICATION);
-  const db = createDb(named.toString(), { schema, maxConnections: CONNECTIONS, statementCache: Number(process.env.BENCH_STATEMENT_CACHE ?? DEFAULT_STATEMENT_CACHE) });
+  const db = openPostgresAs(url, schema);
   await migrateToLatest(db);
   return {
     db,

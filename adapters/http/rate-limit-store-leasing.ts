@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Clock } from '../../core/clock.js';
+import { commitWithoutFlush } from '../../db/commit-without-flush.js';
 import type { Db } from '../../db/create-db.js';
 import { GroupCommit } from '../../core/shared/group-commit.js';
 import { remainingOf, sliceFor, type LeaseOutcome } from './rate-limit-lease.js';
@@ -328,7 +329,8 @@ function refused(slot: Slot): CounterState {
  * release before this one lock them: no deadlock), each by an upsert whose SET is `lease` in
  * SQL (`leased`), computed under the row's lock from the row as it stands; the grant is read
  * back from the row (`last_grant`), as RETURNING sees only the row afterwards. The commit does
- * not wait for the WAL flush (docs/deploying.md: what a Postgres crash could forget).
+ * not wait for the WAL flush (db/commit-without-flush.ts; docs/deploying.md: what a Postgres
+ * crash could forget).
  */
 export async function leaseBudgets(db: Db, budgets: readonly BudgetLease[]): Promise<LeaseOutcome[]> {
   // Each budget by its row key, its fields as `budgetOf` reads them; the upsert finds a row's
@@ -352,7 +354,7 @@ export async function leaseBudgets(db: Db, budgets: readonly BudgetLease[]): Pro
       cross join lateral (${budgetOf}) as v
       cross join (select null::text as window_start, null::int as hits, null::text as blocked_until, null::text as expires_at) as r
       cross join lateral (${leased}) as lease
-     where (select set_config('synchronous_commit', 'off', true)) is not null
+     where (select ${commitWithoutFlush}) is not null
      order by (e.b ->> 6)::int
     on conflict (key) do update set (window_start, hits, blocked_until, expires_at, last_grant) =
       (select lease.* from (select ${json}::jsonb -> excluded.key as b) as e
@@ -374,7 +376,7 @@ const budgetOf = sql`
          e.b ->> 4 as block_until, e.b ->> 5 as window_end`;
 
 /**
- * `lease` of rate-limit-lease.ts in SQL (the tests hold it to that function, its spec), for
+ * `lease` of rate-limit-lease.ts in SQL (the tests hold it to that function; the rules are docs/api-rules.md#rate-limits), for
  * one budget `v` (its window, time, want, points, block end and window end) and the row `r` as
  * it stands (all null for a key without a row): the row afterwards and the grant, as
  * (window_start, hits, blocked_until, expires_at, last_grant). A running block is kept and

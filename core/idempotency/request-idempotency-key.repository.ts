@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
 import { AppError } from '../errors.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
+import { commitWithoutFlush } from '../../db/commit-without-flush.js';
 import { dialectOf, type Db } from '../../db/create-db.js';
 import type { Database } from '../../db/database.js';
 
@@ -45,8 +46,7 @@ const TABLE = 'request_idempotency_keys' as const;
 
 /**
  * Postgres: the claim's insert commits without waiting for its WAL to reach the disk
- * (`synchronous_commit` off for that one statement's transaction, set from its RETURNING list,
- * so it costs no round trip). That wait was a whole flush on every POST with a key, before its
+ * (db/commit-without-flush.ts, evaluated in its RETURNING list). That wait was a whole flush on every POST with a key, before its
  * real write even began. Nothing can be lost by it: Postgres writes its WAL in order, so the
  * request's write transaction, which commits with the usual flush, makes the claim durable
  * with it (its `markCommitted` needs the claim row anyway); and a claim lost to a database
@@ -54,7 +54,7 @@ const TABLE = 'request_idempotency_keys' as const;
  * Not inside a transaction: there the setting would hold for the caller's writes too.
  */
 const claimReturning = (db: Db) =>
-  dialectOf(db) === 'postgres' && !db.isTransaction ? [sql<string>`set_config('synchronous_commit', 'off', true)`.as('commit_mode')] : [];
+  dialectOf(db) === 'postgres' && !db.isTransaction ? [commitWithoutFlush.as('commit_mode')] : [];
 
 const ofOwner = (owner: KeyOwner) => (eb: ExpressionBuilder<Database, typeof TABLE>) =>
   eb.and([eb('tenant_id', '=', owner.tenantId), eb('client_id', '=', owner.clientId), eb('idempotency_key', '=', owner.key)]);

@@ -22,9 +22,9 @@ export interface LockedTrip {
  * Takes the trip's row lock for the transaction and answers the row, its tenant's plan and its
  * load's number (one round trip for what the write would otherwise read in three); undefined
  * when the trip is not in scope. On Postgres a `select … for no key update`: it locks without
- * writing, where a no-op update wrote a new version of the row and, now and then, new entries
- * in each of the trips' indexes (27–38 ms in the write benchmark at a real carrier's size, the
- * tail of every stop write). SQLite runs one write transaction at a time; there a no-op update
+ * writing, where a no-op update wrote a new version of the row and fired the trips' update
+ * triggers (the list and asset-event counters), 27–38 ms now and then in the write benchmark
+ * at a real carrier's size. SQLite runs one write transaction at a time; there a no-op update
  * takes the database's write lock at the transaction's start, as before.
  */
 export async function lockTrip(trx: Db, scope: Scope, tripId: string): Promise<LockedTrip | undefined> {
