@@ -4,11 +4,11 @@ import { createLogger } from '../adapters/logger.js';
 import { answerMetricsRequests } from '../adapters/metrics/cluster.js';
 import { systemClock } from '../core/clock.js';
 import { loadConfig } from '../core/config.js';
-import { createDb } from '../db/create-db.js';
 import { Dispatcher } from '../workers/dispatcher.js';
 import { LISTENING, type ListeningMessage } from './cluster-messages.js';
 import { resolveSecretKey } from './secret-key.js';
 import { stopOnSignals } from './shutdown.js';
+import { openServerDb } from './server-db.js';
 
 /**
  * One API process of a WEB_CONCURRENCY cluster, forked by bin/cluster-primary.ts once the
@@ -28,7 +28,7 @@ export async function runApiWorker(): Promise<void> {
   // The primary created ./data/secret.key (outside production) before forking: this reads it.
   config.secretKey = resolveSecretKey(config);
   const clock = systemClock;
-  const db = createDb(config.databaseUrl, { maxConnections: config.databasePoolSize, statementCache: config.databaseStatementCache });
+  const db = await openServerDb(config, { migrate: false });
   const app = await createApp({ db, config, clock, logger, serveMetrics: false });
   if (config.metricsPort !== null) answerMetricsRequests();
   const dispatcher = config.webhooks ? new Dispatcher({ db, config, clock, logger }) : null;

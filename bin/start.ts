@@ -4,8 +4,7 @@ import { createLogger } from '../adapters/logger.js';
 import { systemClock } from '../core/clock.js';
 import { loadConfig, type Config } from '../core/config.js';
 import { FixtureError } from '../seeding/load-fixture.js';
-import { createDb, redactUrl } from '../db/create-db.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { redactUrl } from '../db/create-db.js';
 import { runApiWorker } from './api-worker.js';
 import { runClusterPrimary } from './cluster-primary.js';
 import { resolveSecretKey } from './secret-key.js';
@@ -14,6 +13,7 @@ import { loadStartData, startBackgroundJobs } from './start-data.js';
 import { welcome } from './welcome.js';
 import { startSandbox } from './sandbox-activity.js';
 import { Dispatcher } from '../workers/dispatcher.js';
+import { openServerDb } from './server-db.js';
 
 /**
  * `npm start` (README.md#commands): migrate, load SEED or (outside production) the demo data into an
@@ -50,8 +50,7 @@ async function runOneProcess(config: Config): Promise<void> {
   const secretKey = resolveSecretKey(config);
   config.secretKey = secretKey;
   const clock = systemClock;
-  const db = createDb(config.databaseUrl, { maxConnections: config.databasePoolSize, statementCache: config.databaseStatementCache });
-  await migrateToLatest(db);
+  const db = await openServerDb(config, { migrate: true });
   const jobs = await startBackgroundJobs({ db, config, clock, logger });
   const { demoClient, noTenants } = await loadStartData({ db, config, secretKey, clock, logger });
 

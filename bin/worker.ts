@@ -3,8 +3,7 @@ import { createLogger } from '../adapters/logger.js';
 import { createMetricsServer } from '../adapters/metrics/server.js';
 import { systemClock } from '../core/clock.js';
 import { loadConfig } from '../core/config.js';
-import { createDb, redactUrl } from '../db/create-db.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { redactUrl } from '../db/create-db.js';
 import { Dispatcher } from '../workers/dispatcher.js';
 import { startPositionPartitions } from '../workers/position-partitions.js';
 import { startEventRetention } from '../workers/event-retention.js';
@@ -13,6 +12,7 @@ import { startDetentionStarts } from '../workers/detention-start.js';
 import { startIdempotencyKeyExpiry } from '../workers/idempotency-key-expiry.js';
 import { resolveSecretKey } from './secret-key.js';
 import { stopOnSignals } from './shutdown.js';
+import { openServerDb } from './server-db.js';
 
 /**
  * `npm run worker` (README.md#commands): the webhook and visibility dispatcher alone, for deployments
@@ -26,8 +26,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   // The same SECRET_KEY as the API processes: it decrypts the subscriptions' signing secrets.
   config.secretKey = resolveSecretKey(config);
-  const db = createDb(config.databaseUrl, { maxConnections: config.databasePoolSize, statementCache: config.databaseStatementCache });
-  await migrateToLatest(db);
+  const db = await openServerDb(config, { migrate: true });
   const partitions = await startPositionPartitions({ db, clock: systemClock, retentionDays: config.positionRetentionDays, logger });
   const tenderExpiry = startTenderExpiry({ db, clock: systemClock, logger });
   const detentionStarts = startDetentionStarts({ db, clock: systemClock, logger });

@@ -8,12 +8,14 @@ import type { Database } from './database.js';
 import { SAFETY_NET_PAGES, startCheckpointer } from './sqlite-checkpointer.js';
 import { withPreparedStatements } from './postgres-statement-cache.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
+import { warmConnection } from './warm-connection.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
 
 const dialects = new WeakMap<Kysely<any>, Dialect>();
 const sqliteHandles = new WeakMap<Kysely<any>, SQLite.Database>();
+const postgresPools = new WeakMap<Kysely<any>, pg.Pool>();
 
 /** The one place that knows which database a Kysely instance talks to. */
 export function dialectOf(db: Kysely<any>): Dialect {
@@ -41,6 +43,12 @@ export interface CreateDbOptions {
   sqliteImage?: Buffer;
   /** SQLite file: WAL pages at which the log is started over (db/sqlite-checkpointer.ts); tests use fewer. */
   walRestartPages?: number;
+  /**
+   * Postgres, for servers: each new connection is warmed before it is handed out
+   * (db/warm-connection.ts) and the pool keeps all `maxConnections` open once `fillPool` opened
+   * them, so no caller's request meets a cold connection.
+   */
+  warmConnections?: boolean;
 }
 
 /** `sqlite::memory:`, `sqlite:<path>` or `postgres://…`. */
@@ -116,12 +124,11 @@ const pgTypes = {
 export const DEFAULT_STATEMENT_CACHE = 200;
 
 /**
- * How long a pooled Postgres connection may sit idle before it is closed (pg's default is 10 s).
- * A new connection starts cold: our named statements are prepared again, and Postgres plans
- * each trigger function's statements on its first call in that session (the list and asset-event
- * counters of trips, stops and positions). In the write benchmark a write that met a fresh
- * connection took 27–38 ms more, most of the tail of the stop writes. Ten connections a process
- * held for five quiet minutes cost Postgres little.
+ * How long a pooled Postgres connection may sit idle before it is closed (pg's default is 10 s),
+ * in pools not kept full by `warmConnections`. A new connection starts cold: our named
+ * statements are prepared again, and Postgres plans each trigger function's statements on its
+ * first call in that session (db/warm-connection.ts). Ten connections a process held for five
+ * quiet minutes cost Postgres little.
  */
 const IDLE_CONNECTION_MS = 5 * 60_000;
 
@@ -130,10 +137,12 @@ function createPostgres(url: string, options: CreateDbOptions): Db {
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) {
     throw new Error('schema must be a plain lower-case identifier');
   }
+  const max = options.maxConnections ?? 10;
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.maxConnections ?? 10,
+    max,
     idleTimeoutMillis: IDLE_CONNECTION_MS,
+    ...(options.warmConnections ? { min: max, onConnect: warmConnection } : {}),
     types: pgTypes,
     // A startup parameter, so every pooled connection uses the schema from its first query.
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
@@ -141,7 +150,20 @@ function createPostgres(url: string, options: CreateDbOptions): Db {
   const prepared = withPreparedStatements(pool, options.statementCache ?? DEFAULT_STATEMENT_CACHE);
   const db = new Kysely<Database>({ dialect: withAfterCommit(new PostgresDialect({ pool: prepared })) });
   dialects.set(db, 'postgres');
+  postgresPools.set(db, pool);
   return db;
+}
+
+/**
+ * Postgres: opens every connection of the pool now (each warmed when the pool was created with
+ * `warmConnections`), at start-up rather than on callers' requests. A connection that cannot be
+ * opened (the server's connection limit) is left to be opened on demand, as before. SQLite: nothing.
+ */
+export async function fillPool(db: Db): Promise<void> {
+  const pool = postgresPools.get(db);
+  if (!pool) return;
+  const opened = await Promise.allSettled(Array.from({ length: pool.options.max }, () => pool.connect()));
+  for (const result of opened) if (result.status === 'fulfilled') result.value.release();
 }
 
 /** Postgres: create a schema (for test isolation) on a short-lived connection. */
