@@ -144,7 +144,7 @@ export class LeasingRateLimitStore extends TableRateLimitStore {
 
   /**
    * A slot that served two requests in this window and the one before together is leased again
-   * as the next one opens, all such slots in one statement, before their next requests arrive:
+   * as the next one opens, before its next request arrives (RENEWALS_A_STATEMENT a statement):
    * under one-second windows nearly every busy token's first request of a window would
    * otherwise wait for a lease. Counting the window before matters at a few requests a second
    * per token (the ingestion benchmark's two): a token seen once in each of two windows would
@@ -332,10 +332,11 @@ export class LeasingRateLimitStore extends TableRateLimitStore {
 /**
  * The time a request or lease counts at in a slot: its own, or the start of the slot's window
  * if that is later (a request decided just before a window ended, served after the slot
- * entered the next one: it counts in the next, stricter, never looser). A slot never goes
- * back to a window it has left, so no lease is ever for a window that has ended: its answer
- * would be thrown away (the slot has left it), its waiters would lease for it again, and such
- * a lease takes the row back to that window, forgetting the grants of the one under way.
+ * entered the next one: it counts in the next, stricter, never looser; its reset may then
+ * read 2 s). A slot never goes back to a window it has left: the answer to a lease asked in
+ * the ended window is thrown away, and its waiters lease in the slot's window, not again in
+ * the ended one (which took the row back to it, forgetting the grants of the window under
+ * way, and whose answer the next request in the new window threw away in turn: a loop).
  */
 function timeIn(slot: Slot, nowMs: number): number {
   return Math.max(nowMs, slot.windowStart);
