@@ -287,6 +287,42 @@ describe.skipIf(!onPostgres)('the leasing store on Postgres', () => {
     }
   });
 
+  it('with a clock, leases again as its next window opens a budget used once in each of two windows in a row', async () => {
+    const clock = new ManualClock(new Date(T0 + 100));
+    const store = new LeasingRateLimitStore(database.db, { clock });
+    try {
+      const [steady, skipped] = [fresh(), fresh()];
+      for (const key of [steady, skipped]) await store.hit(perSecond, key, T0 + 100);
+      // Once more in the next window, near its end (the renewal's timer is a few ms away); the
+      // other key skips it.
+      const at = T0 + SECOND + 990;
+      clock.set(new Date(at));
+      expect(allowed(perSecond, await store.hit(perSecond, steady, at), at)).toBe(true);
+      const opens = T0 + 2 * SECOND;
+      clock.set(new Date(opens));
+      await vi.waitFor(() => expect(store.unspent(perSecond, steady)).toBe(5));
+      expect(await row(perSecond, steady)).toMatchObject({ window_start: new Date(opens).toISOString(), hits: 5 });
+      expect(store.hit(perSecond, steady, opens + 1)).not.toBeInstanceOf(Promise);
+      expect(await row(perSecond, skipped)).toMatchObject({ window_start: new Date(T0).toISOString() });
+    } finally {
+      await store.close(clock.now().getTime());
+    }
+  });
+
+  it('a request decided as a window ends and served after its budget entered the next counts in the next: no lease for the ended window', async () => {
+    const store = new LeasingRateLimitStore(database.db);
+    const key = fresh();
+    const ends = T0 + 20 * SECOND;
+    // The first asks for a lease in the ending window; the second, in the next, arrives before its answer.
+    const late = store.hit(perSecond, key, ends - 1);
+    const next = store.hit(perSecond, key, ends + 1);
+    const [lateState, nextState] = [{ ...(await late) }, { ...(await next) }];
+    expect(lateState.windowStart).toBe(ends);
+    expect(nextState.windowStart).toBe(ends);
+    expect([lateState, nextState].every((state) => allowed(perSecond, state, ends + 1))).toBe(true);
+    expect(await row(perSecond, key)).toMatchObject({ window_start: new Date(ends).toISOString() });
+  });
+
   it('two processes, a burst of concurrent requests of one key: exactly the points allowed in the window', async () => {
     const a = new LeasingRateLimitStore(database.db);
     const b = new LeasingRateLimitStore(other);
