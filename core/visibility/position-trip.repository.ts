@@ -33,7 +33,8 @@ export interface CandidateTrip {
 
 /** The trips a batch of positions may attach to, and the next open stop of each active one. */
 export interface TripCandidates {
-  trips: CandidateTrip[];
+  /** Asset id → its trips (as driver, truck or trailer), in trip id order: a reading looks at its own asset's, not the whole batch's. */
+  byAsset: Map<string, CandidateTrip[]>;
   /** Trip id → its next open stop's coordinates (null when it has none or it is not geocoded). */
   nextStop: Map<string, LatLng | null>;
   /**
@@ -131,7 +132,7 @@ export async function findTripCandidates(
 ): Promise<TripCandidates> {
   const ids = (kind: AssetKind) => [...new Set(assets.filter((asset) => asset.kind === kind).map((asset) => asset.id))];
   const byKind = (['driver', 'truck', 'trailer'] as const).map((kind) => [ASSET_COLUMN[kind], ids(kind)] as const).filter(([, list]) => list.length > 0);
-  if (byKind.length === 0 && givenTripIds.length === 0) return { trips: [], nextStop: new Map(), fences: new Map() };
+  if (byKind.length === 0 && givenTripIds.length === 0) return { byAsset: new Map(), nextStop: new Map(), fences: new Map() };
   // One statement: each trip with its Open and Arrived stops (none for a trip that is not active).
   // Its shape is which lists it has; its parameters are the lists, in the order the text reads them.
   const shape = { columns: byKind.map(([column]) => column), given: givenTripIds.length > 0 };
@@ -172,5 +173,14 @@ export async function findTripCandidates(
     if (isNext || row.stop_status === 'Arrived') watched.add(row.id);
   }
   for (const tripId of fences.keys()) if (!watched.has(tripId)) fences.delete(tripId);
-  return { trips, nextStop, fences };
+  const byAsset = new Map<string, CandidateTrip[]>();
+  for (const trip of trips) {
+    for (const assetId of [trip.driver_id, trip.truck_id, trip.trailer_id]) {
+      if (assetId === null) continue;
+      const own = byAsset.get(assetId);
+      if (own) own.push(trip);
+      else byAsset.set(assetId, [trip]);
+    }
+  }
+  return { byAsset, nextStop, fences };
 }
