@@ -18,12 +18,14 @@
  * alone (without the SQLite checkpointing worker, as a server's --cpu-prof profile counts it) and the medians over
  * BENCH_RUNS runs; with BENCH_STATEMENTS=1 also each path's statements of one pass by text
  * (lists of parameters folded), with their time and how many distinct texts each had.
+ * BENCH_CACHE_KIB sets both paths' SQLite page cache (`pragma cache_size`, KiB; createDb leaves
+ * SQLite's 2,000): to weigh a larger one against the batch's page reads and spills.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import { withAfterCommit } from '../db/after-commit.js';
 import { createDb, type Db } from '../db/create-db.js';
 import type { Database } from '../db/database.js';
@@ -65,6 +67,7 @@ async function open(path: Path): Promise<Subject> {
   const file = join(work, `${path}.db`);
   // createDb's file database: its pragmas, statement cache and checkpointing worker.
   const db = createDb(`sqlite:${file}`);
+  if (process.env.BENCH_CACHE_KIB) await sql.raw(`pragma cache_size = -${process.env.BENCH_CACHE_KIB}`).execute(db);
   await migrateToLatest(db);
   const fleet = buildFleet('http://127.0.0.1:9/tracking');
   await loadFixture(db, fleet.fixture, { clock, secretKey: SECRET_KEY });

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/create-db.js';
 import { sql } from 'kysely';
-import { inList } from '../shared/in-list.js';
+import { inList, listQuery } from '../shared/in-list.js';
 import { inScope, rowInScope, type Scope } from '../shared/scope.js';
 
 export type AssetKind = 'driver' | 'truck' | 'trailer';
@@ -60,9 +60,12 @@ function toPositionAsset(row: AssetRow): PositionAsset {
  */
 export async function findAssetRows(db: Db, ids: readonly string[]): Promise<AssetRow[]> {
   if (ids.length === 0) return [];
-  const rows = await selectAssets(db, ALL_KINDS, ids).execute();
+  // The ids are the one parameter of each kind's select.
+  const rows = await assetRows(db, null, ALL_KINDS.map(() => ids));
   return rows.map((row) => ({ ...row, kind: row.kind as AssetKind }));
 }
+
+const assetRows = listQuery((db, _shape: null, [ids]) => selectAssets(db, ALL_KINDS, ids!));
 
 /** The asset with this id (and kind, on the typed path) among `rows` that the scope may see. */
 export function assetFor(rows: readonly AssetRow[], scope: Scope, id: string, kind?: AssetKind): PositionAsset | undefined {

@@ -1,5 +1,5 @@
 import { dialectOf, type Db } from '../../db/create-db.js';
-import { inList } from '../shared/in-list.js';
+import { inList, listQuery } from '../shared/in-list.js';
 import type { StopRow } from './trip.repository.js';
 import { stopsUpdate } from './trip-write.repository.js';
 
@@ -44,6 +44,9 @@ export function selectLiveEtaStops(db: Db, tripIds: readonly string[]) {
     .orderBy('stops.trip_id')
     .orderBy('stops.sequence');
 }
+
+/** `selectLiveEtaStops` as a statement of its own (not inside the Postgres batch statement), built once (core/shared/in-list.ts). */
+export const readLiveEtaStops = listQuery((db: Db, _shape: null, [tripIds]) => selectLiveEtaStops(db, tripIds!));
 
 /**
  * Writes changed Live ETAs to their stops and bumps their trips' versions (the ETags), in the

@@ -8,7 +8,7 @@ import { hasHosEtas, liveEtas, plannedEtas, type EtaStop, type LivePosition } fr
 import { toLatLng } from '../eta/road-distance.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import type { Clock } from '../clock.js';
-import { selectLiveEtaStops, writeLiveEtas, type LiveEtaStop } from './live-eta.repository.js';
+import { readLiveEtaStops, writeLiveEtas, type LiveEtaStop } from './live-eta.repository.js';
 import type { StopRow } from './trip.repository.js';
 import type { TripWrite } from './trip-write.js';
 import { setStopValues, tripStopRows } from './trip-write.repository.js';
@@ -81,7 +81,7 @@ export async function refreshLiveEtasOfTrips(
   for (const update of updates) latest.set(update.tripId, update);
   const changedTrips = new Map<string, { stopId: string; eta: string } | null>();
   if (latest.size === 0) return changedTrips;
-  const joined = stops ?? (await selectLiveEtaStops(trx, [...latest.keys()]).execute());
+  const joined = stops ?? (await readLiveEtaStops(trx, null, [[...latest.keys()]]));
   const stopsOf = new Map<string, LiveEtaStop[]>();
   // The joined rows as they are: a copy of each without its joined columns, for every stop of
   // every batch, showed in the ingestion profile.

@@ -4,7 +4,7 @@ import type { VisibilitySharesTable } from '../../db/tables/visibility-shares.js
 import type { Clock } from '../clock.js';
 import { appendVisibilityPosts } from '../events/outbox.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
-import { inList } from '../shared/in-list.js';
+import { inList, listQuery } from '../shared/in-list.js';
 import { inDateTimeRange, type TDateTimeRange } from '../shared/master-data-filters.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
@@ -150,6 +150,9 @@ export interface LoadShareState extends ShareState {
 export function selectShareStates(db: Db, loadIds: readonly string[]) {
   return db.selectFrom('visibility_load_state').select(['load_id', 'location_shared_at', 'eta_shared']).where(inList(db, 'load_id', loadIds));
 }
+
+/** `selectShareStates` as a statement of its own (SQLite batches), built once (core/shared/in-list.ts). */
+export const readShareStates = listQuery((db: Db, _shape: null, [loadIds]) => selectShareStates(db, loadIds!));
 
 export interface ShareStateRow {
   load_id: string;

@@ -3,7 +3,7 @@ import type { Db } from '../../db/create-db.js';
 import type { AssetKind } from '../assets/position-asset.repository.js';
 import { toLatLng, type LatLng } from '../eta/road-distance.js';
 import { stopFence, type Fence } from '../locations/fence-geometry.js';
-import { inList } from '../shared/in-list.js';
+import { inList, listQuery } from '../shared/in-list.js';
 import { WATCHED_STOP_STATUSES } from '../trips/geofence-visits.js';
 
 export const ASSET_COLUMN = { driver: 'driver_id', truck: 'truck_id', trailer: 'trailer_id' } as const;
@@ -33,7 +33,8 @@ export interface CandidateTrip {
 
 /** The trips a batch of positions may attach to, and the next open stop of each active one. */
 export interface TripCandidates {
-  trips: CandidateTrip[];
+  /** Asset id → its trips (as driver, truck or trailer), in trip id order: a reading looks at its own asset's, not the whole batch's. */
+  byAsset: Map<string, CandidateTrip[]>;
   /** Trip id → its next open stop's coordinates (null when it has none or it is not geocoded). */
   nextStop: Map<string, LatLng | null>;
   /**
@@ -56,25 +57,9 @@ export interface TripCandidates {
  */
 const fixed = (values: readonly string[]) => values.map((value) => sql.lit(value));
 
-/**
- * One read for a whole batch: the Dispatched or InTransit trips of its assets, plus any trip a
- * reading names by TripId (whatever its status), each with the Open and Arrived stops of the
- * active ones (with their locations' fences) and its load's customer when that one has a visibility integration (the share link: read
- * here, outside the write transaction, as a load's customer and its integration rarely change;
- * the share state itself is read in the transaction), and whether an EDI partner follows the
- * load in 214s with what they last said (likewise: a batch of loads without one, or with none
- * due, then costs the 214s no statement).
- */
-export async function findTripCandidates(
-  db: Db,
-  assets: readonly { id: string; kind: AssetKind }[],
-  givenTripIds: readonly string[],
-): Promise<TripCandidates> {
-  const ids = (kind: AssetKind) => [...new Set(assets.filter((asset) => asset.kind === kind).map((asset) => asset.id))];
-  const byKind = (['driver', 'truck', 'trailer'] as const).map((kind) => [ASSET_COLUMN[kind], ids(kind)] as const).filter(([, list]) => list.length > 0);
-  if (byKind.length === 0 && givenTripIds.length === 0) return { trips: [], nextStop: new Map(), fences: new Map() };
-  // One statement: each trip with its Open and Arrived stops (none for a trip that is not active).
-  const rows = await db
+/** The candidates' statement of a shape: the asset columns it has lists for, and whether it has given trip ids (the last list). */
+const candidateRows = listQuery((db: Db, { columns, given }: { columns: readonly (typeof ASSET_COLUMN)[AssetKind][]; given: boolean }, lists) =>
+  db
     .selectFrom('trips')
     .leftJoin('stops', (join) =>
       join.onRef('stops.trip_id', '=', 'trips.id').on('stops.status', 'in', fixed(WATCHED_STOP_STATUSES)).on('trips.status', 'in', fixed(ACTIVE)),
@@ -122,13 +107,36 @@ export async function findTripCandidates(
       'locations.depart_radius_meters',
     ])
     .where((eb) => {
-      const active = byKind.length > 0 ? [eb.and([eb('trips.status', 'in', fixed(ACTIVE)), eb.or(byKind.map(([column, list]) => inList(db, `trips.${column}`, list)))])] : [];
-      const given = givenTripIds.length > 0 ? [inList(db, 'trips.id', givenTripIds)] : [];
-      return eb.or([...active, ...given]);
+      const byColumn = columns.map((column, index) => inList(db, `trips.${column}`, lists[index]!));
+      const active = byColumn.length > 0 ? [eb.and([eb('trips.status', 'in', fixed(ACTIVE)), eb.or(byColumn)])] : [];
+      const named = given ? [inList(db, 'trips.id', lists.at(-1)!)] : [];
+      return eb.or([...active, ...named]);
     })
     .orderBy('trips.id')
-    .orderBy('stops.sequence')
-    .execute();
+    .orderBy('stops.sequence'),
+);
+
+/**
+ * One read for a whole batch: the Dispatched or InTransit trips of its assets, plus any trip a
+ * reading names by TripId (whatever its status), each with the Open and Arrived stops of the
+ * active ones (with their locations' fences) and its load's customer when that one has a visibility integration (the share link: read
+ * here, outside the write transaction, as a load's customer and its integration rarely change;
+ * the share state itself is read in the transaction), and whether an EDI partner follows the
+ * load in 214s with what they last said (likewise: a batch of loads without one, or with none
+ * due, then costs the 214s no statement).
+ */
+export async function findTripCandidates(
+  db: Db,
+  assets: readonly { id: string; kind: AssetKind }[],
+  givenTripIds: readonly string[],
+): Promise<TripCandidates> {
+  const ids = (kind: AssetKind) => [...new Set(assets.filter((asset) => asset.kind === kind).map((asset) => asset.id))];
+  const byKind = (['driver', 'truck', 'trailer'] as const).map((kind) => [ASSET_COLUMN[kind], ids(kind)] as const).filter(([, list]) => list.length > 0);
+  if (byKind.length === 0 && givenTripIds.length === 0) return { byAsset: new Map(), nextStop: new Map(), fences: new Map() };
+  // One statement: each trip with its Open and Arrived stops (none for a trip that is not active).
+  // Its shape is which lists it has; its parameters are the lists, in the order the text reads them.
+  const shape = { columns: byKind.map(([column]) => column), given: givenTripIds.length > 0 };
+  const rows = await candidateRows(db, shape, [...byKind.map(([, list]) => list), ...(shape.given ? [givenTripIds] : [])]);
   const trips: CandidateTrip[] = [];
   const nextStop = new Map<string, LatLng | null>();
   const fences = new Map<string, Map<string, Fence>>();
@@ -165,5 +173,14 @@ export async function findTripCandidates(
     if (isNext || row.stop_status === 'Arrived') watched.add(row.id);
   }
   for (const tripId of fences.keys()) if (!watched.has(tripId)) fences.delete(tripId);
-  return { trips, nextStop, fences };
+  const byAsset = new Map<string, CandidateTrip[]>();
+  for (const trip of trips) {
+    for (const assetId of [trip.driver_id, trip.truck_id, trip.trailer_id]) {
+      if (assetId === null) continue;
+      const own = byAsset.get(assetId);
+      if (own) own.push(trip);
+      else byAsset.set(assetId, [trip]);
+    }
+  }
+  return { byAsset, nextStop, fences };
 }

@@ -43,7 +43,7 @@ export function chooseTrip(
   tripId: string | null | undefined,
 ): PositionTrip | null | 'unknown' {
   const column = ASSET_COLUMN[asset.kind];
-  const own = candidates.trips.filter((trip) => rowInScope(trip, scope) && trip[column] === asset.id);
+  const own = (candidates.byAsset.get(asset.id) ?? []).filter((trip) => rowInScope(trip, scope) && trip[column] === asset.id);
   if (tripId !== null && tripId !== undefined) {
     const trip = own.find((candidate) => candidate.id === tripId);
     return trip ? toPositionTrip(trip, candidates) : 'unknown';

@@ -6,8 +6,8 @@ import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
-import { selectLiveEtaStops, type LiveEtaStop } from '../trips/live-eta.repository.js';
-import { selectShareStates, toShareStates, type ShareState, type ShareStateRow } from '../visibility-shares/share.repository.js';
+import { readLiveEtaStops, selectLiveEtaStops, type LiveEtaStop } from '../trips/live-eta.repository.js';
+import { readShareStates, selectShareStates, toShareStates, type ShareState, type ShareStateRow } from '../visibility-shares/share.repository.js';
 import type { TAssetLocation } from './position.schemas.js';
 
 export function toAssetLocation(row: Selectable<AssetPositionColumns>): TAssetLocation {
@@ -164,8 +164,8 @@ export async function holdAndAppendPositions(
       trx,
       rows.filter((_, index) => held[index]),
     );
-    const shareStates = shareLoadIds.length === 0 ? new Map() : toShareStates(await selectShareStates(trx, shareLoadIds).execute());
-    const tripStops = fenceTripIds.length === 0 ? undefined : await selectLiveEtaStops(trx, stopTripIds).execute();
+    const shareStates = shareLoadIds.length === 0 ? new Map() : toShareStates(await readShareStates(trx, null, [shareLoadIds]));
+    const tripStops = fenceTripIds.length === 0 ? undefined : await readLiveEtaStops(trx, null, [stopTripIds]);
     return { held, shareStates, tripStops };
   }
   let shareStates = new Map<string, ShareState>();
