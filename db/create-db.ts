@@ -51,6 +51,9 @@ export interface CreateDbOptions {
   warmConnections?: boolean;
 }
 
+/** A file database's page cache, in KiB (see createSqlite). */
+export const PAGE_CACHE_KIB = 65_536;
+
 /** `sqlite::memory:`, `sqlite:<path>` or `postgres://…`. */
 export function createDb(url: string, options: CreateDbOptions = {}): Db {
   if (url.startsWith('sqlite:')) return createSqlite(url.slice('sqlite:'.length), options);
@@ -69,6 +72,11 @@ function createSqlite(path: string, options: CreateDbOptions): Db {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
+  // SQLite's default page cache is 2 MB. A position batch dirties index pages spread over the
+  // history's indexes, the counters and the latest positions, which thrashed it: in process, at
+  // 13,400 trucks, 64 MiB took the batch path from 216-238 to 201 µs a reading (the bare
+  // server's from 122 to 109). A cap, not an allocation; an in-memory database keeps every page.
+  if (!memory) database.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   const checkpointer = memory ? null : startCheckpointer(database, path, options.walRestartPages);
   if (checkpointer) database.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
   const cached = withStatementCache(database);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDb } from '../db/create-db.js';
+import { createDb, PAGE_CACHE_KIB } from '../db/create-db.js';
 import { SAFETY_NET_PAGES } from '../db/sqlite-checkpointer.js';
 
 /**
@@ -25,6 +25,8 @@ describe('SQLite WAL checkpoints off the event loop', () => {
     const db = createDb(`sqlite:${path}`);
     const autocheckpoint = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(db);
     expect(autocheckpoint.rows[0]!.wal_autocheckpoint).toBe(SAFETY_NET_PAGES);
+    const cache = await sql<{ cache_size: number }>`pragma cache_size`.execute(db);
+    expect(cache.rows[0]!.cache_size).toBe(-PAGE_CACHE_KIB);
 
     await sql`create table filler (body text)`.execute(db);
     await db.transaction().execute(async (trx) => {
