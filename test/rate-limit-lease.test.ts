@@ -340,13 +340,13 @@ describe.skipIf(!onPostgres)('the leasing store on Postgres', () => {
     expect(await row(perSecond, key)).toMatchObject({ window_start: new Date(ends).toISOString() });
   });
 
-  it('a lease for a window arriving after another process leased the next: nothing granted, its request counted in the next, never more than the points there', async () => {
-    const a = new LeasingRateLimitStore(database.db, { timeoutMs: 10_000 });
-    const b = new LeasingRateLimitStore(other);
-    // a's lease locks `gate` before `contested` (key order): held on `gate`, it reaches `contested` after b's leases.
+  /**
+   * A key of `perSecond` whose row (in the window before `ends`) another transaction holds
+   * locked until `open`, and a key sorted after it: a lease of both in one statement reaches
+   * the second only once opened, as rows are locked in key order.
+   */
+  const gated = async (ends: number) => {
     const gate = fresh();
-    const contested = `${gate}-contested`;
-    const ends = T0 + 90 * MINUTE;
     await database.db
       .insertInto('rate_limits')
       .values({ key: `${perSecond.name}:${gate}`, window_start: new Date(ends - SECOND).toISOString(), hits: 0, blocked_until: null, expires_at: new Date(ends).toISOString() })
@@ -361,6 +361,19 @@ describe.skipIf(!onPostgres)('the leasing store on Postgres', () => {
       await held;
     });
     await isLocked;
+    const open = async () => {
+      release();
+      await holder;
+    };
+    return { gate, contested: `${gate}-contested`, open };
+  };
+
+  it('a lease for a window arriving after another process leased the next: nothing granted, its request counted in the next, never more than the points there', async () => {
+    const a = new LeasingRateLimitStore(database.db, { timeoutMs: 10_000 });
+    const b = new LeasingRateLimitStore(other);
+    // a's lease locks `gate` before `contested` (key order): held on `gate`, it reaches `contested` after b's leases.
+    const ends = T0 + 90 * MINUTE;
+    const { gate, contested, open } = await gated(ends);
     // Asked in the window's last millisecond, both in one lease statement.
     const lateGate = a.hit(perSecond, gate, ends - 1);
     const late = a.hit(perSecond, contested, ends - 1);
@@ -368,8 +381,7 @@ describe.skipIf(!onPostgres)('the leasing store on Postgres', () => {
     const next = ends + 10;
     const inNext = await Promise.all(Array.from({ length: 12 }, () => b.hit(perSecond, contested, next)));
     expect(inNext.filter((state) => allowed(perSecond, state, next)).length).toBe(10);
-    release();
-    await holder;
+    await open();
     expect(allowed(perSecond, await lateGate, ends - 1)).toBe(true);
     // a's lease for the ended window granted nothing and left the row; its request counts in the next: refused.
     const lateState = { ...(await late) };
@@ -395,30 +407,14 @@ describe.skipIf(!onPostgres)('the leasing store on Postgres', () => {
     });
     const a = new LeasingRateLimitStore(db, { timeoutMs: 10_000 });
     const b = new LeasingRateLimitStore(other);
-    const gate = fresh();
-    const contested = `${gate}-contested`;
     const ends = T0 + 91 * MINUTE;
-    await database.db
-      .insertInto('rate_limits')
-      .values({ key: `${perSecond.name}:${gate}`, window_start: new Date(ends - SECOND).toISOString(), hits: 0, blocked_until: null, expires_at: new Date(ends).toISOString() })
-      .execute();
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const holder = database.db.transaction().execute(async (trx) => {
-      await sql`select hits from rate_limits where key = ${`${perSecond.name}:${gate}`} for update`.execute(trx);
-      locked();
-      await held;
-    });
-    await isLocked;
+    const { gate, contested, open } = await gated(ends);
     const lateGate = a.hit(perSecond, gate, ends - 1);
     const late = [a.hit(perSecond, contested, ends - 1), a.hit(perSecond, contested, ends - 1)];
     // b: one request in the next window, a slice of 5 leased.
     const next = ends + 10;
     expect(allowed(perSecond, await b.hit(perSecond, contested, next), next)).toBe(true);
-    release();
-    await holder;
+    await open();
     await lateGate;
     const lateStates = (await Promise.all(late)).map((state) => ({ ...state }));
     // Both counted in the next window, from what b left (a second lease, in that window: no loop).
