@@ -59,6 +59,18 @@ describe('slice arithmetic', () => {
     });
   });
 
+  it('a lease for a window older than the row\'s grants nothing and leaves the row as it is', () => {
+    // Another process has leased the next window on the row; a lease asked in the one before arrives.
+    const next = { windowStart: T0 + SECOND, granted: 10, blockedUntil: null };
+    expect(lease(next, perSecond, 5, T0 + 999)).toEqual({ grant: 0, budget: next });
+    const partly = { windowStart: T0 + SECOND, granted: 3, blockedUntil: null };
+    expect(lease(partly, perSecond, 5, T0 + 500).budget).toBe(partly);
+    expect(lease(partly, perSecond, 5, T0 + 500).grant).toBe(0);
+    // Under a rule with a block: nothing started either.
+    const nextMinute = { windowStart: T0 + MINUTE, granted: 5, blockedUntil: null };
+    expect(lease(nextMinute, blocking, 1, T0 + 59 * SECOND)).toEqual({ grant: 0, budget: nextMinute });
+  });
+
   it('asks for one unit at a time under a rule with a block or allowing less than one a second, half of what is left otherwise', () => {
     expect(sliceFor(blocking, 1, null)).toBe(1);
     expect(sliceFor(blocking, 3, 5)).toBe(3);
@@ -214,6 +226,7 @@ describe.skipIf(!onPostgres)('the leasing store on Postgres', () => {
       )
       .execute();
     cases.sort((a, b) => (a.name < b.name ? -1 : 1));
+    let olderThanRow = 0;
     for (let round = 0; round < 3; round++) {
       const budgets: BudgetLease[] = cases.map(({ name, rule, nowMs }) => ({ name, rule, nowMs, windowStart: windowStartOf(rule, nowMs), want: 1 + random(rule.points + 3) }));
       const answers = await leaseBudgets(database.db, budgets);
@@ -228,10 +241,14 @@ describe.skipIf(!onPostgres)('the leasing store on Postgres', () => {
           blocked_until: budget.blockedUntil === null ? null : iso(budget.blockedUntil),
           expires_at: iso(expiryOf(asCounter(budget), c.rule)),
         });
+        if (c.row && c.row.windowStart >= windowStartOf(c.rule, c.nowMs) + c.rule.windowSeconds * SECOND) olderThanRow += 1;
         c.row = budget;
-        c.nowMs += random(c.rule.windowSeconds * SECOND);
+        // Now and then a lease asked up to a window earlier, arriving late: the row may be of a later window.
+        c.nowMs += random(c.rule.windowSeconds * SECOND) - (random(4) === 0 ? c.rule.windowSeconds * SECOND : 0);
       }
     }
+    // Leases for a window older than the row's were among them, rows blocked or not.
+    expect(olderThanRow).toBeGreaterThan(50);
   });
 
   it('three processes leasing two rules of a request at once: no deadlock, and never more than the points of a window', async () => {
@@ -321,6 +338,94 @@ describe.skipIf(!onPostgres)('the leasing store on Postgres', () => {
     expect(nextState.windowStart).toBe(ends);
     expect([lateState, nextState].every((state) => allowed(perSecond, state, ends + 1))).toBe(true);
     expect(await row(perSecond, key)).toMatchObject({ window_start: new Date(ends).toISOString() });
+  });
+
+  /**
+   * A key of `perSecond` whose row (in the window before `ends`) another transaction holds
+   * locked until `open`, and a key sorted after it: a lease of both in one statement reaches
+   * the second only once opened, as rows are locked in key order.
+   */
+  const gated = async (ends: number) => {
+    const gate = fresh();
+    await database.db
+      .insertInto('rate_limits')
+      .values({ key: `${perSecond.name}:${gate}`, window_start: new Date(ends - SECOND).toISOString(), hits: 0, blocked_until: null, expires_at: new Date(ends).toISOString() })
+      .execute();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = database.db.transaction().execute(async (trx) => {
+      await sql`select hits from rate_limits where key = ${`${perSecond.name}:${gate}`} for update`.execute(trx);
+      locked();
+      await held;
+    });
+    await isLocked;
+    const open = async () => {
+      release();
+      await holder;
+    };
+    return { gate, contested: `${gate}-contested`, open };
+  };
+
+  it('a lease for a window arriving after another process leased the next: nothing granted, its request counted in the next, never more than the points there', async () => {
+    const a = new LeasingRateLimitStore(database.db, { timeoutMs: 10_000 });
+    const b = new LeasingRateLimitStore(other);
+    // a's lease locks `gate` before `contested` (key order): held on `gate`, it reaches `contested` after b's leases.
+    const ends = T0 + 90 * MINUTE;
+    const { gate, contested, open } = await gated(ends);
+    // Asked in the window's last millisecond, both in one lease statement.
+    const lateGate = a.hit(perSecond, gate, ends - 1);
+    const late = a.hit(perSecond, contested, ends - 1);
+    // Meanwhile b is granted the whole of the next window.
+    const next = ends + 10;
+    const inNext = await Promise.all(Array.from({ length: 12 }, () => b.hit(perSecond, contested, next)));
+    expect(inNext.filter((state) => allowed(perSecond, state, next)).length).toBe(10);
+    await open();
+    expect(allowed(perSecond, await lateGate, ends - 1)).toBe(true);
+    // a's lease for the ended window granted nothing and left the row; its request counts in the next: refused.
+    const lateState = { ...(await late) };
+    expect(lateState.windowStart).toBe(ends);
+    expect(allowed(perSecond, lateState, next)).toBe(false);
+    expect(await row(perSecond, contested)).toMatchObject({ window_start: new Date(ends).toISOString(), hits: 10 });
+    // Nothing more in the next window, from a, b or a third process.
+    const third = new LeasingRateLimitStore(database.db);
+    const more = await Promise.all([a, b, third, a, b, third].map((store, i) => store.hit(perSecond, contested, next + 100 + i)));
+    expect(more.filter((state, i) => allowed(perSecond, state, next + 100 + i))).toEqual([]);
+    expect((await row(perSecond, contested))!.hits).toBe(10);
+  });
+
+  it('a lease for a window arriving after another process leased part of the next: its request leases and counts in the next, once', async () => {
+    // Counts a's lease statements.
+    let leases = 0;
+    const db = database.db.withPlugin({
+      transformQuery: ({ node }) => {
+        if (node.kind === 'RawNode' && node.sqlFragments.join('').includes('insert into rate_limits')) leases += 1;
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    });
+    const a = new LeasingRateLimitStore(db, { timeoutMs: 10_000 });
+    const b = new LeasingRateLimitStore(other);
+    const ends = T0 + 91 * MINUTE;
+    const { gate, contested, open } = await gated(ends);
+    const lateGate = a.hit(perSecond, gate, ends - 1);
+    const late = [a.hit(perSecond, contested, ends - 1), a.hit(perSecond, contested, ends - 1)];
+    // b: one request in the next window, a slice of 5 leased.
+    const next = ends + 10;
+    expect(allowed(perSecond, await b.hit(perSecond, contested, next), next)).toBe(true);
+    await open();
+    await lateGate;
+    const lateStates = (await Promise.all(late)).map((state) => ({ ...state }));
+    // Both counted in the next window, from what b left (a second lease, in that window: no loop).
+    expect(lateStates.map((state) => state.windowStart)).toEqual([ends, ends]);
+    expect(lateStates.every((state) => allowed(perSecond, state, next))).toBe(true);
+    expect(leases).toBe(2);
+    expect(a.unspent(perSecond, contested)).toBe(1);
+    expect(await row(perSecond, contested)).toMatchObject({ window_start: new Date(ends).toISOString(), hits: 8 });
+    // The window's 10 in all: b's 5, a's 3, and 2 more to whichever asks.
+    const rest = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? a : b).hit(perSecond, contested, next + 100)));
+    expect(1 + 2 + rest.filter((state) => allowed(perSecond, state, next + 100)).length).toBe(10);
   });
 
   it('two processes, a burst of concurrent requests of one key: exactly the points allowed in the window', async () => {

@@ -39,12 +39,17 @@ export function currentBudget(row: SharedBudget | undefined, rule: RateRule, now
 
 /**
  * One lease: grant = min(want, points − granted so far), so the window's grants never add up
- * to more than the rule allows, however many processes ask. A lease that finds nothing left
+ * to more than the rule allows, however many processes ask. A lease for a window older than
+ * the row's grants nothing and leaves the row as it is. A lease that finds nothing left
  * is the request passing the threshold: under a rule with a block it starts the block, in the
  * row, so every process learns of it on its next lease; a running block grants nothing and
  * is not extended.
  */
 export function lease(row: SharedBudget | undefined, rule: RateRule, want: number, nowMs: number): LeaseOutcome {
+  // Asked before a window opened, arriving after another process leased that window: taking
+  // the row back would forget the later window's grants, which could then add up to more
+  // than the points. It grants nothing; the asking process moves to the row's window.
+  if (row && row.windowStart >= windowStartOf(rule, nowMs) + rule.windowSeconds * 1000) return { grant: 0, budget: row };
   const budget = currentBudget(row, rule, nowMs);
   if (budget.blockedUntil !== null) return { grant: 0, budget };
   const grant = Math.max(0, Math.min(want, rule.points - budget.granted));

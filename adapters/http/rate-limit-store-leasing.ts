@@ -268,15 +268,21 @@ export class LeasingRateLimitStore extends TableRateLimitStore {
   /** Takes a lease's answer into the slot, then serves its waiting requests again in order. */
   private settle(request: LeaseRequest, answer: LeaseOutcome): void {
     const { slot } = request;
+    const { budget } = answer;
     const waiting = slot.waiting ?? [];
     slot.waiting = null;
+    // Another process had leased a later window on the row: this lease granted nothing, and the
+    // slot moves to the row's window, where its waiters count (stricter, never looser) and lease
+    // if units are left, in that window (not in this one again: no loop).
+    const rowWindow = windowStartOf(slot.rule, budget.windowStart);
+    if (rowWindow > slot.windowStart) this.enterWindow(slot, rowWindow);
     // An answer for a window that has meanwhile ended is worth nothing (its units are stranded).
-    if (slot.windowStart === request.windowStart) {
+    if (slot.windowStart === request.windowStart || slot.windowStart === rowWindow) {
       slot.unspent += answer.grant;
       slot.mine += answer.grant;
-      slot.pool = Math.max(0, slot.rule.points - answer.budget.granted);
-      slot.shared = answer.budget.granted > slot.mine;
-      if (answer.budget.blockedUntil !== null) slot.blockedUntil = answer.budget.blockedUntil;
+      slot.pool = Math.max(0, slot.rule.points - budget.granted);
+      slot.shared = budget.granted > slot.mine;
+      if (budget.blockedUntil !== null) slot.blockedUntil = budget.blockedUntil;
     }
     // Served from the grant, refused on a block or an empty pool, or in the next lease.
     for (const waiter of waiting) waiter.resolve(this.spend(slot, waiter.nowMs));
@@ -336,7 +342,9 @@ export class LeasingRateLimitStore extends TableRateLimitStore {
  * read 2 s). A slot never goes back to a window it has left: the answer to a lease asked in
  * the ended window is thrown away, and its waiters lease in the slot's window, not again in
  * the ended one (which took the row back to it, forgetting the grants of the window under
- * way, and whose answer the next request in the new window threw away in turn: a loop).
+ * way, and whose answer the next request in the new window threw away in turn: a loop). Nor
+ * does the row: a lease for a window older than the row's grants nothing, and `settle` moves
+ * the slot to the row's window.
  */
 function timeIn(slot: Slot, nowMs: number): number {
   return Math.max(nowMs, slot.windowStart);
@@ -403,15 +411,16 @@ const budgetOf = sql`
  * `lease` of rate-limit-lease.ts in SQL (the tests hold it to that function; the rules are docs/api-rules.md#rate-limits), for
  * one budget `v` (its window, time, want, points, block end and window end) and the row `r` as
  * it stands (all null for a key without a row): the row afterwards and the grant, as
- * (window_start, hits, blocked_until, expires_at, last_grant). A running block is kept and
- * grants nothing; a new window, or a block that has ended, starts from nothing granted.
+ * (window_start, hits, blocked_until, expires_at, last_grant). A running block, or a row of a
+ * window after the lease's (ISO text orders as time does), is kept and grants nothing; a
+ * new window, or a block that has ended, starts from nothing granted.
  */
 const leased = sql`
-  select case when s.blocked then r.window_start else v.window_start end,
-         case when s.blocked then r.hits else s.granted + g.units end,
-         case when s.blocked then r.blocked_until when g.units = 0 then v.block_until end,
-         case when s.blocked then r.expires_at when g.units = 0 and v.block_until is not null then greatest(v.window_end, v.block_until) else v.window_end end,
+  select case when s.kept then r.window_start else v.window_start end,
+         case when s.kept then r.hits else s.granted + g.units end,
+         case when s.kept then r.blocked_until when g.units = 0 then v.block_until end,
+         case when s.kept then r.expires_at when g.units = 0 and v.block_until is not null then greatest(v.window_end, v.block_until) else v.window_end end,
          g.units
-    from (select coalesce(r.blocked_until > v.now_at, false) as blocked,
+    from (select coalesce(r.blocked_until > v.now_at or r.window_start >= v.window_end, false) as kept,
                  case when r.blocked_until is null and r.window_start = v.window_start then r.hits else 0 end as granted) as s
-   cross join lateral (select case when s.blocked then 0 else greatest(0, least(v.want, v.points - s.granted)) end as units) as g`;
+   cross join lateral (select case when s.kept then 0 else greatest(0, least(v.want, v.points - s.granted)) end as units) as g`;
