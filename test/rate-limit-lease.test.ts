@@ -27,6 +27,24 @@ function allowed(rule: RateRule, state: CounterState, now: number): boolean {
   return state.hits <= rule.points;
 }
 
+/** Holds the lock of a rate_limits row in a transaction of its own until `open` is called. */
+async function lockRow(db: Db, key: string): Promise<() => Promise<void>> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let locked!: () => void;
+  const isLocked = new Promise<void>((resolve) => (locked = resolve));
+  const holder = db.transaction().execute(async (trx) => {
+    await sql`select hits from rate_limits where key = ${key} for update`.execute(trx);
+    locked();
+    await held;
+  });
+  await isLocked;
+  return async () => {
+    release();
+    await holder;
+  };
+}
+
 describe('slice arithmetic', () => {
   it('grants min(want, points − granted) and never more than the points of a window', () => {
     let row = currentBudget(undefined, perSecond, T0 + 200);
@@ -351,20 +369,7 @@ describe.skipIf(!onPostgres)('the leasing store on Postgres', () => {
       .insertInto('rate_limits')
       .values({ key: `${perSecond.name}:${gate}`, window_start: new Date(ends - SECOND).toISOString(), hits: 0, blocked_until: null, expires_at: new Date(ends).toISOString() })
       .execute();
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const holder = database.db.transaction().execute(async (trx) => {
-      await sql`select hits from rate_limits where key = ${`${perSecond.name}:${gate}`} for update`.execute(trx);
-      locked();
-      await held;
-    });
-    await isLocked;
-    const open = async () => {
-      release();
-      await holder;
-    };
+    const open = await lockRow(database.db, `${perSecond.name}:${gate}`);
     return { gate, contested: `${gate}-contested`, open };
   };
 
@@ -555,16 +560,7 @@ describe.skipIf(!onPostgres)('the leasing store on Postgres', () => {
     const store = new LeasingRateLimitStore(database.db, { timeoutMs: 200 });
     const key = fresh();
     await store.hit(blocking, key, T0 + 60 * MINUTE);
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const holder = database.db.transaction().execute(async (trx) => {
-      await sql`select hits from rate_limits where key = ${`${blocking.name}:${key}`} for update`.execute(trx);
-      locked();
-      await held;
-    });
-    await isLocked;
+    const open = await lockRow(database.db, `${blocking.name}:${key}`);
     const lines: Array<Record<string, any>> = [];
     const logger = createLogger('warn', { write: (line: string) => void lines.push(JSON.parse(line)) });
     const limits = new RateLimits({ enabled: true, store, clock: new ManualClock(new Date(T0 + 60 * MINUTE)), logger });
@@ -573,8 +569,7 @@ describe.skipIf(!onPostgres)('the leasing store on Postgres', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ store: 'postgres', msg: 'rate limit store unavailable: requests are let through uncounted' });
-    release();
-    await holder;
+    await open();
   });
 
   it('lets requests through and warns when the database is unreachable', async () => {
