@@ -27,6 +27,19 @@ function allowed(rule: RateRule, state: CounterState, now: number): boolean {
   return state.hits <= rule.points;
 }
 
+/** `db` counting the lease statements run through it (the store's upserts of rate_limits). */
+function countingLeases(on: Db): { db: Db; leases: () => number } {
+  let leases = 0;
+  const db = on.withPlugin({
+    transformQuery: ({ node }) => {
+      if (node.kind === 'RawNode' && node.sqlFragments.join('').includes('insert into rate_limits')) leases += 1;
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  });
+  return { db, leases: () => leases };
+}
+
 /** Holds the lock of a rate_limits row in a transaction of its own until `open` is called. */
 async function lockRow(db: Db, key: string): Promise<() => Promise<void>> {
   let release!: () => void;
@@ -153,15 +166,7 @@ describe.skipIf(!onPostgres)('the leasing store on Postgres', () => {
   });
 
   it("leases a request's later rules without a block with its first, and spends there only what the request counts", async () => {
-    // Counts the lease statements the store runs (its upserts of rate_limits).
-    let leases = 0;
-    const db = database.db.withPlugin({
-      transformQuery: ({ node }) => {
-        if (node.kind === 'RawNode' && node.sqlFragments.join('').includes('insert into rate_limits')) leases += 1;
-        return node;
-      },
-      transformResult: async ({ result }) => result,
-    });
+    const { db, leases } = countingLeases(database.db);
     const store = new LeasingRateLimitStore(db);
     const at = T0 + 2 * 60 * MINUTE;
     const limits = new RateLimits({ enabled: true, store, clock: new ManualClock(new Date(at)), logger: createLogger('silent') });
@@ -177,7 +182,7 @@ describe.skipIf(!onPostgres)('the leasing store on Postgres', () => {
       expect(decision).toMatchObject({ allowed: true });
       // The first two rules' leases in one statement; the rule with a block leased when reached.
       // Each lease is one statement in autocommit (one round trip): no transaction.
-      expect(leases).toBe(2);
+      expect(leases()).toBe(2);
       expect(transactions).not.toHaveBeenCalled();
       expect([store.unspent(perSecond, token), store.unspent(alsoPerSecond, tenant), store.unspent(blocking, endpoint)]).toEqual([4, 4, 0]);
 
@@ -402,14 +407,7 @@ describe.skipIf(!onPostgres)('the leasing store on Postgres', () => {
 
   it('a lease for a window arriving after another process leased part of the next: its request leases and counts in the next, once', async () => {
     // Counts a's lease statements.
-    let leases = 0;
-    const db = database.db.withPlugin({
-      transformQuery: ({ node }) => {
-        if (node.kind === 'RawNode' && node.sqlFragments.join('').includes('insert into rate_limits')) leases += 1;
-        return node;
-      },
-      transformResult: async ({ result }) => result,
-    });
+    const { db, leases } = countingLeases(database.db);
     const a = new LeasingRateLimitStore(db, { timeoutMs: 10_000 });
     const b = new LeasingRateLimitStore(other);
     const ends = T0 + 91 * MINUTE;
@@ -425,7 +423,7 @@ describe.skipIf(!onPostgres)('the leasing store on Postgres', () => {
     // Both counted in the next window, from what b left (a second lease, in that window: no loop).
     expect(lateStates.map((state) => state.windowStart)).toEqual([ends, ends]);
     expect(lateStates.every((state) => allowed(perSecond, state, next))).toBe(true);
-    expect(leases).toBe(2);
+    expect(leases()).toBe(2);
     expect(a.unspent(perSecond, contested)).toBe(1);
     expect(await row(perSecond, contested)).toMatchObject({ window_start: new Date(ends).toISOString(), hits: 8 });
     // The window's 10 in all: b's 5, a's 3, and 2 more to whichever asks.

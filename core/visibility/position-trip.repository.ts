@@ -119,11 +119,12 @@ const candidateRows = listQuery((db: Db, { columns, given }: { columns: readonly
 /**
  * One read for a whole batch: the Dispatched or InTransit trips of its assets, plus any trip a
  * reading names by TripId (whatever its status), each with the Open and Arrived stops of the
- * active ones (with their locations' fences) and its load's customer when that one has a visibility integration (the share link: read
- * here, outside the write transaction, as a load's customer and its integration rarely change;
- * the share state itself is read in the transaction), and whether an EDI partner follows the
- * load in 214s with what they last said (likewise: a batch of loads without one, or with none
- * due, then costs the 214s no statement).
+ * active ones (with their locations' fences) and its load's customer when that one has a
+ * visibility integration (the share link: read here, outside the write transaction, as a
+ * load's customer and its integration rarely change; the share state itself is read in the
+ * transaction), and whether an EDI partner follows the load in 214s with what they last said
+ * (docs/edi.md#outbound-214; likewise: a batch of loads without one, or with none due, then
+ * costs the 214s no statement).
  */
 export async function findTripCandidates(
   db: Db,
