@@ -27,7 +27,9 @@
  * TEST_DATABASE_URL; the bench creates and drops its own database there), BENCH_WRITES_SCALE
  * multiplies the big tenant's row counts (0.05 is a quick run), BENCH_WRITES_REUSE=<folder>
  * keeps the generated databases and reuses them on later runs at the same scale (the loads
- * this bench creates stay in them).
+ * this bench creates stay in them; on Postgres BENCH_WRITES_PG_DATABASE names the database, by
+ * default waybill_writes_bench_<scale>). BENCH_WRITES_SAMPLES=0 skips the writes and runs only
+ * the ingestion part.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -122,7 +124,7 @@ async function benchDatabase(label: string, databaseUrl: string): Promise<void> 
     // Other work on the machine shows up in every latency; the load average says how much there was.
     const load = () => loadavg().map((value) => value.toFixed(1)).join(' ');
     console.log(`[${label}] load average before the writes: ${load()}`);
-    const rows = await benchWrites(label, server.apiUrl, tokens.tenant, next);
+    const rows = SAMPLES > 0 ? await benchWrites(label, server.apiUrl, tokens.tenant, next) : [];
     const ingest = FEED_SECONDS > 0 ? await benchIngestion(label, server.apiUrl, tenant, tokens, next) : null;
     console.log(`[${label}] load average after: ${load()}`);
     const missed = rows.filter((row) => !row.met);
@@ -154,7 +156,7 @@ async function main(): Promise<void> {
     const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
     if (only !== 'sqlite') {
       if (postgresUrl) {
-        const name = REUSE ? `waybill_writes_bench_${String(SCALE).replace(/\W/g, '_')}` : `waybill_writes_bench_${process.pid}`;
+        const name = process.env.BENCH_WRITES_PG_DATABASE ?? (REUSE ? `waybill_writes_bench_${String(SCALE).replace(/\W/g, '_')}` : `waybill_writes_bench_${process.pid}`);
         try {
           await benchDatabase('postgres', REUSE ? await openPostgres(postgresUrl, name) : await createBenchDatabase(postgresUrl, name));
         } finally {
