@@ -16,7 +16,9 @@
  * each reading waits. (autocannon's fixed-rate mode sends each second's quota in a burst at the
  * start of the second, which measures the burst, not a steady feed.) At the end the history
  * rows in the database are counted against the 201s received: every acknowledged position must
- * be there.
+ * be there. Under each leg, the CPU its server (and a Postgres on this machine, with every
+ * backend) used per accepted position (bench/process-cpu.ts): with the load generator on the
+ * same cores, throughput moves with what else runs, CPU per request much less.
  *
  * BENCH_POSITION_LEGS (e.g. `on,bare`) runs only those of the legs `on`, `off` and `bare`: for
  * profiling one against another without the others' minutes (the ratios need the legs they name;
@@ -45,6 +47,7 @@ import { createDb } from '../db/create-db.js';
 import { SECRET_KEY } from '../test/harness.js';
 import { combinedLegs, fetchTokens, postPositions, slotsOf } from './fleet-clients.js';
 import { buildFleet, TENANTS, type Fleet, type WaypointFence } from './position-fleet.js';
+import { cpuMeter, localPostmaster } from './process-cpu.js';
 import type { LoadPlan, LoadResult } from './position-load.js';
 import { recordResults } from './results.js';
 import { buildBaseline, createBenchDatabase, dropBenchDatabases, startBare, startServer, stop, type BaselineBuild, type Started } from './server-process.js';
@@ -58,6 +61,23 @@ const work = mkdtempSync(join(tmpdir(), 'waybill-position-bench-'));
 
 function load(url: string, slots: LoadPlan['slots'], seconds: number): Promise<LoadResult> {
   return postPositions(work, url, slots, seconds, CONNECTIONS);
+}
+
+/**
+ * The postmaster of a Postgres on this machine, for the legs' CPU per accepted position (its
+ * backends included: other work on the same cluster counts too, so read it on a quiet machine).
+ */
+async function postmasterOf(databaseUrl: string): Promise<number | null> {
+  const db = createDb(databaseUrl);
+  try {
+    return await localPostmaster(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+function printCpu(line: string): void {
+  if (line) console.log(`${' '.repeat(31)}${line}`);
 }
 
 function format({ name, result }: { name: string; result: LoadResult }): string {
@@ -93,10 +113,13 @@ async function benchDatabase(label: string, databaseUrl: string, fleet: Fleet, f
   const firstShares = await driveEveryLoadOnce(first.apiUrl, slots.filter((_, i) => fleet.trucks[i]!.onTrip), receiver);
   accepted += firstShares.accepted;
   sent += firstShares.sent;
+  const postmaster = label === 'postgres' ? await postmasterOf(databaseUrl) : null;
   const leg = async (name: string, start: () => Promise<Started>) => {
     const server = await start();
     await measure('warm-up', server.apiUrl, slots, WARMUP_SECONDS, true);
+    const meter = cpuMeter({ server: server.child.pid, postgres: postmaster });
     const result = await measure(name, server.apiUrl, slots, SECONDS);
+    printCpu(meter.stop(result.accepted));
     await stop(server);
     return result;
   };
@@ -236,7 +259,7 @@ async function compareWithBaseline(
   fixturePath: string,
   receiver: ShareReceiver,
 ): Promise<void> {
-  const runs: { name: string; startScript?: string; burst?: boolean; result?: LoadResult; posts?: number; intact?: boolean }[] = [
+  const runs: { name: string; startScript?: string; burst?: boolean; result?: LoadResult; posts?: number; intact?: boolean; cpu?: string }[] = [
     { name: `baseline ${baseline.ref} (${baseline.commit.slice(0, 7)})`, startScript: baseline.startScript },
     { name: 'HEAD' },
     { name: 'HEAD, first-share burst', burst: true },
@@ -253,7 +276,9 @@ async function compareWithBaseline(
       warm.sent += firstShares.sent;
     }
     const before = receiver.posts;
+    const meter = cpuMeter({ server: server.child.pid, postgres: label === 'postgres' ? await postmasterOf(databaseUrl) : null });
     const result = await load(server.apiUrl, slots, SECONDS);
+    entry.cpu = meter.stop(result.accepted);
     // The dispatcher may still be posting the window's shares: they count for this server.
     await new Promise((resolve) => setTimeout(resolve, 2000));
     entry.posts = receiver.posts - before;
@@ -265,6 +290,7 @@ async function compareWithBaseline(
     // The warm-up's readings are stored too.
     entry.intact = stored >= warm.accepted + result.accepted && stored <= warm.sent + result.sent;
     console.log(`${format({ name: entry.name, result })}  shares posted ${entry.posts}`);
+    printCpu(entry.cpu);
   }
   const [base, head, burst] = runs.map((entry) => entry.result!);
   const rate = (result: LoadResult) => result.accepted / result.seconds;
