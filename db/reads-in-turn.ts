@@ -18,11 +18,24 @@ type Reads<T extends readonly unknown[]> = { [K in keyof T]: () => Promise<T[K]>
  * so the requests let through would only queue for it while the write waited for them.
  */
 export async function readsInTurn<T extends readonly unknown[]>(db: Db, ...reads: Reads<T>): Promise<T> {
-  if (dialectOf(db) === 'postgres' || db.isTransaction) return (await Promise.all(reads.map((read) => read()))) as unknown as T;
+  if (!takesTurns(db)) return (await Promise.all(reads.map((read) => read()))) as unknown as T;
   const results: unknown[] = [];
   for (const read of reads) {
     await nextTurn();
     results.push(await read());
   }
   return results as unknown as T;
+}
+
+/** SQLite outside a transaction: where a turn of the event loop lets the requests queued meanwhile through. */
+const takesTurns = (db: Db) => dialectOf(db) === 'sqlite' && !db.isTransaction;
+
+/**
+ * One turn of the event loop on SQLite outside a transaction (nothing on Postgres, whose
+ * statements wait on the network and turn it anyway): between the stages of a write (its reads,
+ * its transaction, its answer), so what arrived meanwhile waits for one stage, not for all of
+ * them. A write transaction is one stage: it holds the one connection throughout.
+ */
+export async function turnBetweenStages(db: Db): Promise<void> {
+  if (takesTurns(db)) await nextTurn();
 }

@@ -111,6 +111,36 @@ describe('POST /loads', () => {
     expect(stop.References[0].Id).toMatch(/^ref_/);
   });
 
+  it('answers a load of every part (trips, stops from a location, references, line items) and its events as GET reads them', async () => {
+    const lineItem = { Description: 'Line haul', Type: 'LineHaul', Amount: { Amount: 1250.5 }, RatePolicies: { HourlyPayRate: 42.25 } };
+    const response = await create(
+      newLoad({
+        LoadNumber: 'LC-EVERY-PART',
+        Trips: [
+          newTrip({
+            DriverId: 'drv_ana',
+            TruckId: 'trk_101',
+            References: [{ Name: 'PO Number', Value: 'PO-9', ReferenceId: 'refdef_po' }, { Name: 'Seal', Value: 'S-1' }],
+            LineItems: [lineItem, { ...lineItem, Description: 'Fuel', Type: 'Fuel', Amount: { Amount: 80 } }],
+            Stops: [pickup({ References: [{ Name: 'Dock', Value: '4' }] }), delivery({ LocationId: 'loc_kc_terminal', Address: undefined }), delivery()],
+          }),
+          newTrip({ LineItems: [lineItem] }),
+        ],
+      }),
+    );
+    expect(response.status, response.text).toBe(201);
+    const load = response.body;
+    const read = await get('LC-EVERY-PART');
+    expect(read.body).toEqual(load);
+    expect(read.headers.get('etag')).toBe(response.headers.get('etag'));
+    expect(load.Trips.map((trip: any) => trip.Stops.length)).toEqual([3, 2]);
+    const created = await eventsOf('trip.created', (data) => data.LoadNumber === 'LC-EVERY-PART');
+    const trips = await Promise.all(load.Trips.map((trip: any) => t.api(`${V}/trips/${trip.Id}`, { as: ALL })));
+    expect(created.map((row) => JSON.parse(row.payload))).toEqual(trips.map((trip) => trip.body));
+    expect(trips[0]!.body.LineItems.map((item: any) => item.Description)).toEqual(['Line haul', 'Fuel']);
+    expect(JSON.parse((await eventsOf('load.created', (data) => data.LoadNumber === 'LC-EVERY-PART'))[0]!.payload)).toEqual(load);
+  });
+
   it("defaults SubsidiaryId to the customer's, and a bound client's to its own", async () => {
     expect((await create(newLoad({ CustomerId: 'cus_lonestar', Trips: [newTrip()] }))).body.SubsidiaryId).toBe('sub_dal');
     expect((await create(newLoad({ CustomerId: 'cus_plains_brokerage' }))).body.SubsidiaryId).toBe(null);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readsInTurn } from '../db/reads-in-turn.js';
+import { readsInTurn, turnBetweenStages } from '../db/reads-in-turn.js';
 import { startTestApp, type TestApp } from './harness.js';
 import { testDatabaseKind } from './support/database.js';
 
@@ -66,5 +66,25 @@ describe('readsInTurn in a transaction', () => {
       await reads;
     });
     expect(log.slice(0, 2)).toEqual(['first', 'second']);
+  });
+});
+
+describe('turnBetweenStages', () => {
+  it(onSqlite ? 'on SQLite, lets work queued before it run first' : 'on Postgres, takes no turn', async () => {
+    const log: string[] = [];
+    setImmediate(() => log.push('other work'));
+    await turnBetweenStages(t.db);
+    log.push('next stage');
+    expect(log).toEqual(onSqlite ? ['other work', 'next stage'] : ['next stage']);
+  });
+
+  it('takes no turn in a transaction', async () => {
+    const log: string[] = [];
+    await t.db.transaction().execute(async (trx) => {
+      setImmediate(() => log.push('other work'));
+      await turnBetweenStages(trx);
+      log.push('next stage');
+    });
+    expect(log[0]).toBe('next stage');
   });
 });

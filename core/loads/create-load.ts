@@ -1,6 +1,6 @@
+import { turnBetweenStages } from '../../db/reads-in-turn.js';
 import { withHeaders } from '../answer-headers.js';
 import { findCustomerRef } from '../customers/customer.repository.js';
-import { notFound } from '../errors.js';
 import { referenceDefinitionTypes } from '../reference-definitions/reference-definition.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { ZCreatedHeaders } from '../shared/record-headers.js';
@@ -10,9 +10,9 @@ import { authedProcedure } from '../trpc.js';
 import { definitionIdsOf } from '../trips/trip-rows.js';
 import { appendLoadCreated } from './load-events.js';
 import { duplicateLoadNumberFrom, reserveLoadNumber } from './load-number.repository.js';
-import { buildLoadRows, insertLoadRows } from './load-rows.js';
+import { buildLoadRows, insertNewLoadRows } from './load-rows.js';
 import { ZCreateLoadInput } from './load-write.schemas.js';
-import { getLoadRecord, loadEtag } from './load.repository.js';
+import { loadEtag, loadRecordOf } from './load.repository.js';
 import { ZLoad } from './load.schemas.js';
 import { missingRecord } from './new-load-checks.js';
 import { newLoadId, newTripsFromInput, numberTrips, refuseInactive } from './new-trips.js';
@@ -48,6 +48,9 @@ export const createLoad = authedProcedure
   .mutation(async ({ ctx, input }) => {
     const scope = scopeOf(ctx.principal);
     const now = formatStoredDateTime(ctx.clock.now());
+    // The transaction is a stage of its own: the reading of the body before it and the answer
+    // after it run apart from it (db/reads-in-turn.ts), so a position post waits for one of them.
+    await turnBetweenStages(ctx.db);
     const created = await ctx.db
       .transaction()
       .execute(async (trx) => {
@@ -73,15 +76,15 @@ export const createLoad = authedProcedure
         };
         const referenceDefinitions = await referenceDefinitionTypes(trx, scope, definitionIdsOf(load.Trips));
         const rows = buildLoadRows(load, { tenantId: scope.tenantId, now, referenceDefinitions });
-        await insertLoadRows(trx, rows);
-        const record = await getLoadRecord(trx, scope, loadNumber);
-        if (!record) throw notFound('Load');
+        const stored = await insertNewLoadRows(trx, rows);
+        const record = await loadRecordOf(trx, stored.row, stored.trips, { stops: stored.stops, lineItems: stored.lineItems });
         await appendLoadCreated(trx, ctx.clock, record);
         return record;
       })
       .catch((error: unknown) => {
         throw (input.LoadNumber === undefined ? undefined : duplicateLoadNumberFrom(error, input.LoadNumber)) ?? error;
       });
+    await turnBetweenStages(ctx.db);
     return withHeaders(created.load, {
       etag: loadEtag(created.row),
       location: `/api/p/v${input.version}/loads/${encodeURIComponent(created.load.LoadNumber)}`,

@@ -31,7 +31,11 @@ async function lockLoadNumbers(trx: Db, tenantId: string): Promise<number> {
   return Number(row.last_number);
 }
 
-/** Candidates checked per query while looking for a free assigned number. */
+/**
+ * Candidates checked per query while looking for a free assigned number, after the first query,
+ * which checks only the next one: it is nearly always free, and at a real carrier's size
+ * probing 20 numbers took SQLite 0.2 ms of the create's transaction, one number 0.02 ms.
+ */
 const BATCH = 20;
 
 /**
@@ -45,8 +49,8 @@ export async function reserveLoadNumber(trx: Db, scope: Scope, chosen: string | 
     if ((await takenLoadNumbers(trx, scope, [chosen])).size > 0) throw duplicateLoadNumber(chosen);
     return chosen;
   }
-  for (let start = last + 1; ; start += BATCH) {
-    const candidates = Array.from({ length: BATCH }, (_, offset) => String(start + offset));
+  for (let start = last + 1, size = 1; ; start += size, size = BATCH) {
+    const candidates = Array.from({ length: size }, (_, offset) => String(start + offset));
     const taken = await takenLoadNumbers(trx, scope, candidates);
     const free = candidates.find((candidate) => !taken.has(candidate));
     if (free === undefined) continue;

@@ -1,13 +1,14 @@
 import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { LoadsTable } from '../../db/tables/loads.js';
+import type { Row } from '../shared/row-set.js';
 import { countListRows } from '../shared/list-counts.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
 import { inList, tripLevelConditions } from '../trips/trip-conditions.repository.js';
 import { lowerBound, onlyStatusFilter, type TripFilterValues } from '../trips/trip-filters.js';
-import { assembleTrips, type TripRecord } from '../trips/trip.repository.js';
+import { assembleTrips, type AlreadyRead, type TripRecord, type TripRow } from '../trips/trip.repository.js';
 import type { TStop } from '../trips/trip.schemas.js';
 import { holdsExternalId } from '../external-ids/external-id.repository.js';
 import { parseExternalIds } from '../external-ids/external-ids.schemas.js';
@@ -151,6 +152,21 @@ export async function updateLoadFields(
     .set((eb) => ({ ...changes, version: eb('version', '+', 1), updated_at: now }))
     .where('id', '=', loadId)
     .execute();
+}
+
+/** Inserts a new load's row and answers it as stored. */
+export async function insertLoadRow(trx: Db, row: Row<'loads'>): Promise<LoadRow> {
+  return trx.insertInto('loads').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/**
+ * A load's record from its row and its trips' rows (in sequence order), as `getLoadRecord`
+ * reads it, when the caller holds those rows already (a create has them from its inserts):
+ * what `read` holds of the trips' stops and line items is not read again.
+ */
+export async function loadRecordOf(db: Db, row: LoadRow, tripRows: readonly TripRow[], read: Omit<AlreadyRead, 'loadNumbers'>): Promise<LoadRecord> {
+  const trips = await assembleTrips(db, tripRows, { ...read, loadNumbers: new Map([[row.id, row.load_number]]) });
+  return { load: toLoad(row, trips), row, trips };
 }
 
 /** A load by its number, with its trips; undefined when not in scope. */

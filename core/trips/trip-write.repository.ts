@@ -2,8 +2,9 @@ import { sql, type ExpressionBuilder, type QueryCreator } from 'kysely';
 import { dialectOf, type Db, type Dialect } from '../../db/create-db.js';
 import type { Database } from '../../db/database.js';
 import type { StopsTable, TripsTable } from '../../db/tables/loads.js';
+import type { Row } from '../shared/row-set.js';
 import { inScope, type Scope } from '../shared/scope.js';
-import type { StopRow, TripRow } from './trip.repository.js';
+import { STOP_API_COLUMNS, type StopApiRow, type StopRow, type TripLineItemRow, type TripRow } from './trip.repository.js';
 
 /**
  * The statements of a trip write (trip-write.ts): the lock, the version bump and the column
@@ -187,4 +188,43 @@ export async function cancelLoadTrips(trx: Db, loadId: string, statuses: string[
 export async function customerOfTripLoad(trx: Db, loadId: string): Promise<string | null> {
   const row = await trx.selectFrom('loads').select('customer_id').where('id', '=', loadId).executeTakeFirstOrThrow();
   return row.customer_id;
+}
+
+/** A new load's trip rows as stored, what its record is made of (`assembleTrips`). */
+export interface StoredTrips {
+  trips: TripRow[];
+  /** Route order within each trip. */
+  stops: StopApiRow[];
+  /** In order within each trip. */
+  lineItems: TripLineItemRow[];
+}
+
+// Rows per insert, below SQLite's 32,766 and Postgres's 65,535 bound parameters for the widest
+// table (stops, about 45 columns); a new load has at most 20 trips of 100 stops.
+const ROWS_PER_INSERT = 200;
+
+/** Runs `insert` over `rows` in chunks and answers the rows it returned in the order of `rows` (RETURNING promises none). */
+async function insertInChunks<T extends { id: string }, R extends { id: string }>(rows: readonly T[], insert: (chunk: T[]) => Promise<R[]>): Promise<R[]> {
+  const stored: R[] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) stored.push(...(await insert(rows.slice(i, i + ROWS_PER_INSERT))));
+  const position = new Map(rows.map((row, index) => [row.id, index]));
+  return stored.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
+}
+
+/**
+ * Inserts a new load's trips, stops and line items (after its load row; its references and
+ * documents, which point at them, go in after) and answers them as RETURNING gives them: the
+ * create's record is made of them instead of reading the rows back, which were three more
+ * statements in its transaction. The stops come back with the columns a trip read reads
+ * (`STOP_API_COLUMNS`): their trip-asset copies, which on SQLite an AFTER trigger fills and
+ * RETURNING does not show, are not among them.
+ */
+export async function insertNewTrips(
+  trx: Db,
+  rows: { trips: Row<'trips'>[]; stops: Row<'stops'>[]; trip_line_items: Row<'trip_line_items'>[] },
+): Promise<StoredTrips> {
+  const trips = await insertInChunks(rows.trips, (chunk) => trx.insertInto('trips').values(chunk).returningAll().execute());
+  const stops = await insertInChunks(rows.stops, (chunk) => trx.insertInto('stops').values(chunk).returning(STOP_API_COLUMNS).execute());
+  const lineItems = await insertInChunks(rows.trip_line_items, (chunk) => trx.insertInto('trip_line_items').values(chunk).returningAll().execute());
+  return { trips, stops, lineItems };
 }

@@ -15,6 +15,7 @@
  *    (arrivals, departures, ETA).
  */
 import type { Db } from '../../db/create-db.js';
+import { turnBetweenStages } from '../../db/reads-in-turn.js';
 import type { Clock } from '../clock.js';
 import { notFound } from '../errors.js';
 import { appendEvents, type EventToEmit } from '../events/outbox.repository.js';
@@ -84,7 +85,10 @@ export function followTripWrites(next: TripWriteFollower): void {
 /** Runs one trip write in a transaction; the result carries the trip's ETag for the answer. */
 export async function writeTrip<R>(ctx: WriteContext, tripId: string, options: TripWriteOptions<R>): Promise<TripWriteResult<R>> {
   const env = { scope: scopeOf(ctx.principal), clock: ctx.clock };
+  // The transaction is a stage of its own, apart from the request's parsing and its answer (db/reads-in-turn.ts).
+  await turnBetweenStages(ctx.db);
   const outcome = await ctx.db.transaction().execute((trx) => writeTripIn(trx, env, tripId, options));
+  await turnBetweenStages(ctx.db);
   return { ...outcome, etag: tripEtag(outcome.record.meta.id, outcome.record.meta.version) };
 }
 

@@ -25,7 +25,7 @@ export type StopRow = Selectable<StopsTable>;
  * other eight (tenant, sequence, zone, times of the row, the asset copies) were a fifth of a
  * 100-trip page's stop read.
  */
-const STOP_API_COLUMNS = [
+export const STOP_API_COLUMNS = [
   'id',
   'trip_id',
   'stop_kind',
@@ -57,7 +57,7 @@ const STOP_API_COLUMNS = [
   'eta_live',
   'eta_manual',
 ] as const satisfies readonly (keyof StopsTable)[];
-type StopApiRow = Pick<StopRow, (typeof STOP_API_COLUMNS)[number]>;
+export type StopApiRow = Pick<StopRow, (typeof STOP_API_COLUMNS)[number]>;
 export type TripRow = Selectable<TripsTable>;
 export type TripReferenceRow = Selectable<TripReferencesTable>;
 export type TripLineItemRow = Selectable<TripLineItemsTable>;
@@ -247,7 +247,7 @@ function stopDetentions(db: Db, tenantId: string, stops: readonly Pick<StopRow, 
 /** What `assembleTrips` need not read. */
 export interface AlreadyRead {
   loadNumbers?: ReadonlyMap<string, string>;
-  stops?: readonly StopRow[];
+  stops?: readonly StopApiRow[];
   lineItems?: readonly TripLineItemRow[];
 }
 
