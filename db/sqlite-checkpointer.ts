@@ -24,16 +24,21 @@ import type SQLite from 'better-sqlite3';
  * commit (`afterCommit`: no transaction of its own open, the worker's copy just done), runs a
  * RESTART checkpoint itself: it copies the few frames written since and makes the next write
  * start the log over. It never waits: should the worker be checkpointing at that moment, it
- * tries again after the next commit. A few milliseconds (the copy and the file's sync) every
- * RESTART_AT_PAGES of WAL, on the event loop.
+ * tries again after the next commit.
+ *
+ * That restart holds the event loop while it syncs the WAL and the database file, and a sync
+ * waits for whatever the feed has written and not yet flushed: 45 to 100 ms at the big tenant
+ * of `npm run bench -- writes` (about 15 KB of WAL a reading). At 32 MiB it came about once a
+ * second under the feed, 27 stalls in 33 s, and every reading in flight waited on each: they
+ * were the feed's p99. At 128 MiB they are four times rarer (5 in the same run).
  *
  * The worker's code is evaluated from a string, so it runs the same from the TypeScript sources
  * (tests) and the compiled build.
  */
 const CHECKPOINT_EVERY_MS = 200;
 
-/** Pages (4 KiB): a WAL this long is started over (32 MiB). */
-export const RESTART_AT_PAGES = 8_192;
+/** Pages (4 KiB): a WAL this long is started over (128 MiB). */
+export const RESTART_AT_PAGES = 32_768;
 
 /** Pages (4 KiB): the main connection checkpoints itself only if the WAL reaches 400 MiB. */
 export const SAFETY_NET_PAGES = 100_000;

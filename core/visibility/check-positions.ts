@@ -6,8 +6,8 @@ import type { LatLng } from '../eta/road-distance.js';
 import { notFound } from '../errors.js';
 import { Refusal } from '../shared/group-commit.js';
 import type { Scope } from '../shared/scope.js';
-import { chooseTrip, type PositionTrip } from './position-trip.js';
-import { findTripCandidates } from './position-trip.repository.js';
+import { chooseTrip, positionTrip, type PositionTrip } from './position-trip.js';
+import { findTripCandidates, findTripLoads } from './position-trip.repository.js';
 
 /** The stored columns a reading gives itself; its asset's and its trip's are added once they are known. */
 export type PositionReading = Omit<AssetPositionColumns, 'subsidiary_id' | 'asset_id' | 'asset_type' | 'trip_id' | 'trip_number'>;
@@ -62,8 +62,9 @@ export function positionRow(reading: PositionReading, asset: PositionAsset, trip
 }
 
 /**
- * The first stage of a position batch, outside its transaction: one asset lookup and one trip
- * lookup (with the trips' open stops and their loads' share links) for the whole batch. Per
+ * The first stage of a position batch, outside its transaction: one asset lookup, one trip
+ * lookup (with the trips' open stops) and one read of the chosen trips' loads (their share
+ * links and 214s) for the whole batch. Per
  * reading, in order, checked in the API's order: an asset outside the caller's scope (or of the
  * wrong type) is 404, a TripId that is not the asset's within that scope is 404, then the
  * reading's own refusal (422); otherwise its row.
@@ -74,12 +75,19 @@ export async function checkPositions(db: Db, batch: readonly PositionRequest[]):
   const givenTripIds = batch.flatMap((request, index) => (assets[index] && request.tripId ? [request.tripId] : []));
   const found = assets.filter((asset) => asset !== undefined);
   const candidates = await findTripCandidates(db, found, [...new Set(givenTripIds)]);
+  const choices = batch.map((request, index) => {
+    const asset = assets[index];
+    return asset ? chooseTrip(candidates, request.scope, asset, request.point, request.tripId) : null;
+  });
+  const chosenLoads = choices.flatMap((trip) => (trip && trip !== 'unknown' ? [trip.load_id] : []));
+  const loads = await findTripLoads(db, [...new Set(chosenLoads)]);
   return batch.map((request, index) => {
     const asset = assets[index];
     if (!asset) return new Refusal(notFound('Asset'));
-    const trip = chooseTrip(candidates, request.scope, asset, request.point, request.tripId);
-    if (trip === 'unknown') return new Refusal(notFound('Trip'));
+    const choice = choices[index]!;
+    if (choice === 'unknown') return new Refusal(notFound('Trip'));
     if (request.refusal !== undefined) return new Refusal(request.refusal);
+    const trip = choice && positionTrip(choice, loads.get(choice.load_id), candidates);
     return { request, row: positionRow(request.reading, asset, trip), trip };
   });
 }

@@ -19,6 +19,10 @@ export interface CandidateTrip {
   truck_id: string | null;
   trailer_id: string | null;
   load_id: string;
+}
+
+/** What a chosen trip's position needs of its load: the share link and the 214s' state. */
+export interface TripLoad {
   load_number: string;
   load_tenant_id: string;
   load_subsidiary_id: string | null;
@@ -65,20 +69,6 @@ const candidateRows = listQuery((db: Db, { columns, given }: { columns: readonly
       join.onRef('stops.trip_id', '=', 'trips.id').on('stops.status', 'in', fixed(WATCHED_STOP_STATUSES)).on('trips.status', 'in', fixed(ACTIVE)),
     )
     .leftJoin('locations', (join) => join.onRef('locations.id', '=', 'stops.location_id').onRef('locations.tenant_id', '=', 'stops.tenant_id'))
-    .innerJoin('loads', 'loads.id', 'trips.load_id')
-    .leftJoin('customers', (join) =>
-      join.onRef('customers.id', '=', 'loads.customer_id').onRef('customers.tenant_id', '=', 'loads.tenant_id').on('customers.visibility_url', 'is not', null),
-    )
-    // The one accepted tender that created the load, when an Active partner that receives 214s sent it.
-    .leftJoin('tenders', (join) => join.onRef('tenders.tenant_id', '=', 'loads.tenant_id').onRef('tenders.load_id', '=', 'loads.id').on('tenders.status', '=', sql.lit('Accepted')))
-    .leftJoin('edi_partners', (join) =>
-      join
-        .onRef('edi_partners.id', '=', 'tenders.edi_partner_id')
-        .onRef('edi_partners.tenant_id', '=', 'tenders.tenant_id')
-        .on('edi_partners.status', '=', sql.lit('Active'))
-        .on('edi_partners.transactions', 'like', sql.lit('%"214"%')),
-    )
-    .leftJoin('edi_load_status', 'edi_load_status.load_id', 'loads.id')
     .select([
       'trips.id',
       'trips.trip_number',
@@ -88,14 +78,7 @@ const candidateRows = listQuery((db: Db, { columns, given }: { columns: readonly
       'trips.driver_id',
       'trips.truck_id',
       'trips.trailer_id',
-      'loads.id as load_id',
-      'loads.load_number',
-      'loads.tenant_id as load_tenant_id',
-      'loads.subsidiary_id as load_subsidiary_id',
-      'customers.id as share_customer_id',
-      'edi_partners.id as status_partner_id',
-      'edi_load_status.en_route_sent_at as status_en_route_sent_at',
-      'edi_load_status.eta_sent as status_eta_sent',
+      'trips.load_id',
       'stops.id as stop_id',
       'stops.status as stop_status',
       'stops.latitude',
@@ -119,12 +102,11 @@ const candidateRows = listQuery((db: Db, { columns, given }: { columns: readonly
 /**
  * One read for a whole batch: the Dispatched or InTransit trips of its assets, plus any trip a
  * reading names by TripId (whatever its status), each with the Open and Arrived stops of the
- * active ones (with their locations' fences) and its load's customer when that one has a
- * visibility integration (the share link: read here, outside the write transaction, as a
- * load's customer and its integration rarely change; the share state itself is read in the
- * transaction), and whether an EDI partner follows the load in 214s with what they last said
- * (docs/edi.md#outbound-214; likewise: a batch of loads without one, or with none due, then
- * costs the 214s no statement).
+ * active ones (with their locations' fences): what choosing each reading's trip needs. What the
+ * chosen trips' loads add (share links, 214s) is read for those trips only (`findTripLoads`):
+ * a truck of a real carrier has about eleven active trips, and joining each one's load,
+ * customer, tender and 214 state cost the big tenant's feed (bench/big-tenant.ts) most of this
+ * read, for the one trip a reading attaches to.
  */
 export async function findTripCandidates(
   db: Db,
@@ -154,13 +136,6 @@ export async function findTripCandidates(
         truck_id: row.truck_id,
         trailer_id: row.trailer_id,
         load_id: row.load_id,
-        load_number: row.load_number,
-        load_tenant_id: row.load_tenant_id,
-        load_subsidiary_id: row.load_subsidiary_id,
-        share_customer_id: row.share_customer_id,
-        status_partner_id: row.status_partner_id,
-        status_en_route_sent_at: row.status_en_route_sent_at,
-        status_eta_sent: row.status_eta_sent,
       });
     }
     if (row.stop_id === null) continue;
@@ -184,4 +159,48 @@ export async function findTripCandidates(
     }
   }
   return { byAsset, nextStop, fences };
+}
+
+/** The loads' statement: its one parameter is the list of load ids. */
+const loadRows = listQuery((db: Db, _shape: null, lists) =>
+  db
+    .selectFrom('loads')
+    .leftJoin('customers', (join) =>
+      join.onRef('customers.id', '=', 'loads.customer_id').onRef('customers.tenant_id', '=', 'loads.tenant_id').on('customers.visibility_url', 'is not', null),
+    )
+    // The one accepted tender that created the load, when an Active partner that receives 214s sent it.
+    .leftJoin('tenders', (join) => join.onRef('tenders.tenant_id', '=', 'loads.tenant_id').onRef('tenders.load_id', '=', 'loads.id').on('tenders.status', '=', sql.lit('Accepted')))
+    .leftJoin('edi_partners', (join) =>
+      join
+        .onRef('edi_partners.id', '=', 'tenders.edi_partner_id')
+        .onRef('edi_partners.tenant_id', '=', 'tenders.tenant_id')
+        .on('edi_partners.status', '=', sql.lit('Active'))
+        .on('edi_partners.transactions', 'like', sql.lit('%"214"%')),
+    )
+    .leftJoin('edi_load_status', 'edi_load_status.load_id', 'loads.id')
+    .select([
+      'loads.id',
+      'loads.load_number',
+      'loads.tenant_id as load_tenant_id',
+      'loads.subsidiary_id as load_subsidiary_id',
+      'customers.id as share_customer_id',
+      'edi_partners.id as status_partner_id',
+      'edi_load_status.en_route_sent_at as status_en_route_sent_at',
+      'edi_load_status.eta_sent as status_eta_sent',
+    ])
+    .where(inList(db, 'loads.id', lists[0]!)),
+);
+
+/**
+ * The loads of the trips a batch's readings attach to, by load id: each one's customer when
+ * that one has a visibility integration (the share link: read outside the write transaction,
+ * as a load's customer and its integration rarely change; the share state itself is read in
+ * the transaction), and whether an EDI partner follows the load in 214s with what they last
+ * said (docs/edi.md#outbound-214; a batch of loads without one, or with none due, then costs
+ * the 214s no statement).
+ */
+export async function findTripLoads(db: Db, loadIds: readonly string[]): Promise<Map<string, TripLoad>> {
+  if (loadIds.length === 0) return new Map();
+  const rows = await loadRows(db, null, [loadIds]);
+  return new Map(rows.map(({ id, ...load }) => [id, load]));
 }

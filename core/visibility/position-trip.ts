@@ -3,7 +3,7 @@ import { greatCircleMiles, type LatLng } from '../eta/road-distance.js';
 import { rowInScope, type Scope } from '../shared/scope.js';
 import type { Fence } from '../locations/fence-geometry.js';
 import type { ShareLink } from '../visibility-shares/share.repository.js';
-import { ACTIVE, ASSET_COLUMN, type CandidateTrip, type TripCandidates } from './position-trip.repository.js';
+import { ACTIVE, ASSET_COLUMN, type CandidateTrip, type TripCandidates, type TripLoad } from './position-trip.repository.js';
 
 export interface PositionTrip {
   id: string;
@@ -27,7 +27,8 @@ export interface SentStatus {
 }
 
 /**
- * The trip a position attaches to (docs/api-rules.md#visibility). Only the asset's trips in the
+ * The candidate trip a position attaches to (docs/api-rules.md#visibility); `positionTrip` then
+ * adds what its load says. Only the asset's trips in the
  * caller's scope count: the batch's candidates are every caller's, and an asset may also be on
  * a trip of another subsidiary, which this caller may not see. A given TripId must be one of
  * them (`'unknown'` otherwise: the same 404 as a missing trip). Without one: the asset's
@@ -41,12 +42,12 @@ export function chooseTrip(
   asset: Pick<PositionAsset, 'id' | 'kind'>,
   position: LatLng,
   tripId: string | null | undefined,
-): PositionTrip | null | 'unknown' {
+): CandidateTrip | null | 'unknown' {
   const column = ASSET_COLUMN[asset.kind];
   const own = (candidates.byAsset.get(asset.id) ?? []).filter((trip) => rowInScope(trip, scope) && trip[column] === asset.id);
   if (tripId !== null && tripId !== undefined) {
     const trip = own.find((candidate) => candidate.id === tripId);
-    return trip ? toPositionTrip(trip, candidates) : 'unknown';
+    return trip ?? 'unknown';
   }
   let best: { trip: CandidateTrip; miles: number } | null = null;
   // `own` is in trip id order, and only a strictly nearer trip replaces the best.
@@ -56,21 +57,22 @@ export function chooseTrip(
     const miles = point ? greatCircleMiles(position, point) : Number.POSITIVE_INFINITY;
     if (!best || miles < best.miles) best = { trip, miles };
   }
-  return best && toPositionTrip(best.trip, candidates);
+  return best?.trip ?? null;
 }
 
-function toPositionTrip(trip: CandidateTrip, candidates: TripCandidates): PositionTrip {
+/** A chosen trip with its load (`undefined` only if the load went between the two reads: then nothing to share). */
+export function positionTrip(trip: CandidateTrip, load: TripLoad | undefined, candidates: TripCandidates): PositionTrip {
   const share =
-    trip.share_customer_id === null
+    !load || load.share_customer_id === null
       ? null
       : {
           tripId: trip.id,
           tripNumber: trip.trip_number,
-          tenantId: trip.load_tenant_id,
-          subsidiaryId: trip.load_subsidiary_id,
-          customerId: trip.share_customer_id,
+          tenantId: load.load_tenant_id,
+          subsidiaryId: load.load_subsidiary_id,
+          customerId: load.share_customer_id,
           loadId: trip.load_id,
-          loadNumber: trip.load_number,
+          loadNumber: load.load_number,
         };
   return {
     id: trip.id,
@@ -78,6 +80,6 @@ function toPositionTrip(trip: CandidateTrip, candidates: TripCandidates): Positi
     status: trip.status,
     share,
     fences: candidates.fences.get(trip.id) ?? null,
-    statusSent: trip.status_partner_id === null ? null : { enRouteSentAt: trip.status_en_route_sent_at, etaSent: trip.status_eta_sent },
+    statusSent: !load || load.status_partner_id === null ? null : { enRouteSentAt: load.status_en_route_sent_at, etaSent: load.status_eta_sent },
   };
 }

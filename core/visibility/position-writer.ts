@@ -17,7 +17,8 @@ const MAX_BATCH = 500;
  * lookups run (`checkPositions`, on Postgres on another pooled connection). Transactions
  * (`commitPositions`) run one at a time, in arrival order, so batches never wait on each other's
  * row locks; each round trip in one is time the writer waits (issue 19). A batch costs a fixed
- * number of statements: one asset lookup, one trip lookup, then one transaction: the
+ * number of statements: one asset lookup, one trip lookup, one lookup of the chosen trips'
+ * loads, then one transaction: the
  * held-position upsert, the history insert and the reads the next steps need (the loads' share
  * state, the trips' stops), one statement on Postgres; the Live ETAs with the trips' version
  * bump, one statement on Postgres; the tracking shares (statements only when something is
