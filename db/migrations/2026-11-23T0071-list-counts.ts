@@ -59,17 +59,17 @@ async function createSqliteTriggers(db: Kysely<any>, list: string): Promise<void
  * two transactions lock the counters they share in the same order and wait rather than
  * deadlock. One function serves both tables: TG_TABLE_NAME is the list.
  */
-const changes = (rows: string, delta: 1 | -1) =>
+export const changes = (rows: string, delta: 1 | -1) =>
   `select tenant_id, coalesce(subsidiary_id, '') as subsidiary_id, status, ${delta} as delta from ${rows}`;
 
-const upsertChanges = (source: string) => `
+export const upsertChanges = (source: string) => `
     insert into list_counts (list, tenant_id, subsidiary_id, status, n)
     select tg_table_name, tenant_id, subsidiary_id, status, sum(delta) from (${source}) changes
     group by tenant_id, subsidiary_id, status having sum(delta) <> 0
     order by tenant_id, subsidiary_id, status
     on conflict (list, tenant_id, subsidiary_id, status) do update set n = list_counts.n + excluded.n;`;
 
-const POSTGRES_FUNCTION = `
+export const POSTGRES_FUNCTION = `
 create function list_counts_bump() returns trigger language plpgsql as $$
 begin
   if tg_op = 'INSERT' then${upsertChanges(changes('new_rows', 1))}

@@ -101,20 +101,20 @@ const SQLITE_TRIGGERS: Trigger[] = [
 // Postgres: statement triggers over transition tables.
 
 /** Sums the changes per counter and upserts them in key order (see 0071: waits, never deadlocks). */
-const postgresUpsert = (pairs: string) => `
+export const postgresUpsert = (pairs: string) => `
     insert into asset_event_counts (asset_id, event_type, n)
     select asset_id, event_type, sum(delta) from (${pairs}) changes
     where asset_id is not null and occurred_at is not null
     group by asset_id, event_type having sum(delta) <> 0
     order by asset_id, event_type ${UPSERT};`;
 
-const changedStops = (rows: string, delta: 1 | -1) =>
+export const changedStops = (rows: string, delta: 1 | -1) =>
   stopEventPairs('s', 't')
     .map((pair) => `${pair}, ${delta} as delta from ${rows} s join trips t on t.id = s.trip_id`)
     .join(' union all ');
 
 /** Trips whose assets changed, as they were (`-1`) and as they are (`+1`), with their stops. */
-const movedTrips = (rows: string, other: string, delta: 1 | -1) => {
+export const movedTrips = (rows: string, other: string, delta: 1 | -1) => {
   const changed = TRIP_ASSETS.map((c) => `t.${c}`).join(', ');
   const before = TRIP_ASSETS.map((c) => `o.${c}`).join(', ');
   return stopEventPairs('s', 't')
@@ -126,7 +126,7 @@ const movedTrips = (rows: string, other: string, delta: 1 | -1) => {
     .join(' union all ');
 };
 
-const POSTGRES_FUNCTIONS = [
+export const POSTGRES_FUNCTIONS = [
   `create function asset_event_counts_stops() returns trigger language plpgsql as $$
 begin
   if tg_op = 'INSERT' then${postgresUpsert(changedStops('new_rows', 1))}

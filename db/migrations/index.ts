@@ -45,6 +45,7 @@ import * as tenderEdiPartner from './2026-11-27T0320-tender-edi-partner.js';
 import * as ediLoadStatus from './2026-11-27T0340-edi-load-status.js';
 import * as webhookMessageIds from './2026-11-27T0360-webhook-message-ids.js';
 import * as rateLimitLastGrant from './2026-11-27T0370-rate-limit-last-grant.js';
+import * as countTriggersSkipUnchanged from './2026-11-28T0380-count-triggers-skip-unchanged.js';
 
 /**
  * Every migration, by name, in order. Listed statically (not read from the folder) so the
@@ -97,4 +98,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T0340-edi-load-status': ediLoadStatus,
   '2026-11-27T0360-webhook-message-ids': webhookMessageIds,
   '2026-11-27T0370-rate-limit-last-grant': rateLimitLastGrant,
+  '2026-11-28T0380-count-triggers-skip-unchanged': countTriggersSkipUnchanged,
 };
