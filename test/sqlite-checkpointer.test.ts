@@ -50,7 +50,7 @@ describe('SQLite WAL checkpoints off the event loop', () => {
 
   it('starts the WAL over while commits keep coming, so it stays bounded', async () => {
     const path = join(dir, 'steady.db');
-    // Started over at 256 pages (1 MiB) instead of 32 MiB.
+    // Started over at 256 pages (1 MiB) instead of RESTART_AT_PAGES (128 MiB).
     const db = createDb(`sqlite:${path}`, { walRestartPages: 256 });
     const wal = `${path}-wal`;
     try {

@@ -24,25 +24,25 @@ const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof Post
 /** `exists` when the update's new rows differ from its old rows in `columns`. */
 const changedIn = (columns: string) => `exists (select ${columns} from new_rows except all select ${columns} from old_rows)`;
 
-const LIST_COUNTS = `
-create or replace function list_counts_bump() returns trigger language plpgsql as $$
+/**
+ * A counter function over an insert's, a delete's or an update's transition tables: `upsert`
+ * applies the changes `rows` lists (+1 for new rows, -1 for old), skipped for an update whose
+ * rows are unchanged in `columns`.
+ */
+const guardedCounter = (name: string, upsert: (source: string) => string, rows: (table: string, delta: 1 | -1) => string, columns: string) => `
+create or replace function ${name}() returns trigger language plpgsql as $$
 begin
-  if tg_op = 'INSERT' then${upsertChanges(changes('new_rows', 1))}
-  elsif tg_op = 'DELETE' then${upsertChanges(changes('old_rows', -1))}
-  elsif ${changedIn('tenant_id, subsidiary_id, status')} then${upsertChanges(`${changes('new_rows', 1)} union all ${changes('old_rows', -1)}`)}
+  if tg_op = 'INSERT' then${upsert(rows('new_rows', 1))}
+  elsif tg_op = 'DELETE' then${upsert(rows('old_rows', -1))}
+  elsif ${changedIn(columns)} then${upsert(`${rows('new_rows', 1)} union all ${rows('old_rows', -1)}`)}
   end if;
   return null;
 end $$`;
 
+const LIST_COUNTS = guardedCounter('list_counts_bump', upsertChanges, changes, 'tenant_id, subsidiary_id, status');
+
 const EVENT_COUNTS = [
-  `create or replace function asset_event_counts_stops() returns trigger language plpgsql as $$
-begin
-  if tg_op = 'INSERT' then${postgresUpsert(changedStops('new_rows', 1))}
-  elsif tg_op = 'DELETE' then${postgresUpsert(changedStops('old_rows', -1))}
-  elsif ${changedIn('trip_id, arrived_at, departed_at')} then${postgresUpsert(`${changedStops('new_rows', 1)} union all ${changedStops('old_rows', -1)}`)}
-  end if;
-  return null;
-end $$`,
+  guardedCounter('asset_event_counts_stops', postgresUpsert, changedStops, 'trip_id, arrived_at, departed_at'),
   `create or replace function asset_event_counts_trips() returns trigger language plpgsql as $$
 begin
   if exists (select from new_rows t join old_rows o on o.id = t.id
