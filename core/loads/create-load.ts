@@ -12,7 +12,7 @@ import { appendLoadCreated } from './load-events.js';
 import { duplicateLoadNumberFrom, reserveLoadNumber } from './load-number.repository.js';
 import { buildLoadRows, insertNewLoadRows } from './load-rows.js';
 import { ZCreateLoadInput } from './load-write.schemas.js';
-import { loadEtag, loadRecordOf } from './load.repository.js';
+import { loadEtag } from './load.repository.js';
 import { ZLoad } from './load.schemas.js';
 import { missingRecord } from './new-load-checks.js';
 import { newLoadId, newTripsFromInput, numberTrips, refuseInactive } from './new-trips.js';
@@ -76,8 +76,7 @@ export const createLoad = authedProcedure
         };
         const referenceDefinitions = await referenceDefinitionTypes(trx, scope, definitionIdsOf(load.Trips));
         const rows = buildLoadRows(load, { tenantId: scope.tenantId, now, referenceDefinitions });
-        const stored = await insertNewLoadRows(trx, rows);
-        const record = await loadRecordOf(trx, stored.row, stored.trips, { stops: stored.stops, lineItems: stored.lineItems });
+        const record = await insertNewLoadRows(trx, rows);
         await appendLoadCreated(trx, ctx.clock, record);
         return record;
       })

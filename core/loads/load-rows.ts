@@ -6,8 +6,8 @@ import { emptyRowSet, insertRowSet, type RowSet } from '../shared/row-set.js';
 import { deriveLoadStatus } from '../shared/statuses.js';
 import { lineItemRow, referenceRow, stopRow, tripRow, type TripRowsContext } from '../trips/trip-rows.js';
 import type { TNewTrip } from '../trips/new-trip.schemas.js';
-import { insertNewTrips, type StoredTrips } from '../trips/trip-write.repository.js';
-import { insertLoadRow, type LoadRow } from './load.repository.js';
+import { insertNewTrips } from '../trips/trip-write.repository.js';
+import { insertLoadRow, loadRecordOf, type LoadRecord } from './load.repository.js';
 import type { TNewLoad } from './new-load.schemas.js';
 
 /** The tables a new load fills, in the order foreign keys allow them to be filled. */
@@ -88,22 +88,17 @@ export async function insertLoadRows(trx: Db, rows: LoadRowSet): Promise<void> {
   await claimLoadExternalIds(trx, rows);
 }
 
-/** What `insertNewLoadRows` stored: the rows a new load's record is made of (`loadRecordOf`). */
-export interface StoredLoad extends StoredTrips {
-  row: LoadRow;
-}
-
 /**
- * `insertLoadRows` for the rows of one new load, answering its load, trip, stop and line-item
- * rows as stored (RETURNING), so the create makes its record of them instead of reading them
- * back. The same tables in an order foreign keys allow.
+ * `insertLoadRows` for the rows of one new load, answering its record as `getLoadRecord` would
+ * read it, made of the load, trip, stop and line-item rows as stored (RETURNING) instead of
+ * reading them back. The same tables in an order foreign keys allow.
  */
-export async function insertNewLoadRows(trx: Db, rows: LoadRowSet): Promise<StoredLoad> {
+export async function insertNewLoadRows(trx: Db, rows: LoadRowSet): Promise<LoadRecord> {
   const row = await insertLoadRow(trx, rows.loads[0]!);
-  const trips = await insertNewTrips(trx, rows);
+  const { trips, stops, lineItems } = await insertNewTrips(trx, rows);
   await insertRowSet(trx, ['trip_references', 'documents', 'document_chunks'], rows);
   await claimLoadExternalIds(trx, rows);
-  return { row, ...trips };
+  return loadRecordOf(trx, row, trips, { stops, lineItems });
 }
 
 async function claimLoadExternalIds(trx: Db, rows: LoadRowSet): Promise<void> {

@@ -1,6 +1,4 @@
-import { notFound } from '../errors.js';
-import { buildLoadRows, insertLoadRows } from '../loads/load-rows.js';
-import { getLoadRecord } from '../loads/load.repository.js';
+import { buildLoadRows, insertNewLoadRows } from '../loads/load-rows.js';
 import { checkNewLoad } from '../loads/new-load-checks.js';
 import { listReferenceDefinitionTypes } from '../reference-definitions/reference-definition.repository.js';
 import { ZEtagHeader } from '../shared/record-headers.js';
@@ -48,11 +46,9 @@ export const acceptTender = authedProcedure
       const load = await loadOfTender(trx, tenantScope, accepted, loadNumber);
       await checkNewLoad(trx, tenantScope, load);
       const rows = buildLoadRows(load, { tenantId: scope.tenantId, now, referenceDefinitions: await listReferenceDefinitionTypes(trx, tenantScope) });
-      await insertLoadRows(trx, rows);
+      const created = await insertNewLoadRows(trx, rows);
       await linkTenderLoad(trx, accepted.id, load.Id);
 
-      const created = await getLoadRecord(trx, tenantScope, loadNumber);
-      if (!created) throw notFound('Load');
       // The same events as POST /loads: the load, then each of its trips.
       await appendLoadCreated(trx, ctx.clock, created);
       const answered = { ...accepted, load_id: load.Id };

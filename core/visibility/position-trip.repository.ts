@@ -195,9 +195,9 @@ const loadRows = listQuery((db: Db, _shape: null, lists) =>
  * The loads of the trips a batch's readings attach to, by load id: each one's customer when
  * that one has a visibility integration (the share link: read outside the write transaction,
  * as a load's customer and its integration rarely change; the share state itself is read in
- * the transaction), and whether an EDI partner follows the load in 214s with what they last
- * said (docs/edi.md#outbound-214; a batch of loads without one, or with none due, then costs
- * the 214s no statement).
+ * the transaction), and what the load's 214s last said when a partner follows it
+ * (docs/edi.md#outbound-214): a batch of loads without one, or with none due, then costs the
+ * 214s no statement.
  */
 export async function findTripLoads(db: Db, loadIds: readonly string[]): Promise<Map<string, TripLoad>> {
   if (loadIds.length === 0) return new Map();
