@@ -150,6 +150,65 @@ describe('group commit', () => {
     expect(events).toEqual(['check 1', 'commit 1', 'check 2', 'committed 1', 'commit 2', 'committed 2']);
   });
 
+  it('openBeforeTurn: a checked batch opens its commit while the one before it commits, and writes only in its turn', async () => {
+    const events: string[] = [];
+    const held = gate();
+    const group = new GroupCommit<number, number, number[]>({
+      serial: true,
+      openBeforeTurn: true,
+      check: async (batch) => {
+        events.push(`check ${batch.join(',')}`);
+        return batch;
+      },
+      commit: async (checked, turn) => {
+        events.push(`open ${checked.join(',')}`);
+        await turn;
+        events.push(`write ${checked.join(',')}`);
+        if (checked[0] === 1) await held.promise;
+        return checked;
+      },
+    });
+    const first = group.push(1);
+    await nextTurn();
+    const second = group.push(2);
+    await nextTurn();
+    await nextTurn();
+    const third = group.push(3);
+    await nextTurn();
+    await nextTurn();
+    // 2 is open but waits for 1; 3 is not taken until 2 has its turn.
+    expect(events).toEqual(['check 1', 'open 1', 'write 1', 'check 2', 'open 2']);
+    held.open();
+    expect(await Promise.all([first, second, third])).toEqual([1, 2, 3]);
+    expect(events).toEqual(['check 1', 'open 1', 'write 1', 'check 2', 'open 2', 'write 2', 'check 3', 'open 3', 'write 3']);
+  });
+
+  it('openBeforeTurn: a batch whose commit fails before its turn is tried again item by item only after the commit before it', async () => {
+    const events: string[] = [];
+    const held = gate();
+    const group = new GroupCommit<number, number, number[]>({
+      serial: true,
+      retryAlone: true,
+      openBeforeTurn: true,
+      check: async (batch) => batch,
+      commit: async (checked, turn) => {
+        if (checked.length > 1) throw new Error('open failed');
+        await turn;
+        events.push(`write ${checked.join(',')}`);
+        if (checked[0] === 1) await held.promise;
+        return checked;
+      },
+    });
+    const first = group.push(1);
+    await nextTurn();
+    const rest = [group.push(2), group.push(3)];
+    for (let i = 0; i < 5; i++) await nextTurn();
+    expect(events).toEqual(['write 1']);
+    held.open();
+    expect(await Promise.all([first, ...rest])).toEqual([1, 2, 3]);
+    expect(events).toEqual(['write 1', 'write 2', 'write 3']);
+  });
+
   it('retryAlone: a failed batch is tried again item by item, so a bad item fails only itself', async () => {
     const batches: number[][] = [];
     const group = new GroupCommit<number, number>({

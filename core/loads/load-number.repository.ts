@@ -18,14 +18,19 @@ export function duplicateLoadNumber(loadNumber: string): AppError {
   });
 }
 
-/** Takes the tenant's load-number lock for the transaction; answers the last number assigned. */
-async function lockLoadNumbers(trx: Db, tenantId: string): Promise<number> {
-  // One statement: a tenant's first create inserts its row, every later one updates it with the
-  // value it has, which takes the row lock as the update of an existing row does.
+/**
+ * Takes the tenant's load-number lock for the transaction; answers the last number assigned,
+ * counting the one it takes when `takeNext` (then recorded as assigned at once: nearly always
+ * free, it needs no second write).
+ */
+async function lockLoadNumbers(trx: Db, tenantId: string, takeNext: boolean): Promise<number> {
+  // One statement: a tenant's first create inserts its row, every later one updates it, which
+  // takes the row lock as the update of an existing row does.
+  const step = takeNext ? 1 : 0;
   const row = await trx
     .insertInto('load_numbers')
-    .values({ tenant_id: tenantId, last_number: 0 })
-    .onConflict((oc) => oc.column('tenant_id').doUpdateSet({ last_number: sql<number>`load_numbers.last_number` }))
+    .values({ tenant_id: tenantId, last_number: step })
+    .onConflict((oc) => oc.column('tenant_id').doUpdateSet({ last_number: sql<number>`load_numbers.last_number + ${sql.lit(step)}` }))
     .returning('last_number')
     .executeTakeFirstOrThrow();
   return Number(row.last_number);
@@ -44,12 +49,14 @@ const BATCH = 20;
  * last one assigned (1, 2, 3, …; numbers a load already has are skipped), recorded as assigned.
  */
 export async function reserveLoadNumber(trx: Db, scope: Scope, chosen: string | undefined): Promise<string> {
-  const last = await lockLoadNumbers(trx, scope.tenantId);
   if (chosen !== undefined) {
+    await lockLoadNumbers(trx, scope.tenantId, false);
     if ((await takenLoadNumbers(trx, scope, [chosen])).size > 0) throw duplicateLoadNumber(chosen);
     return chosen;
   }
-  for (let start = last + 1, size = 1; ; start += size, size = BATCH) {
+  const next = await lockLoadNumbers(trx, scope.tenantId, true);
+  if ((await takenLoadNumbers(trx, scope, [String(next)])).size === 0) return String(next);
+  for (let start = next + 1, size = BATCH; ; start += size) {
     const candidates = Array.from({ length: size }, (_, offset) => String(start + offset));
     const taken = await takenLoadNumbers(trx, scope, candidates);
     const free = candidates.find((candidate) => !taken.has(candidate));

@@ -98,7 +98,9 @@ export async function insertNewLoadRows(trx: Db, rows: LoadRowSet): Promise<Load
   const { trips, stops, lineItems } = await insertNewTrips(trx, rows);
   await insertRowSet(trx, ['trip_references', 'documents', 'document_chunks'], rows);
   await claimLoadExternalIds(trx, rows);
-  return loadRecordOf(trx, row, trips, { stops, lineItems });
+  // A new load's trips have the references inserted here and no other: with none, none to read.
+  const references = rows.trip_references.length === 0 ? [] : undefined;
+  return loadRecordOf(trx, row, trips, { stops, lineItems, references });
 }
 
 async function claimLoadExternalIds(trx: Db, rows: LoadRowSet): Promise<void> {

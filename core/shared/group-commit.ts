@@ -33,8 +33,18 @@ export interface GroupCommitOptions<Item, Result, Checked> {
   /**
    * Writes a batch: one result per item in the batch's order (a `Refusal` for an item refused
    * alone), or nothing when every item's result is `undefined`. Throwing fails the whole batch.
+   * With `openBeforeTurn`, `turn` settles when the commit before this one has; otherwise it has
+   * already settled when `commit` is called.
    */
-  commit(checked: Checked): Promise<readonly (Result | Refusal)[] | void>;
+  commit(checked: Checked, turn: Promise<void>): Promise<readonly (Result | Refusal)[] | void>;
+  /**
+   * With `check`: a checked batch's `commit` is called at once, while the commit before it is
+   * still in flight, and must wait for `turn` before anything that may meet that commit's row
+   * locks or needs its writes to be visible. Postgres opens its transaction meanwhile (BEGIN
+   * takes no lock and, in READ COMMITTED, no snapshot), so the BEGIN round trip is off the
+   * serial path. The next batch is still taken only once this one has its turn.
+   */
+  openBeforeTurn?: boolean;
   /** A failed batch of several items is tried again item by item (both stages), so a bad item fails only itself. */
   retryAlone?: boolean;
 }
@@ -92,28 +102,30 @@ export class GroupCommit<Item, Result = void, Checked = Item[]> {
   private async run(batch: Batch<Item, Result>): Promise<void> {
     const { check } = this.options;
     if (!check) {
-      this.startCommit(batch, () => this.options.commit(batch.items as unknown as Checked));
+      this.startCommit(batch, (turn) => this.options.commit(batch.items as unknown as Checked, turn), SETTLED);
       // Not serial, a batch cut at maxBatch leaves the rest for the next turn.
       this.schedule();
       return;
     }
     this.checking = true;
-    let commit: () => Promise<readonly (Result | Refusal)[] | void>;
+    let commit: (turn: Promise<void>) => Promise<readonly (Result | Refusal)[] | void>;
     try {
       const checked = await check(batch.items);
-      commit = () => this.options.commit(checked);
+      commit = (turn) => this.options.commit(checked, turn);
     } catch (error) {
       // Failed in its lookups: the batch is tried again in its commit turn, so commits stay in order.
       commit = () => Promise.reject(error);
     }
-    await this.committing;
+    const turn = this.committing ?? SETTLED;
+    if (this.options.openBeforeTurn) this.startCommit(batch, commit, turn);
+    await turn;
     this.checking = false;
-    this.startCommit(batch, commit);
+    if (!this.options.openBeforeTurn) this.startCommit(batch, commit, SETTLED);
     this.schedule();
   }
 
-  private startCommit(batch: Batch<Item, Result>, commit: () => Promise<readonly (Result | Refusal)[] | void>): void {
-    const settled = this.commitBatch(batch, commit);
+  private startCommit(batch: Batch<Item, Result>, commit: (turn: Promise<void>) => Promise<readonly (Result | Refusal)[] | void>, turn: Promise<void>): void {
+    const settled = this.commitBatch(batch, commit, turn);
     if (!this.options.serial) return;
     const { releaseAfterMs } = this.options;
     const slot = releaseAfterMs === undefined ? settled : releasedAfter(settled, releaseAfterMs);
@@ -125,11 +137,17 @@ export class GroupCommit<Item, Result = void, Checked = Item[]> {
   }
 
   /** Runs a batch's commit and settles its items; never rejects. */
-  private async commitBatch(batch: Batch<Item, Result>, commit: () => Promise<readonly (Result | Refusal)[] | void>): Promise<void> {
+  private async commitBatch(
+    batch: Batch<Item, Result>,
+    commit: (turn: Promise<void>) => Promise<readonly (Result | Refusal)[] | void>,
+    turn: Promise<void>,
+  ): Promise<void> {
     let results: readonly (Result | Refusal)[] | void;
     try {
-      results = await commit();
+      results = await commit(turn);
     } catch (error) {
+      // A commit opened before its turn may fail before it: what follows waits for the turn too.
+      await turn;
       if (this.options.retryAlone && batch.items.length > 1) {
         for (let i = 0; i < batch.items.length; i++) await this.alone(batch.items[i]!, batch.resolves[i]!, batch.rejects[i]!);
       } else {
@@ -144,12 +162,14 @@ export class GroupCommit<Item, Result = void, Checked = Item[]> {
     const { check, commit } = this.options;
     const batch = { items: [item], resolves: [resolve], rejects: [reject] };
     try {
-      settle(batch, await commit(check ? await check(batch.items) : (batch.items as unknown as Checked)));
+      settle(batch, await commit(check ? await check(batch.items) : (batch.items as unknown as Checked), SETTLED));
     } catch (error) {
       reject(error);
     }
   }
 }
+
+const SETTLED: Promise<void> = Promise.resolve();
 
 function settle<Item, Result>(batch: Batch<Item, Result>, results: readonly (Result | Refusal)[] | void): void {
   for (let i = 0; i < batch.resolves.length; i++) {

@@ -249,6 +249,8 @@ export interface AlreadyRead {
   loadNumbers?: ReadonlyMap<string, string>;
   stops?: readonly StopApiRow[];
   lineItems?: readonly TripLineItemRow[];
+  /** Every reference of the trips and their stops, in (created_at, id) order: `[]` from a create that inserted none. */
+  references?: readonly Selectable<TripReferencesTable>[];
 }
 
 /** The line items of trips in their order. */
@@ -263,7 +265,7 @@ export function tripLineItemRows(db: Db, tripIds: readonly string[]): Promise<Tr
  * (core/detention). The queries run in turn (db/reads-in-turn.ts): on
  * SQLite a 100-trip page no longer holds the event loop for all of them at once.
  * What the caller has read already in its transaction is not read again: `loadNumbers` (load id
- * to number) when it holds every trip's, `stops` and `lineItems` (every one of the trips', in order).
+ * to number) when it holds every trip's, `stops`, `lineItems` and `references` (every one of the trips', in order).
  */
 export async function assembleTrips(db: Db, rows: readonly TripRow[], read: AlreadyRead = {}): Promise<TripRecord[]> {
   const { loadNumbers } = read;
@@ -275,7 +277,8 @@ export async function assembleTrips(db: Db, rows: readonly TripRow[], read: Alre
     db,
     async (): Promise<readonly StopApiRow[]> =>
       read.stops ?? db.selectFrom('stops').select(STOP_API_COLUMNS).where('trip_id', 'in', tripIds).orderBy('trip_id').orderBy('sequence').execute(),
-    () =>
+    async () =>
+      read.references ??
       db
         .selectFrom('trip_references')
         .selectAll()

@@ -1,13 +1,13 @@
-import type { Db } from '../../db/create-db.js';
+import { dialectOf, type Db } from '../../db/create-db.js';
 import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
-import { assetFor, findAssetRows, type AssetKind, type PositionAsset } from '../assets/position-asset.repository.js';
+import { assetFor, findAssetRows, type AssetKind, type AssetRow, type PositionAsset } from '../assets/position-asset.repository.js';
 import type { Clock } from '../clock.js';
 import type { LatLng } from '../eta/road-distance.js';
 import { notFound } from '../errors.js';
 import { Refusal } from '../shared/group-commit.js';
 import type { Scope } from '../shared/scope.js';
 import { chooseTrip, positionTrip, type PositionTrip } from './position-trip.js';
-import { findTripCandidates, findTripLoads } from './position-trip.repository.js';
+import { findTripCandidates, findTripLoads, type TripCandidates } from './position-trip.repository.js';
 
 /** The stored columns a reading gives itself; its asset's and its trip's are added once they are known. */
 export type PositionReading = Omit<AssetPositionColumns, 'subsidiary_id' | 'asset_id' | 'asset_type' | 'trip_id' | 'trip_number'>;
@@ -61,6 +61,30 @@ export function positionRow(reading: PositionReading, asset: PositionAsset, trip
   };
 }
 
+const KINDS: readonly AssetKind[] = ['driver', 'truck', 'trailer'];
+
+/**
+ * The batch's assets and their trips. On SQLite one after the other: the trips of the assets
+ * found, by their kinds. On Postgres both statements at once, on two pooled connections, so
+ * the batch waits one round trip instead of two: the trips of every id of the batch under
+ * each kind it may be (asset ids are unique across drivers, trucks and trailers:
+ * docs/api-rules.md#visibility, so an id matches only under its own kind), and of every TripId
+ * named. Trips of an asset that is not found are read for nothing and never chosen.
+ */
+async function findAssetsAndTrips(db: Db, batch: readonly PositionRequest[]): Promise<[AssetRow[], TripCandidates]> {
+  const assetIds = [...new Set(batch.map((request) => request.assetId))];
+  if (dialectOf(db) === 'postgres') {
+    const ids = batch.flatMap(({ assetId, kind }) => (kind ? [kind] : KINDS).map((each) => ({ id: assetId, kind: each })));
+    const named = batch.flatMap((request) => (request.tripId ? [request.tripId] : []));
+    return Promise.all([findAssetRows(db, assetIds), findTripCandidates(db, ids, [...new Set(named)])]);
+  }
+  const rows = await findAssetRows(db, assetIds);
+  const assets = batch.map(({ scope, assetId, kind }) => assetFor(rows, scope, assetId, kind));
+  const named = batch.flatMap((request, index) => (assets[index] && request.tripId ? [request.tripId] : []));
+  const found = assets.filter((asset) => asset !== undefined);
+  return [rows, await findTripCandidates(db, found, [...new Set(named)])];
+}
+
 /**
  * The first stage of a position batch, outside its transaction: one asset lookup, one trip
  * lookup (with the trips' open stops) and one read of the chosen trips' loads (their share
@@ -69,11 +93,8 @@ export function positionRow(reading: PositionReading, asset: PositionAsset, trip
  * asset's within that scope is 404, then the reading's own refusal (422); otherwise its row.
  */
 export async function checkPositions(db: Db, batch: readonly PositionRequest[]): Promise<(AcceptedPosition | Refusal)[]> {
-  const assetRows = await findAssetRows(db, [...new Set(batch.map((request) => request.assetId))]);
+  const [assetRows, candidates] = await findAssetsAndTrips(db, batch);
   const assets = batch.map(({ scope, assetId, kind }) => assetFor(assetRows, scope, assetId, kind));
-  const givenTripIds = batch.flatMap((request, index) => (assets[index] && request.tripId ? [request.tripId] : []));
-  const found = assets.filter((asset) => asset !== undefined);
-  const candidates = await findTripCandidates(db, found, [...new Set(givenTripIds)]);
   const choices = batch.map((request, index) => {
     const asset = assets[index];
     return asset ? chooseTrip(candidates, request.scope, asset, request.point, request.tripId) : null;

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/create-db.js';
+import { dialectOf, type Db } from '../../db/create-db.js';
 import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
 import type { Clock } from '../clock.js';
 import { Refusal } from '../shared/group-commit.js';
@@ -50,9 +50,13 @@ export function followPositionBatches(next: PositionBatchFollower): void {
  * is held: the guarded upsert decides held or stale (409) in arrival order, so an older reading
  * never replaces a newer one.
  */
-export async function commitPositions(db: Db, checked: readonly (AcceptedPosition | Refusal)[]): Promise<(PositionOutcome | Refusal)[]> {
+export async function commitPositions(
+  db: Db,
+  checked: readonly (AcceptedPosition | Refusal)[],
+  turn: Promise<void> = Promise.resolve(),
+): Promise<(PositionOutcome | Refusal)[]> {
   const accepted = checked.filter((reading): reading is AcceptedPosition => !(reading instanceof Refusal));
-  const held = await writePositions(db, accepted);
+  const held = await writePositions(db, accepted, turn);
   let next = 0;
   return checked.map((reading) => (reading instanceof Refusal ? reading : { row: reading.row, held: held[next++]! }));
 }
@@ -62,13 +66,20 @@ export async function commitPositions(db: Db, checked: readonly (AcceptedPositio
  * customers' tracking shares and the arrivals and departures the positions cause at their
  * trips' fences; per reading, held or stale. The geofence goes last: its trip writes read the
  * trips afresh (after the Live ETAs) and share what they record themselves.
+ *
+ * Its first statement waits for `turn` (the batch before it committed). On Postgres the
+ * transaction is opened before: BEGIN takes no lock and no snapshot, and its round trip is then
+ * no longer part of the time between one batch's commit and the next one's. On SQLite a
+ * transaction holds the one connection every request shares, so it is opened only in its turn.
  */
-async function writePositions(db: Db, accepted: readonly AcceptedPosition[]): Promise<boolean[]> {
+async function writePositions(db: Db, accepted: readonly AcceptedPosition[], turn: Promise<void>): Promise<boolean[]> {
   if (accepted.length === 0) return [];
+  if (dialectOf(db) !== 'postgres') await turn;
   const shareLoadIds = new Set(accepted.flatMap(({ trip }) => (trip?.share ? [trip.share.loadId] : [])));
   const etaTripIds = new Set(accepted.flatMap(({ trip }) => (trip?.status === 'InTransit' ? [trip.id] : [])));
   const fenceTripIds = new Set(accepted.flatMap(({ trip }) => (trip?.fences ? [trip.id] : [])));
   return db.transaction().execute(async (trx) => {
+    await turn;
     const { held: outcomes, shareStates, tripStops } = await holdAndAppendPositions(
       trx,
       accepted.map((item) => item.row),
