@@ -309,15 +309,20 @@ describe('Idempotency-Key on the action POSTs', () => {
     expect(await snapshotDatabase(t.db, kind)).toEqual(before);
   }
 
+  /** The same request sent twice in a row: both answers, and the events written meanwhile. */
+  async function sentTwice(send: () => Promise<ApiResponse>): Promise<{ first: ApiResponse; again: ApiResponse; events: Awaited<ReturnType<typeof eventsDuring>> }> {
+    const answers: ApiResponse[] = [];
+    const events = await eventsDuring(t, async () => {
+      answers.push(await send());
+      answers.push(await send());
+    });
+    return { first: answers[0]!, again: answers[1]!, events };
+  }
+
   it('POST /loads/{loadNumber}/cancel: a retry replays the 200 and cancels once', async () => {
     const path = '/loads/L-trp_ik_cxl/cancel';
     const send = () => rest('POST', path, { Reason: 'Dock closed' }, keyed('cancel-ik-1'));
-    let first!: ApiResponse;
-    let again!: ApiResponse;
-    const events = await eventsDuring(t, async () => {
-      first = await send();
-      again = await send();
-    });
+    const { first, again, events } = await sentTwice(send);
     expect(first.status, first.text).toBe(200);
     expect(first.body.Status).toBe('Cancelled');
     expect(first.headers.get('idempotent-replayed')).toBeNull();
@@ -333,13 +338,8 @@ describe('Idempotency-Key on the action POSTs', () => {
     const path = '/loads/L-trp_ik_add/trips';
     const etag = await etagOf('/loads/L-trp_ik_add');
     const send = (body: unknown) => rest('POST', path, body, keyed('add-trip-ik-1', { 'If-Match': etag }));
-    let first!: ApiResponse;
-    let again!: ApiResponse;
-    const events = await eventsDuring(t, async () => {
-      first = await send(newTrip());
-      // The load's ETag has moved: only a replay answers this retry with the 201.
-      again = await send(newTrip());
-    });
+    // The load's ETag has moved: only a replay answers this retry with the 201.
+    const { first, again, events } = await sentTwice(() => send(newTrip()));
     expect(first.status, first.text).toBe(201);
     expect(first.headers.get('location')).toBe(`${V}/trips/${first.body.Id}`);
     expectReplayOf(again, first);
@@ -353,12 +353,7 @@ describe('Idempotency-Key on the action POSTs', () => {
     const path = '/trips/trp_ik_un/unassign';
     const etag = await etagOf('/trips/trp_ik_un');
     const send = (body?: unknown) => rest('POST', path, body, keyed('unassign-ik-1', { 'If-Match': etag }));
-    let first!: ApiResponse;
-    let again!: ApiResponse;
-    const events = await eventsDuring(t, async () => {
-      first = await send();
-      again = await send();
-    });
+    const { first, again, events } = await sentTwice(send);
     expect(first.status, first.text).toBe(200);
     expect(first.body).toMatchObject({ Status: 'Planned', DriverId: null });
     expectReplayOf(again, first);
@@ -370,12 +365,7 @@ describe('Idempotency-Key on the action POSTs', () => {
   it('POST /invoices/{id}/void: a retry replays the 200 and voids once', async () => {
     const path = '/invoices/inv_1001/void';
     const send = (body: unknown) => rest('POST', path, body, keyed('void-ik-1'));
-    let first!: ApiResponse;
-    let again!: ApiResponse;
-    const events = await eventsDuring(t, async () => {
-      first = await send({ Reason: 'Billed twice' });
-      again = await send({ Reason: 'Billed twice' });
-    });
+    const { first, again, events } = await sentTwice(() => send({ Reason: 'Billed twice' }));
     expect(first.status, first.text).toBe(200);
     expect(first.body.Status).toBe('Void');
     expectReplayOf(again, first);
