@@ -189,6 +189,19 @@ describe('POST /loads', () => {
       if (field) expect(errorFields(response).some((name) => name.startsWith(field))).toBe(true);
     });
 
+    // docs/api-rules.md#loads: a new stop is a fixture stop without Id (above), Status, ArrivedAt, DepartedAt and Eta.
+    it.each([
+      ['Status', pickup(), delivery({ Status: 'Completed' })],
+      ['ArrivedAt', pickup({ ArrivedAt: '2026-11-25T15:10:00Z' }), delivery()],
+      ['DepartedAt', pickup(), delivery({ DepartedAt: '2026-11-26T16:00:00Z' })],
+      ['Eta', pickup(), delivery({ Eta: { Manual: '2026-11-26T15:00:00Z' } })],
+    ])('a new stop with %s: 400 naming the field', async (name, first, second) => {
+      const response = await expectRefused(() => create(newLoad({ Trips: [newTrip({ Stops: [first, second] })] })), 400);
+      expect(response.body.Type).toMatch(/\/errors\/Validation$/);
+      const index = name in first ? 0 : 1;
+      expect(errorFields(response)).toEqual([`Trips[0].Stops[${index}].${name}`]);
+    });
+
     it.each([
       ['an unknown customer', { CustomerId: 'cus_nope' }, 'CustomerId'],
       ["another tenant's customer", { CustomerId: 'cus_portco' }, 'CustomerId'],

@@ -186,6 +186,30 @@ describe('POST /loads/{loadNumber}/cancel', () => {
     );
   });
 
+  it('cancels a load whose Status reads Assigned, and its Assigned trips, with the same answer and events', async () => {
+    const { loadNumber, etag, body } = await freshLoad({ Trips: [newTrip({ DriverId: 'drv_ana' }), newTrip({ CarrierId: 'car_ozark' })] });
+    expect(body.Status).toBe('Assigned');
+    const response = await cancel(loadNumber, { Reason: 'Customer moved it to rail' }, etag);
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.Status).toBe('Cancelled');
+    expect(response.body.Trips.map((trip: any) => trip.Status)).toEqual(['Cancelled', 'Cancelled']);
+    expect(response.headers.get('etag')).not.toBe(etag);
+    const read = await get(loadNumber);
+    expect(read.body).toEqual(response.body);
+    expect(read.headers.get('etag')).toBe(response.headers.get('etag'));
+    const tripIds = body.Trips.map((trip: any) => trip.Id);
+    const stored = await t.db.selectFrom('trips').select(['id', 'status']).where('id', 'in', tripIds).orderBy('id').execute();
+    expect(stored.map((row) => row.status)).toEqual(['Cancelled', 'Cancelled']);
+    const loadEvents = await eventsOf('load.status.changed', (data) => data.LoadNumber === loadNumber);
+    expect(loadEvents.map((event) => [event.data.diff.changes, event.subsidiary_id])).toEqual([[[{ Field: 'Status', From: 'Assigned', To: 'Cancelled' }], 'sub_kc']]);
+    const tripEvents = await eventsOf('trip.status.changed', (data) => tripIds.includes(data.Id));
+    expect(tripEvents.map((event) => [event.data.Id, event.data.diff.changes]).sort()).toEqual(
+      tripIds.map((id: string) => [id, [{ Field: 'Status', From: 'Assigned', To: 'Cancelled' }]]).sort(),
+    );
+    // Cancelled now: a second cancel is refused.
+    await expectRefused(() => cancel(loadNumber), 409, /Conflict\/InvalidState$/);
+  });
+
   it('takes an empty body or {}, and a Dispatched load', async () => {
     const { loadNumber } = await freshLoad();
     expect((await cancel(loadNumber)).status).toBe(200);
@@ -201,6 +225,47 @@ describe('POST /loads/{loadNumber}/cancel', () => {
     expect(tender.body.Status).toBe('Cancelled');
     const events = await eventsOf('tender.cancelled', (data) => data.Id === 'tnd_1101');
     expect(events.map((event) => [event.data.Reason, event.subsidiary_id])).toEqual([['Lost the lane', 'sub_kc']]);
+  });
+
+  it('cancels the accepted tender that created a Dispatched load, with the Reason (docs/api-rules.md#loads)', async () => {
+    // docs/api-rules.md#loads: the load's cancel takes a Dispatched load, and a load an accepted
+    // tender created cancels the tender too; only the tender's own cancel stops at dispatch (#tenders).
+    const created = await t.api(`${V}/tenders`, {
+      method: 'POST',
+      as: ALL,
+      body: {
+        ExternalId: 'LW-TENDER-DISPATCHED',
+        CustomerId: 'cus_heartland',
+        Rate: { Amount: 1200 },
+        Stops: [
+          { StopType: 'Pickup', ScheduleType: 'APPT', AppointmentDate: '2026-11-26T14:00:00Z', Address: { Street: '1 A St', City: 'Salina', State: 'KS', ZipCode: '67401' } },
+          { StopType: 'Delivery', ScheduleType: 'APPT', AppointmentDate: '2026-11-27T14:00:00Z', Address: { Street: '2 B St', City: 'Tulsa', State: 'OK', ZipCode: '74103' } },
+        ],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const tenderId = created.body.Id;
+    const accepted = await t.api(`${V}/tenders/${tenderId}/accept`, { method: 'POST', as: ALL });
+    expect(accepted.status, accepted.text).toBe(200);
+    const loadNumber = accepted.body.LoadNumber;
+    const tripId = (await get(loadNumber)).body.Trips[0].Id;
+    const assigned = await t.api(`${V}/trips/${tripId}/assign`, { method: 'POST', as: ALL, body: { DriverId: 'drv_ana', TruckId: 'trk_101' } });
+    expect(assigned.status, assigned.text).toBe(200);
+    const dispatched = await t.api(`${V}/trips/${tripId}/dispatch`, { method: 'POST', as: ALL });
+    expect(dispatched.status, dispatched.text).toBe(200);
+    expect((await get(loadNumber)).body.Status).toBe('Dispatched');
+
+    const response = await cancel(loadNumber, { Reason: 'Truck broke down' });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.Status).toBe('Cancelled');
+    expect(response.body.Trips.map((trip: any) => trip.Status)).toEqual(['Cancelled']);
+    const tender = await t.api(`${V}/tenders/${tenderId}`, { as: ALL });
+    expect(tender.body).toMatchObject({ Status: 'Cancelled', LoadNumber: loadNumber });
+    const events = await eventsOf('tender.cancelled', (data) => data.Id === tenderId);
+    expect(events.map((event) => [event.data.Reason, event.subsidiary_id])).toEqual([['Truck broke down', 'sub_kc']]);
+    expect((await eventsOf('trip.status.changed', (data) => data.Id === tripId && data.Status === 'Cancelled')).map((event) => event.data.diff.changes)).toEqual([
+      [{ Field: 'Status', From: 'Dispatched', To: 'Cancelled' }],
+    ]);
   });
 
   it('is still cancelled with its load by the tender cancel, through the same path', async () => {
@@ -305,6 +370,13 @@ describe('POST /loads/{loadNumber}/trips', () => {
 
     it('a Delivered or Cancelled load (409 Conflict/InvalidState)', async () => {
       await expectRefused(() => addTrip('L-1990', newTrip(), '*'), 409, /Conflict\/InvalidState$/);
+      const { loadNumber } = await freshLoad();
+      expect((await cancel(loadNumber)).status).toBe(200);
+      // With the cancelled load's current ETag: only its status refuses the trip.
+      const etag = await etagOf(loadNumber);
+      const refused = await expectRefused(() => addTrip(loadNumber, newTrip(), etag), 409, /Conflict\/InvalidState$/);
+      expect(refused.body.Detail).toMatch(/Cancelled/);
+      expect((await get(loadNumber)).body.Trips).toHaveLength(1);
     });
   });
 });

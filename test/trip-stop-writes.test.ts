@@ -28,6 +28,17 @@ beforeAll(async () => {
       { id: 'trp_race', status: 'Planned' },
       { id: 'trp_std', status: 'Assigned', driverId: 'drv_ana' },
       { id: 'trp_cxl', status: 'Cancelled' },
+      // Delivered with an Open waypoint: only the trip's status refuses removing or reordering it.
+      {
+        id: 'trp_dlv',
+        status: 'Delivered',
+        driverId: 'drv_ana',
+        pickup: { arrivedAt: '2026-11-21T15:00:00Z', departedAt: '2026-11-21T16:00:00Z', status: 'Completed' },
+        delivery: { arrivedAt: '2026-11-22T09:00:00Z', departedAt: '2026-11-22T10:00:00Z', status: 'Completed' },
+        waypoint: true,
+      },
+      { id: 'trp_del_eta', status: 'Assigned', driverId: 'drv_ana', waypoint: true },
+      { id: 'trp_ord_eta', status: 'Assigned', driverId: 'drv_ana', waypoint: true },
       { id: 'trp_kc_other', status: 'Planned', subsidiary: 'sub_dal' },
     ]),
   });
@@ -376,6 +387,31 @@ describe('DELETE /trips/{tripId}/stops/{stopId}', () => {
     await expectRefused(async () => deleteStop('trp_cxl', 'trp_cxl_d'), 409, INVALID_STATE);
   });
 
+  it('is 409 InvalidState on a Delivered trip, an Open stop of it included, changing nothing', async () => {
+    const open = await expectRefused(async () => deleteStop('trp_dlv', 'trp_dlv_w'), 409, INVALID_STATE);
+    expect(open.body.Detail).toMatch(/Delivered trip/);
+    const completed = await expectRefused(async () => deleteStop('trp_1990_a', 'stp_1990_2'), 409, INVALID_STATE);
+    expect(completed.body.Detail).toMatch(/Delivered trip/);
+    expect(await stopIds('trp_dlv')).toEqual(['trp_dlv_p', 'trp_dlv_w', 'trp_dlv_d']);
+  });
+
+  it('re-plans the Planned ETAs of the route that remains (HosEta)', async () => {
+    // An added stop plans the route with the waypoint; removing the waypoint must plan it again.
+    const added = await addStop('trp_del_eta', { Stop: waypoint({ Coordinates: { Latitude: '36.1540', Longitude: '-95.9928' } }) });
+    expect(added.status, added.text).toBe(200);
+    const plannedBefore = new Map<string, string>(added.body.Stops.map((stop: any) => [stop.Id, stop.Eta?.Planned]));
+    expect([...plannedBefore.values()].every((eta) => typeof eta === 'string')).toBe(true);
+
+    const response = await deleteStop('trp_del_eta', 'trp_del_eta_w');
+    expect(response.status, response.text).toBe(200);
+    const planned = await expectedPlanned('trp_del_eta', '2026-11-22T12:00:00.000Z');
+    expect(planned.every((eta) => typeof eta === 'string')).toBe(true);
+    expect(response.body.Stops.map((stop: any) => stop.Eta?.Planned)).toEqual(planned);
+    // The stops after the removed one are reached at other times than before.
+    expect(response.body.Stops.map((stop: any) => plannedBefore.get(stop.Id))).not.toEqual(planned);
+    expect((await getTrip('trp_del_eta')).body.Stops.map((stop: any) => stop.Eta?.Planned)).toEqual(planned);
+  });
+
   it("is 404 for another trip's stop, 428 without If-Match and 412 with a stale ETag", async () => {
     await expectRefused(async () => deleteStop('trp_del_rules', 'trp_ord_w'), 404, /\/errors\/NotFound$/);
     await expectRefused(async () => deleteStop('trp_ord', 'trp_ord_w', null), 428, /\/errors\/PreconditionRequired$/);
@@ -430,6 +466,31 @@ describe('PUT /trips/{tripId}/stops/order', () => {
     expect(arrived[0]).toBe('trp_arrived_p');
     await expectRefused(async () => reorder('trp_arrived', [arrived[1], arrived[0], ...arrived.slice(2)]), 409, INVALID_STATE);
     await expectRefused(async () => reorder('trp_cxl', ['trp_cxl_p', 'trp_cxl_d']), 409, INVALID_STATE);
+  });
+
+  it('is 409 InvalidState on a Delivered trip, even for the order it has, changing nothing', async () => {
+    const open = await expectRefused(async () => reorder('trp_dlv', ['trp_dlv_p', 'trp_dlv_w', 'trp_dlv_d']), 409, INVALID_STATE);
+    expect(open.body.Detail).toMatch(/Delivered trip/);
+    const completed = await expectRefused(async () => reorder('trp_1990_a', ['stp_1990_1', 'stp_1990_2']), 409, INVALID_STATE);
+    expect(completed.body.Detail).toMatch(/Delivered trip/);
+  });
+
+  it('re-plans the Planned ETAs in the new order (HosEta)', async () => {
+    // A second waypoint, in Tulsa, after the one in Wichita; the add plans that route.
+    const added = await addStop('trp_ord_eta', { Stop: waypoint({ Coordinates: { Latitude: '36.1540', Longitude: '-95.9928' } }) });
+    expect(added.status, added.text).toBe(200);
+    const [p, wichita, tulsa, d] = added.body.Stops.map((stop: any) => stop.Id);
+    const plannedBefore = new Map<string, string>(added.body.Stops.map((stop: any) => [stop.Id, stop.Eta?.Planned]));
+    expect([...plannedBefore.values()].every((eta) => typeof eta === 'string')).toBe(true);
+
+    const response = await reorder('trp_ord_eta', [p, tulsa, wichita, d], added.headers.get('etag'));
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.Stops.map((stop: any) => stop.Id)).toEqual([p, tulsa, wichita, d]);
+    const planned = await expectedPlanned('trp_ord_eta', '2026-11-22T12:00:00.000Z');
+    expect(planned.every((eta) => typeof eta === 'string')).toBe(true);
+    expect(response.body.Stops.map((stop: any) => stop.Eta?.Planned)).toEqual(planned);
+    expect(response.body.Stops.map((stop: any) => plannedBefore.get(stop.Id))).not.toEqual(planned);
+    expect((await getTrip('trp_ord_eta')).body.Stops.map((stop: any) => stop.Eta?.Planned)).toEqual(planned);
   });
 
   it('lets Open stops after an Arrived one move', async () => {
