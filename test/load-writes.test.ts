@@ -216,6 +216,25 @@ describe('POST /loads/{loadNumber}/cancel', () => {
     expect((await cancel('L-2001', {})).body.Status).toBe('Cancelled');
   });
 
+  /** A tender of cus_heartland from Salina to Tulsa, created (201) and not yet accepted. */
+  async function newTender(externalId: string, amount: number) {
+    const created = await t.api(`${V}/tenders`, {
+      method: 'POST',
+      as: ALL,
+      body: {
+        ExternalId: externalId,
+        CustomerId: 'cus_heartland',
+        Rate: { Amount: amount },
+        Stops: [
+          { StopType: 'Pickup', ScheduleType: 'APPT', AppointmentDate: '2026-11-26T14:00:00Z', Address: { Street: '1 A St', City: 'Salina', State: 'KS', ZipCode: '67401' } },
+          { StopType: 'Delivery', ScheduleType: 'APPT', AppointmentDate: '2026-11-27T14:00:00Z', Address: { Street: '2 B St', City: 'Tulsa', State: 'OK', ZipCode: '74103' } },
+        ],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    return created;
+  }
+
   it('cancels the accepted tender that created the load', async () => {
     const accepted = await t.api(`${V}/tenders/tnd_1101/accept`, { method: 'POST', as: ALL });
     expect(accepted.status, accepted.text).toBe(200);
@@ -230,20 +249,7 @@ describe('POST /loads/{loadNumber}/cancel', () => {
   it('cancels the accepted tender that created a Dispatched load, with the Reason (docs/api-rules.md#loads)', async () => {
     // docs/api-rules.md#loads: the load's cancel takes a Dispatched load, and a load an accepted
     // tender created cancels the tender too; only the tender's own cancel stops at dispatch (#tenders).
-    const created = await t.api(`${V}/tenders`, {
-      method: 'POST',
-      as: ALL,
-      body: {
-        ExternalId: 'LW-TENDER-DISPATCHED',
-        CustomerId: 'cus_heartland',
-        Rate: { Amount: 1200 },
-        Stops: [
-          { StopType: 'Pickup', ScheduleType: 'APPT', AppointmentDate: '2026-11-26T14:00:00Z', Address: { Street: '1 A St', City: 'Salina', State: 'KS', ZipCode: '67401' } },
-          { StopType: 'Delivery', ScheduleType: 'APPT', AppointmentDate: '2026-11-27T14:00:00Z', Address: { Street: '2 B St', City: 'Tulsa', State: 'OK', ZipCode: '74103' } },
-        ],
-      },
-    });
-    expect(created.status, created.text).toBe(201);
+    const created = await newTender('LW-TENDER-DISPATCHED', 1200);
     const tenderId = created.body.Id;
     const accepted = await t.api(`${V}/tenders/${tenderId}/accept`, { method: 'POST', as: ALL });
     expect(accepted.status, accepted.text).toBe(200);
@@ -269,20 +275,7 @@ describe('POST /loads/{loadNumber}/cancel', () => {
   });
 
   it('is still cancelled with its load by the tender cancel, through the same path', async () => {
-    const created = await t.api(`${V}/tenders`, {
-      method: 'POST',
-      as: ALL,
-      body: {
-        ExternalId: 'LW-TENDER-2',
-        CustomerId: 'cus_heartland',
-        Rate: { Amount: 1000 },
-        Stops: [
-          { StopType: 'Pickup', ScheduleType: 'APPT', AppointmentDate: '2026-11-26T14:00:00Z', Address: { Street: '1 A St', City: 'Salina', State: 'KS', ZipCode: '67401' } },
-          { StopType: 'Delivery', ScheduleType: 'APPT', AppointmentDate: '2026-11-27T14:00:00Z', Address: { Street: '2 B St', City: 'Tulsa', State: 'OK', ZipCode: '74103' } },
-        ],
-      },
-    });
-    expect(created.status, created.text).toBe(201);
+    const created = await newTender('LW-TENDER-2', 1000);
     const accepted = await t.api(`${V}/tenders/${created.body.Id}/accept`, { method: 'POST', as: ALL });
     const tenderCancel = await t.api(`${V}/tenders/${created.body.Id}/cancel`, { method: 'POST', as: ALL, body: {} });
     expect(tenderCancel.status, tenderCancel.text).toBe(200);
