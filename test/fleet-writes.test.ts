@@ -265,6 +265,25 @@ for (const kind of KINDS) {
       expect((await refused(() => create({ ...kind.body(), ExternalIds: { tms: 'has space' } }))).status).toBe(400);
     });
 
+    it('takes a 50-character source and a 128-character id; 51 or 129 are 400 naming ExternalIds, on create and on PATCH', async () => {
+      // docs/api-rules.md#external-ids: a source is 1 to 50 characters, an id 1 to 128.
+      const source = 's'.repeat(50);
+      const idOf = (length: number) => `${next()}-`.padEnd(length, 'x');
+      const longest = idOf(128);
+      const { id, etag } = await created({ ...kind.body(), ExternalIds: { [source]: longest } });
+      expect((await get(id)).body.ExternalIds).toEqual({ [source]: longest });
+      const tooLong = [{ [`${source}s`]: idOf(10) }, { [source]: idOf(129) }];
+      for (const ExternalIds of tooLong) {
+        const label = `${Object.keys(ExternalIds)[0]!.length}/${Object.values(ExternalIds)[0]!.length}`;
+        expect(errorFields(await refused(() => create({ ...kind.body(), ExternalIds }))).some((field) => field.startsWith('ExternalIds')), label).toBe(true);
+        expect(errorFields(await refused(() => patch(id, { ExternalIds }, etag))).some((field) => field.startsWith('ExternalIds')), label).toBe(true);
+      }
+      const replaced = idOf(128);
+      const patched = await patch(id, { ExternalIds: { [source]: replaced } }, etag);
+      expect(patched.status, patched.text).toBe(200);
+      expect(patched.body.ExternalIds).toEqual({ [source]: replaced });
+    });
+
     it('replays a create sent again with the same Idempotency-Key', async () => {
       const body = kind.body();
       const key = `fleet-${kind.plural}-${next()}`;
@@ -493,6 +512,26 @@ for (const kind of KINDS.filter((candidate) => candidate.number)) {
 }
 
 describe('VINs (trucks and trailers)', () => {
+  it('hold on PATCH too: a bad Vin is 400 naming Vin and changes nothing, a good one is stored', async () => {
+    for (const plural of ['trucks', 'trailers']) {
+      const number = plural === 'trucks' ? 'TruckNumber' : 'TrailerNumber';
+      const made = await t.api(`${base}/${plural}`, { method: 'POST', as: ALL, body: { [number]: `VP-${next()}` } });
+      expect(made.status, made.text).toBe(201);
+      const url = `${base}/${plural}/${made.body.Id}`;
+      const patch = (Vin: string, etag: string) => t.api(url, { method: 'PATCH', as: ALL, body: { Vin }, headers: { 'If-Match': etag } });
+      const etag = made.headers.get('etag')!;
+      for (const bad of ['1FUJGLDR5CLBP883', '1FUJGLDR5CLBP883I', '1fujgldr5clbp8834']) {
+        const response = await refused(() => patch(bad, etag));
+        expect(response.status, bad).toBe(400);
+        expect(errorFields(response), bad).toContain('Vin');
+      }
+      const good = await patch('1FUJGLDR5CLBP8834', etag);
+      expect(good.status, good.text).toBe(200);
+      expect(good.body.Vin).toBe('1FUJGLDR5CLBP8834');
+      expect((await t.api(url, { as: ALL })).body.Vin).toBe('1FUJGLDR5CLBP8834');
+    }
+  });
+
   it('accept 17 upper-case characters without I, O or Q', async () => {
     for (const plural of ['trucks', 'trailers']) {
       const number = plural === 'trucks' ? 'TruckNumber' : 'TrailerNumber';

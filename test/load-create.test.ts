@@ -183,6 +183,9 @@ describe('POST /loads', () => {
       ['a trip with a Status', { Trips: [newTrip({ Status: 'Delivered' })] }, 'Trips[0]'],
       ['a load number with a slash', { LoadNumber: 'A/B' }, 'LoadNumber'],
       ['eleven ExternalIds', { ExternalIds: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`s${i}`, 'x'])) }, 'ExternalIds'],
+      // docs/api-rules.md#external-ids: a source is at most 50 characters, an id at most 128.
+      ['an ExternalIds source of 51 characters', { ExternalIds: { ['s'.repeat(51)]: 'x' } }, 'ExternalIds'],
+      ['an ExternalIds id of 129 characters', { ExternalIds: { tms: 'x'.repeat(129) } }, 'ExternalIds'],
       ['an unknown property', { Colour: 'red' }, ''],
     ])('%s: 400', async (_name, overrides, field) => {
       const response = await expectRefused(() => create(newLoad(overrides)), 400);
