@@ -309,6 +309,27 @@ describe('the document: values the server refuses are refused by the schema', ()
     expect(bodySchema('post', '/maintenance').properties.Cost).toMatchObject({ minimum: 0, multipleOf: 0.01 });
   });
 
+  it('states the ExternalIds rules: at most 10, a source of 1 to 50 of A-Za-z0-9._-, an id of 1 to 128 visible characters', () => {
+    // docs/api-rules.md#external-ids, on every create and merge patch that takes them.
+    const bodies = [
+      ['post', '/loads'],
+      ['patch', '/loads/{loadNumber}'],
+      ['post', '/drivers'],
+      ['patch', '/trucks/{id}'],
+      ['post', '/carriers'],
+    ];
+    for (const [method, path] of bodies) {
+      const schema = bodySchema(method!, path!);
+      const field = schema.properties?.ExternalIds;
+      expect(field, `${method} ${path}`).toBeDefined();
+      const ok = { ['s'.repeat(50)]: 'x'.repeat(128), 'a.b_c-1': 'ORD-1/2' };
+      expect(valid(field, ok), `${method} ${path}`).toBe(true);
+      for (const bad of [{ ['s'.repeat(51)]: 'x' }, { tms: 'x'.repeat(129) }, { 'bad source': 'x' }, { tms: 'has space' }, { tms: '' }, Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`s${i}`, 'x']))]) {
+        expect(valid(field, bad), `${method} ${path} ${JSON.stringify(bad).slice(0, 30)}`).toBe(false);
+      }
+    }
+  });
+
   it('refuses updates that change nothing, in the document as on the server', async () => {
     const updates = [
       ['/credits/driver/{deductionId}', '/credits/driver/ded_none'],
