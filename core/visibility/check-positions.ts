@@ -71,18 +71,19 @@ const KINDS: readonly AssetKind[] = ['driver', 'truck', 'trailer'];
  * docs/api-rules.md#visibility, so an id matches only under its own kind), and of every TripId
  * named. Trips of an asset that is not found are read for nothing and never chosen.
  */
-async function findAssetsAndTrips(db: Db, batch: readonly PositionRequest[]): Promise<[AssetRow[], TripCandidates]> {
+async function findAssetsAndTrips(db: Db, batch: readonly PositionRequest[]): Promise<[(PositionAsset | undefined)[], TripCandidates]> {
   const assetIds = [...new Set(batch.map((request) => request.assetId))];
+  const assetsOf = (rows: readonly AssetRow[]) => batch.map(({ scope, assetId, kind }) => assetFor(rows, scope, assetId, kind));
   if (dialectOf(db) === 'postgres') {
     const ids = batch.flatMap(({ assetId, kind }) => (kind ? [kind] : KINDS).map((each) => ({ id: assetId, kind: each })));
     const named = batch.flatMap((request) => (request.tripId ? [request.tripId] : []));
-    return Promise.all([findAssetRows(db, assetIds), findTripCandidates(db, ids, [...new Set(named)])]);
+    const [rows, candidates] = await Promise.all([findAssetRows(db, assetIds), findTripCandidates(db, ids, [...new Set(named)])]);
+    return [assetsOf(rows), candidates];
   }
-  const rows = await findAssetRows(db, assetIds);
-  const assets = batch.map(({ scope, assetId, kind }) => assetFor(rows, scope, assetId, kind));
+  const assets = assetsOf(await findAssetRows(db, assetIds));
   const named = batch.flatMap((request, index) => (assets[index] && request.tripId ? [request.tripId] : []));
   const found = assets.filter((asset) => asset !== undefined);
-  return [rows, await findTripCandidates(db, found, [...new Set(named)])];
+  return [assets, await findTripCandidates(db, found, [...new Set(named)])];
 }
 
 /**
@@ -93,8 +94,7 @@ async function findAssetsAndTrips(db: Db, batch: readonly PositionRequest[]): Pr
  * asset's within that scope is 404, then the reading's own refusal (422); otherwise its row.
  */
 export async function checkPositions(db: Db, batch: readonly PositionRequest[]): Promise<(AcceptedPosition | Refusal)[]> {
-  const [assetRows, candidates] = await findAssetsAndTrips(db, batch);
-  const assets = batch.map(({ scope, assetId, kind }) => assetFor(assetRows, scope, assetId, kind));
+  const [assets, candidates] = await findAssetsAndTrips(db, batch);
   const choices = batch.map((request, index) => {
     const asset = assets[index];
     return asset ? chooseTrip(candidates, request.scope, asset, request.point, request.tripId) : null;
