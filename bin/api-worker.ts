@@ -28,7 +28,7 @@ export async function runApiWorker(): Promise<void> {
   // The primary created ./data/secret.key (outside production) before forking: this reads it.
   config.secretKey = resolveSecretKey(config);
   const clock = systemClock;
-  const db = await openServerDb(config, { migrate: false });
+  const db = await openServerDb(config, { migrate: false, positions: true });
   const app = await createApp({ db, config, clock, logger, serveMetrics: false });
   if (config.metricsPort !== null) answerMetricsRequests();
   const dispatcher = config.webhooks ? new Dispatcher({ db, config, clock, logger }) : null;

@@ -50,7 +50,7 @@ async function runOneProcess(config: Config): Promise<void> {
   const secretKey = resolveSecretKey(config);
   config.secretKey = secretKey;
   const clock = systemClock;
-  const db = await openServerDb(config, { migrate: true });
+  const db = await openServerDb(config, { migrate: true, positions: true });
   const jobs = await startBackgroundJobs({ db, config, clock, logger });
   const { demoClient, noTenants } = await loadStartData({ db, config, secretKey, clock, logger });
 

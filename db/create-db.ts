@@ -16,6 +16,8 @@ export type Db = Kysely<Database>;
 const dialects = new WeakMap<Kysely<any>, Dialect>();
 const sqliteHandles = new WeakMap<Kysely<any>, SQLite.Database>();
 const postgresPools = new WeakMap<Kysely<any>, pg.Pool>();
+/** A Postgres database's URL and options, and the `plannedOnce` one beside it once made. */
+const postgresOrigins = new WeakMap<Kysely<any>, { url: string; options: CreateDbOptions; plannedOnce: Db | null; siblings: Db[] }>();
 
 /** The one place that knows which database a Kysely instance talks to. */
 export function dialectOf(db: Kysely<any>): Dialect {
@@ -49,6 +51,12 @@ export interface CreateDbOptions {
    * them, so no caller's request meets a cold connection.
    */
   warmConnections?: boolean;
+  /**
+   * Postgres: every named statement runs its generic plan, planned once per connection
+   * (plan_cache_mode = force_generic_plan), never a plan made for its parameters. For the
+   * connections of `plannedOnce`.
+   */
+  genericPlans?: boolean;
 }
 
 /** A file database's page cache, in KiB (see createSqlite). */
@@ -146,20 +154,68 @@ function createPostgres(url: string, options: CreateDbOptions): Db {
     throw new Error('schema must be a plain lower-case identifier');
   }
   const max = options.maxConnections ?? 10;
+  const settings = [...(schema ? [`-c search_path=${schema}`] : []), ...(options.genericPlans ? ['-c plan_cache_mode=force_generic_plan'] : [])];
   const pool = new pg.Pool({
-    connectionString: url,
+    connectionString: withStartupOptions(url, settings),
     max,
     idleTimeoutMillis: IDLE_CONNECTION_MS,
     ...(options.warmConnections ? { min: max, onConnect: warmConnection } : {}),
     types: pgTypes,
-    // A startup parameter, so every pooled connection uses the schema from its first query.
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   const prepared = withPreparedStatements(pool, options.statementCache ?? DEFAULT_STATEMENT_CACHE);
+  const origin = { url, options, plannedOnce: null, siblings: [] as Db[] };
   const db = new Kysely<Database>({ dialect: withAfterCommit(new PostgresDialect({ pool: prepared })) });
+  // Destroying this database ends the pools made beside it (`plannedOnce`), used or not.
+  const destroy = db.destroy.bind(db);
+  db.destroy = async () => {
+    await Promise.all(origin.siblings.map((sibling) => sibling.destroy()));
+    await destroy();
+  };
   dialects.set(db, 'postgres');
   postgresPools.set(db, pool);
+  postgresOrigins.set(db, origin);
   return db;
+}
+
+/**
+ * `url` with `settings` added to its startup options (`?options=`), after any it has: every
+ * pooled connection has them from its first query. (pg takes a URL's `options` over the
+ * client's own, so they go into the URL.)
+ */
+function withStartupOptions(url: string, settings: readonly string[]): string {
+  if (settings.length === 0) return url;
+  const parsed = new URL(url);
+  const given = parsed.searchParams.get('options');
+  parsed.searchParams.set('options', [...(given ? [given] : []), ...settings].join(' '));
+  return parsed.toString();
+}
+
+/**
+ * Connections of a `plannedOnce` pool (at most its database's own pool size): a position batch's
+ * two lookups at once, the transaction committing and the next one opened before its turn.
+ */
+const PLANNED_ONCE_CONNECTIONS = 4;
+
+/**
+ * For a hot path whose statements have one good plan whatever their parameters (position
+ * ingestion): on Postgres, a small pool beside `db`'s, on the same database and schema, whose
+ * connections run each named statement's generic plan (`genericPlans`). Postgres otherwise plans
+ * a statement afresh for each execution's parameters whenever its generic plan looks dearer
+ * than the plans it made so far; with arrays as parameters it always does (their length is
+ * known to a custom plan only), and at a real carrier's size that planning cost a position
+ * batch about as much as running its statements (bench/load-writes.bench.ts). One instance per
+ * `db`, ended with it. SQLite, or a database not made by createDb (a plugin's copy): `db` itself.
+ */
+export function plannedOnce(db: Db): Db {
+  const origin = postgresOrigins.get(db);
+  if (!origin) return db;
+  if (!origin.plannedOnce) {
+    const { schema, statementCache, warmConnections } = origin.options;
+    const maxConnections = Math.min(PLANNED_ONCE_CONNECTIONS, origin.options.maxConnections ?? PLANNED_ONCE_CONNECTIONS);
+    origin.plannedOnce = createPostgres(origin.url, { schema, statementCache, warmConnections, maxConnections, genericPlans: true });
+    origin.siblings.push(origin.plannedOnce);
+  }
+  return origin.plannedOnce;
 }
 
 /**

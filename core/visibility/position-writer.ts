@@ -1,4 +1,4 @@
-import type { Db } from '../../db/create-db.js';
+import { plannedOnce, type Db } from '../../db/create-db.js';
 import { GroupCommit, type Refusal } from '../shared/group-commit.js';
 import { observations } from '../shared/observations.js';
 import { checkPositions, type AcceptedPosition, type PositionRequest } from './check-positions.js';
@@ -33,7 +33,7 @@ const MAX_BATCH = 500;
 export class PositionWriter {
   private readonly group: GroupCommit<PositionRequest, PositionOutcome, (AcceptedPosition | Refusal)[]>;
 
-  constructor(db: Db) {
+  constructor(readonly db: Db) {
     this.group = new GroupCommit({
       maxBatch: MAX_BATCH,
       serial: true,
@@ -54,11 +54,15 @@ export class PositionWriter {
 
 const writers = new WeakMap<Db, PositionWriter>();
 
-/** The writer of a database: one per Kysely instance, so every caller's readings share its batches. */
+/**
+ * The writer of a database: one per Kysely instance, so every caller's readings share its
+ * batches. On Postgres it has connections of its own whose statements are planned once
+ * (`plannedOnce`): a batch's statements have one good plan whatever its size.
+ */
 export function positionWriterFor(db: Db): PositionWriter {
   let writer = writers.get(db);
   if (!writer) {
-    writer = new PositionWriter(db);
+    writer = new PositionWriter(plannedOnce(db));
     writers.set(db, writer);
   }
   return writer;
