@@ -61,11 +61,23 @@ function toPositionAsset(row: AssetRow): PositionAsset {
 export async function findAssetRows(db: Db, ids: readonly string[]): Promise<AssetRow[]> {
   if (ids.length === 0) return [];
   // The ids are the one parameter of each kind's select.
-  const rows = await assetRows(db, null, ALL_KINDS.map(() => ids));
-  return rows.map((row) => ({ ...row, kind: row.kind as AssetKind }));
+  return toAssetRows(await assetRows(db, null, ALL_KINDS.map(() => ids)));
 }
 
-const assetRows = listQuery((db, _shape: null, [ids]) => selectAssets(db, ALL_KINDS, ids!));
+/** The select of `findAssetRows`: its parameters are the ids, once per kind (`ALL_KINDS`). */
+export function selectAssetRows(db: Db, ids: readonly string[]) {
+  return selectAssets(db, ALL_KINDS, ids);
+}
+
+/** How many times `selectAssetRows` takes its ids. */
+export const ASSET_ROW_LISTS = ALL_KINDS.length;
+
+const assetRows = listQuery((db, _shape: null, [ids]) => selectAssetRows(db, ids!));
+
+/** `selectAssetRows`' rows, typed. */
+export function toAssetRows(rows: readonly { kind: string; id: string; tenant_id: string; subsidiary_id: string | null }[]): AssetRow[] {
+  return rows.map((row) => ({ ...row, kind: row.kind as AssetKind }));
+}
 
 /** The asset with this id (and kind, on the typed path) among `rows` that the scope may see. */
 export function assetFor(rows: readonly AssetRow[], scope: Scope, id: string, kind?: AssetKind): PositionAsset | undefined {

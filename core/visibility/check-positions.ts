@@ -1,13 +1,15 @@
+import { sql } from 'kysely';
 import { dialectOf, type Db } from '../../db/create-db.js';
 import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
-import { assetFor, findAssetRows, type AssetKind, type AssetRow, type PositionAsset } from '../assets/position-asset.repository.js';
+import { ASSET_ROW_LISTS, assetFor, findAssetRows, selectAssetRows, toAssetRows, type AssetKind, type AssetRow, type PositionAsset } from '../assets/position-asset.repository.js';
 import type { Clock } from '../clock.js';
 import type { LatLng } from '../eta/road-distance.js';
 import { notFound } from '../errors.js';
 import { Refusal } from '../shared/group-commit.js';
+import { listQuery } from '../shared/in-list.js';
 import type { Scope } from '../shared/scope.js';
 import { chooseTrip, positionTrip, type PositionTrip } from './position-trip.js';
-import { findTripCandidates, findTripLoads, type TripCandidates } from './position-trip.repository.js';
+import { candidateLists, findTripCandidates, findTripLoads, selectCandidateRows, toTripCandidates, type CandidateRow, type CandidateShape, type TripCandidates } from './position-trip.repository.js';
 
 /** The stored columns a reading gives itself; its asset's and its trip's are added once they are known. */
 export type PositionReading = Omit<AssetPositionColumns, 'subsidiary_id' | 'asset_id' | 'asset_type' | 'trip_id' | 'trip_number'>;
@@ -64,10 +66,25 @@ export function positionRow(reading: PositionReading, asset: PositionAsset, trip
 const KINDS: readonly AssetKind[] = ['driver', 'truck', 'trailer'];
 
 /**
+ * Postgres: the assets' and the trip candidates' statements as one, each one's rows aggregated
+ * into a JSON array (their columns are text and integers, which JSON gives back as they are).
+ * Its lists: the asset ids once per kind, then the candidates' lists.
+ */
+const assetsAndCandidates = listQuery((db: Db, shape: CandidateShape | null, lists) =>
+  db.selectNoFrom([
+    sql<AssetRow[]>`(select coalesce(json_agg(a), '[]') from ${selectAssetRows(db, lists[0]!).as('a')})`.as('assets'),
+    shape
+      ? // json_agg's own ORDER BY: the rows' order as the candidates' statement gives it.
+        sql<CandidateRow[]>`(select coalesce(json_agg(t order by t.id, t.stop_sequence), '[]') from ${selectCandidateRows(db, shape, lists.slice(ASSET_ROW_LISTS)).as('t')})`.as('trips')
+      : sql<CandidateRow[]>`'[]'::json`.as('trips'),
+  ]),
+);
+
+/**
  * The batch's assets and their trips. On SQLite one after the other: the trips of the assets
- * found, by their kinds. On Postgres both statements at once, on two pooled connections, so
- * the batch waits one round trip instead of two: the trips of every id of the batch under
- * each kind it may be (asset ids are unique across drivers, trucks and trailers:
+ * found, by their kinds. On Postgres in one statement (a statement is a round trip, and CPU
+ * on both sides of it, at every batch): the trips of every id of the batch under each kind it
+ * may be (asset ids are unique across drivers, trucks and trailers:
  * docs/api-rules.md#visibility, so an id matches only under its own kind), and of every TripId
  * named. Trips of an asset that is not found are read for nothing and never chosen.
  */
@@ -77,8 +94,9 @@ async function findAssetsAndTrips(db: Db, batch: readonly PositionRequest[]): Pr
   if (dialectOf(db) === 'postgres') {
     const ids = batch.flatMap(({ assetId, kind }) => (kind ? [kind] : KINDS).map((each) => ({ id: assetId, kind: each })));
     const named = batch.flatMap((request) => (request.tripId ? [request.tripId] : []));
-    const [rows, candidates] = await Promise.all([findAssetRows(db, assetIds), findTripCandidates(db, ids, [...new Set(named)])]);
-    return [assetsOf(rows), candidates];
+    const candidates = candidateLists(ids, [...new Set(named)]);
+    const [row] = await assetsAndCandidates(db, candidates?.shape ?? null, [...Array.from({ length: ASSET_ROW_LISTS }, () => assetIds), ...(candidates?.lists ?? [])]);
+    return [assetsOf(toAssetRows(row!.assets)), toTripCandidates(row!.trips)];
   }
   const assets = assetsOf(await findAssetRows(db, assetIds));
   const named = batch.flatMap((request, index) => (assets[index] && request.tripId ? [request.tripId] : []));

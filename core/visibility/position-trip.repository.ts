@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type InferResult } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { AssetKind } from '../assets/position-asset.repository.js';
 import { toLatLng, type LatLng } from '../eta/road-distance.js';
@@ -61,9 +61,15 @@ export interface TripCandidates {
  */
 const fixed = (values: readonly string[]) => values.map((value) => sql.lit(value));
 
-/** The candidates' statement of a shape: the asset columns it has lists for, and whether it has given trip ids (the last list). */
-const candidateRows = listQuery((db: Db, { columns, given }: { columns: readonly (typeof ASSET_COLUMN)[AssetKind][]; given: boolean }, lists) =>
-  db
+/** What the candidates' statement's text depends on: the asset columns it has lists for, and whether it has given trip ids (the last list). */
+export interface CandidateShape {
+  columns: readonly (typeof ASSET_COLUMN)[AssetKind][];
+  given: boolean;
+}
+
+/** The candidates' statement of a shape, its parameters the lists (one per column, then the given trip ids). */
+export function selectCandidateRows(db: Db, { columns, given }: CandidateShape, lists: readonly (readonly string[])[]) {
+  return db
     .selectFrom('trips')
     .leftJoin('stops', (join) =>
       join.onRef('stops.trip_id', '=', 'trips.id').on('stops.status', 'in', fixed(WATCHED_STOP_STATUSES)).on('trips.status', 'in', fixed(ACTIVE)),
@@ -88,6 +94,8 @@ const candidateRows = listQuery((db: Db, { columns, given }: { columns: readonly
       'locations.geofence_radius_meters',
       'locations.geofence_polygon',
       'locations.depart_radius_meters',
+      // For an aggregate of the rows to keep their order (check-positions.ts on Postgres).
+      'stops.sequence as stop_sequence',
     ])
     .where((eb) => {
       const byColumn = columns.map((column, index) => inList(db, `trips.${column}`, lists[index]!));
@@ -96,8 +104,26 @@ const candidateRows = listQuery((db: Db, { columns, given }: { columns: readonly
       return eb.or([...active, ...named]);
     })
     .orderBy('trips.id')
-    .orderBy('stops.sequence'),
-);
+    .orderBy('stops.sequence');
+}
+
+/** A row of the candidates' statement: a trip, with one of its watched stops when it is active. */
+export type CandidateRow = InferResult<ReturnType<typeof selectCandidateRows>>[number];
+
+const candidateRows = listQuery((db: Db, shape: CandidateShape, lists) => selectCandidateRows(db, shape, lists));
+
+/**
+ * The candidates' statement for these assets and given trips: its shape and lists, or null when
+ * there is nothing to look for.
+ */
+export function candidateLists(assets: readonly { id: string; kind: AssetKind }[], givenTripIds: readonly string[]): { shape: CandidateShape; lists: string[][] } | null {
+  const ids = (kind: AssetKind) => [...new Set(assets.filter((asset) => asset.kind === kind).map((asset) => asset.id))];
+  const byKind = (['driver', 'truck', 'trailer'] as const).map((kind) => [ASSET_COLUMN[kind], ids(kind)] as const).filter(([, list]) => list.length > 0);
+  if (byKind.length === 0 && givenTripIds.length === 0) return null;
+  // Its shape is which lists it has; its parameters are the lists, in the order the text reads them.
+  const shape = { columns: byKind.map(([column]) => column), given: givenTripIds.length > 0 };
+  return { shape, lists: [...byKind.map(([, list]) => list), ...(shape.given ? [[...givenTripIds]] : [])] };
+}
 
 /**
  * One read for a whole batch: the Dispatched or InTransit trips of its assets, plus any trip a
@@ -113,13 +139,13 @@ export async function findTripCandidates(
   assets: readonly { id: string; kind: AssetKind }[],
   givenTripIds: readonly string[],
 ): Promise<TripCandidates> {
-  const ids = (kind: AssetKind) => [...new Set(assets.filter((asset) => asset.kind === kind).map((asset) => asset.id))];
-  const byKind = (['driver', 'truck', 'trailer'] as const).map((kind) => [ASSET_COLUMN[kind], ids(kind)] as const).filter(([, list]) => list.length > 0);
-  if (byKind.length === 0 && givenTripIds.length === 0) return { byAsset: new Map(), nextStop: new Map(), fences: new Map() };
   // One statement: each trip with its Open and Arrived stops (none for a trip that is not active).
-  // Its shape is which lists it has; its parameters are the lists, in the order the text reads them.
-  const shape = { columns: byKind.map(([column]) => column), given: givenTripIds.length > 0 };
-  const rows = await candidateRows(db, shape, [...byKind.map(([, list]) => list), ...(shape.given ? [givenTripIds] : [])]);
+  const statement = candidateLists(assets, givenTripIds);
+  return toTripCandidates(statement ? await candidateRows(db, statement.shape, statement.lists) : []);
+}
+
+/** The candidates' rows (in trip id, then stop order) as what choosing a reading's trip needs. */
+export function toTripCandidates(rows: readonly CandidateRow[]): TripCandidates {
   const trips: CandidateTrip[] = [];
   const nextStop = new Map<string, LatLng | null>();
   const fences = new Map<string, Map<string, Fence>>();
