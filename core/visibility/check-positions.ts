@@ -106,7 +106,7 @@ async function findAssetsAndTrips(db: Db, batch: readonly PositionRequest[]): Pr
 
 /**
  * The first stage of a position batch, outside its transaction: one asset lookup, one trip
- * lookup (with the trips' open stops) and one read of the chosen trips' loads (their share
+ * lookup (with the trips' open stops; on Postgres one statement with the assets') and one read of the chosen trips' loads (their share
  * links and 214s) for the whole batch. Per reading, in order, checked in the API's order: an
  * asset outside the caller's scope (or of the wrong type) is 404, a TripId that is not the
  * asset's within that scope is 404, then the reading's own refusal (422); otherwise its row.

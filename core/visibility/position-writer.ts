@@ -18,13 +18,17 @@ const MAX_BATCH = 500;
  * (`commitPositions`) run one at a time, in arrival order, so batches never wait on each other's
  * row locks; each round trip in one is time the writer waits (issue 19). On Postgres a batch's
  * transaction is opened while the one before it commits (`openBeforeTurn`: BEGIN's round trip
- * is off that path), and its asset and trip lookups run at once. A batch costs a fixed
- * number of statements: one asset lookup, one trip lookup, one lookup of the chosen trips'
- * loads, then one transaction: the
+ * is off that path). A batch costs a fixed number of statements: one asset lookup and one
+ * trip lookup (one statement for both on Postgres), one lookup of the chosen trips' loads,
+ * then one transaction: the
  * held-position upsert, the history insert and the reads the next steps need (the loads' share
  * state, the trips' stops), one statement on Postgres; the Live ETAs with the trips' version
  * bump, one statement on Postgres; the tracking shares (statements only when something is
  * due); and one commit for all of them.
+ *
+ * On Postgres the writer runs on connections of its own whose statements are planned once
+ * (`plannedOnce` of db/create-db.ts, made by `positionWriterFor`): they take the batch's
+ * readings as arrays, and a plan made for each batch's lengths cost about as much as running them.
  *
  * Every reading keeps its own outcome. Nothing is acknowledged early: a reading's promise
  * settles after the transaction holding it commits. If a batch fails, its readings are
