@@ -17,7 +17,7 @@ const dialects = new WeakMap<Kysely<any>, Dialect>();
 const sqliteHandles = new WeakMap<Kysely<any>, SQLite.Database>();
 const postgresPools = new WeakMap<Kysely<any>, pg.Pool>();
 /** A Postgres database's URL and options, and the `plannedOnce` one beside it once made. */
-const postgresOrigins = new WeakMap<Kysely<any>, { url: string; options: CreateDbOptions; plannedOnce: Db | null; siblings: Db[] }>();
+const postgresOrigins = new WeakMap<Kysely<any>, { url: string; options: CreateDbOptions; plannedOnce: Db | null }>();
 
 /** The one place that knows which database a Kysely instance talks to. */
 export function dialectOf(db: Kysely<any>): Dialect {
@@ -163,12 +163,12 @@ function createPostgres(url: string, options: CreateDbOptions): Db {
     types: pgTypes,
   });
   const prepared = withPreparedStatements(pool, options.statementCache ?? DEFAULT_STATEMENT_CACHE);
-  const origin = { url, options, plannedOnce: null, siblings: [] as Db[] };
+  const origin: { url: string; options: CreateDbOptions; plannedOnce: Db | null } = { url, options, plannedOnce: null };
   const db = new Kysely<Database>({ dialect: withAfterCommit(new PostgresDialect({ pool: prepared })) });
-  // Destroying this database ends the pools made beside it (`plannedOnce`), used or not.
+  // Destroying this database ends the pool made beside it (`plannedOnce`), used or not.
   const destroy = db.destroy.bind(db);
   db.destroy = async () => {
-    await Promise.all(origin.siblings.map((sibling) => sibling.destroy()));
+    await origin.plannedOnce?.destroy();
     await destroy();
   };
   dialects.set(db, 'postgres');
@@ -191,8 +191,9 @@ function withStartupOptions(url: string, settings: readonly string[]): string {
 }
 
 /**
- * Connections of a `plannedOnce` pool (at most its database's own pool size): a position batch's
- * two lookups at once, the transaction committing and the next one opened before its turn.
+ * Connections of a `plannedOnce` pool (at most its database's own pool size): the position
+ * batch committing, the next one's transaction opened before its turn, the lookups of the one
+ * after, and one to spare.
  */
 const PLANNED_ONCE_CONNECTIONS = 4;
 
@@ -213,7 +214,6 @@ export function plannedOnce(db: Db): Db {
     const { schema, statementCache, warmConnections } = origin.options;
     const maxConnections = Math.min(PLANNED_ONCE_CONNECTIONS, origin.options.maxConnections ?? PLANNED_ONCE_CONNECTIONS);
     origin.plannedOnce = createPostgres(origin.url, { schema, statementCache, warmConnections, maxConnections, genericPlans: true });
-    origin.siblings.push(origin.plannedOnce);
   }
   return origin.plannedOnce;
 }

@@ -60,8 +60,7 @@ function toPositionAsset(row: AssetRow): PositionAsset {
  */
 export async function findAssetRows(db: Db, ids: readonly string[]): Promise<AssetRow[]> {
   if (ids.length === 0) return [];
-  // The ids are the one parameter of each kind's select.
-  return toAssetRows(await assetRows(db, null, ALL_KINDS.map(() => ids)));
+  return toAssetRows(await assetRows(db, null, assetRowLists(ids)));
 }
 
 /** The select of `findAssetRows`: its parameters are the ids, once per kind (`ALL_KINDS`). */
@@ -71,6 +70,11 @@ export function selectAssetRows(db: Db, ids: readonly string[]) {
 
 /** How many times `selectAssetRows` takes its ids. */
 export const ASSET_ROW_LISTS = ALL_KINDS.length;
+
+/** `selectAssetRows`' lists: the ids are the one parameter of each kind's select. */
+export function assetRowLists(ids: readonly string[]): (readonly string[])[] {
+  return ALL_KINDS.map(() => ids);
+}
 
 const assetRows = listQuery((db, _shape: null, [ids]) => selectAssetRows(db, ids!));
 

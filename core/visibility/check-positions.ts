@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { dialectOf, type Db } from '../../db/create-db.js';
 import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
-import { ASSET_ROW_LISTS, assetFor, findAssetRows, selectAssetRows, toAssetRows, type AssetKind, type AssetRow, type PositionAsset } from '../assets/position-asset.repository.js';
+import { ASSET_ROW_LISTS, assetFor, assetRowLists, findAssetRows, selectAssetRows, toAssetRows, type AssetKind, type AssetRow, type PositionAsset } from '../assets/position-asset.repository.js';
 import type { Clock } from '../clock.js';
 import type { LatLng } from '../eta/road-distance.js';
 import { notFound } from '../errors.js';
@@ -95,7 +95,7 @@ async function findAssetsAndTrips(db: Db, batch: readonly PositionRequest[]): Pr
     const ids = batch.flatMap(({ assetId, kind }) => (kind ? [kind] : KINDS).map((each) => ({ id: assetId, kind: each })));
     const named = batch.flatMap((request) => (request.tripId ? [request.tripId] : []));
     const candidates = candidateLists(ids, [...new Set(named)]);
-    const [row] = await assetsAndCandidates(db, candidates?.shape ?? null, [...Array.from({ length: ASSET_ROW_LISTS }, () => assetIds), ...(candidates?.lists ?? [])]);
+    const [row] = await assetsAndCandidates(db, candidates?.shape ?? null, [...assetRowLists(assetIds), ...(candidates?.lists ?? [])]);
     return [assetsOf(toAssetRows(row!.assets)), toTripCandidates(row!.trips)];
   }
   const assets = assetsOf(await findAssetRows(db, assetIds));
@@ -106,8 +106,8 @@ async function findAssetsAndTrips(db: Db, batch: readonly PositionRequest[]): Pr
 
 /**
  * The first stage of a position batch, outside its transaction: one asset lookup, one trip
- * lookup (with the trips' open stops; on Postgres one statement with the assets') and one read of the chosen trips' loads (their share
- * links and 214s) for the whole batch. Per reading, in order, checked in the API's order: an
+ * lookup (with the trips' open stops; one statement for both on Postgres) and one read of the
+ * chosen trips' loads (their share links and 214s) for the whole batch. Per reading, in order, checked in the API's order: an
  * asset outside the caller's scope (or of the wrong type) is 404, a TripId that is not the
  * asset's within that scope is 404, then the reading's own refusal (422); otherwise its row.
  */
