@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { createDb, createSchema, dropSchema, type Db } from '../db/create-db.js';
+import { BEGIN_NAME } from '../db/postgres-statement-cache.js';
 import { testDatabaseKind } from './support/database.js';
 
 /**
@@ -19,9 +21,36 @@ function open(statementCache: number): Db {
   return db;
 }
 
+/** The statements the connection prepared, BEGIN aside (every connection that ran a transaction has it: see the last tests). */
 async function prepared(db: Db): Promise<string[]> {
-  const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements order by prepare_time, name`.execute(db);
+  const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements where name <> ${sql.lit(BEGIN_NAME)} order by prepare_time, name`.execute(db);
   return rows.map((row) => row.statement);
+}
+
+/**
+ * The round trips `work` costs, as what pg writes that the server answers with ReadyForQuery:
+ * a simple Query message, or a Sync ending an extended one. Counted on pg's Connection, under
+ * every pool of the process; the tests here run one at a time.
+ */
+async function roundTrips(work: () => Promise<unknown>): Promise<string[]> {
+  const connection = (pg as unknown as { Connection: { prototype: Record<string, (...args: any[]) => unknown> } }).Connection.prototype;
+  const { query, sync } = connection;
+  const trips: string[] = [];
+  connection.query = function (this: unknown, text: string) {
+    trips.push(text);
+    return query!.call(this, text);
+  };
+  connection.sync = function (this: unknown) {
+    trips.push('(extended)');
+    return sync!.call(this);
+  };
+  try {
+    await work();
+  } finally {
+    connection.query = query!;
+    connection.sync = sync!;
+  }
+  return trips;
 }
 
 const selectById = (db: Db, id: number) => db.selectFrom('t' as any).selectAll().where('id', '=', id).execute();
@@ -129,5 +158,46 @@ describe.runIf(testDatabaseKind() === 'postgres')('Postgres named prepared state
     expect(await inTransaction(db)).toEqual([{ id: 1, note: 'x', more: 'y' }]);
     // The other connection of the process dropped its statements too: its transaction succeeds.
     expect(await inTransaction(neighbour)).toEqual([{ id: 1, note: 'x', more: 'y' }]);
+  });
+
+  it('sends a transaction’s BEGIN with its first statement that has parameters: no round trip of its own', async () => {
+    const db = open(10);
+    await sql`create table begun (id integer primary key)`.execute(open(0));
+    const insert = (trx: Db, id: number) => trx.insertInto('begun' as any).values({ id }).execute();
+    // The connection's first transaction prepares BEGIN (and runs it) with a round trip of its own.
+    expect(await roundTrips(() => db.transaction().execute((trx) => insert(trx, 1)))).toEqual(['(extended)', '(extended)', 'commit']);
+    expect(await roundTrips(() => db.transaction().execute((trx) => insert(trx, 2)))).toEqual(['(extended)', 'commit']);
+    // It ran inside the transaction: a rollback takes the statement back.
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await insert(trx, 3);
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    // A failing first statement fails the transaction as it would have alone; the connection goes on.
+    await expect(db.transaction().execute((trx) => insert(trx, 1))).rejects.toThrow(/duplicate key/);
+    expect(await roundTrips(() => db.transaction().execute((trx) => insert(trx, 4)))).toEqual(['(extended)', 'commit']);
+    const ids = await db.selectFrom('begun' as any).select('id').orderBy('id').execute();
+    expect(ids.map((row) => row.id)).toEqual([1, 2, 4]);
+    const begins = await sql<{ statement: string }>`select statement from pg_prepared_statements where name = ${sql.lit(BEGIN_NAME)}`.execute(db);
+    expect(begins.rows).toEqual([{ statement: 'begin' }]);
+  });
+
+  it('sends BEGIN first, as before, when the first statement has no parameters; an empty transaction sends nothing', async () => {
+    const db = open(10);
+    await db.transaction().execute((trx) => selectById(trx, 1)); // BEGIN prepared
+    const inside = await roundTrips(() =>
+      db.transaction().execute(async (trx) => {
+        await sql`set local statement_timeout = 5000`.execute(trx);
+        return sql<{ timeout: string }>`select current_setting('statement_timeout') as timeout`.execute(trx);
+      }),
+    );
+    expect(inside).toEqual(['begin', 'set local statement_timeout = 5000', "select current_setting('statement_timeout') as timeout", 'commit']);
+    // SET LOCAL lasted as long as the transaction: it was one.
+    expect((await sql<{ timeout: string }>`select current_setting('statement_timeout') as timeout`.execute(db)).rows).toEqual([{ timeout: '0' }]);
+    expect(await roundTrips(() => db.transaction().execute(async () => 'nothing'))).toEqual([]);
+    // A transaction on a connection that has not prepared BEGIN yet, started by a statement without parameters.
+    const fresh = open(10);
+    expect(await roundTrips(() => fresh.transaction().execute((trx) => sql`select 1`.execute(trx)))).toEqual(['(extended)', 'select 1', 'commit']);
   });
 });
