@@ -66,8 +66,46 @@ export function positionRow(reading: PositionReading, asset: PositionAsset, trip
 const KINDS: readonly AssetKind[] = ['driver', 'truck', 'trailer'];
 
 /**
+ * A candidate row's columns in the order Postgres sends each row's values (an array, not an
+ * object: a truck of a real carrier has about fifteen active trips, and the keys repeated on
+ * every row were most of the aggregate's text).
+ */
+const CANDIDATE_COLUMNS = [
+  'id',
+  'trip_number',
+  'status',
+  'tenant_id',
+  'subsidiary_id',
+  'driver_id',
+  'truck_id',
+  'trailer_id',
+  'load_id',
+  'stop_id',
+  'stop_status',
+  'latitude',
+  'longitude',
+  'location_latitude',
+  'location_longitude',
+  'geofence_radius_meters',
+  'geofence_polygon',
+  'depart_radius_meters',
+  'stop_sequence',
+] as const satisfies readonly (keyof CandidateRow)[];
+
+// Every column of a candidate row is listed: the type check fails otherwise.
+const everyColumn: Exclude<keyof CandidateRow, (typeof CANDIDATE_COLUMNS)[number]> extends never ? true : never = true;
+void everyColumn;
+
+function candidateRowOf(values: readonly unknown[]): CandidateRow {
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < CANDIDATE_COLUMNS.length; i++) row[CANDIDATE_COLUMNS[i]!] = values[i];
+  return row as CandidateRow;
+}
+
+/**
  * Postgres: the assets' and the trip candidates' statements as one, each one's rows aggregated
- * into a JSON array (their columns are text and integers, which JSON gives back as they are).
+ * into a JSON array (their columns are text and integers, which JSON gives back as they are),
+ * a candidate row as the array of its values in CANDIDATE_COLUMNS' order.
  * Its lists: the asset ids once per kind, then the candidates' lists.
  */
 const assetsAndCandidates = listQuery((db: Db, shape: CandidateShape | null, lists) =>
@@ -75,8 +113,8 @@ const assetsAndCandidates = listQuery((db: Db, shape: CandidateShape | null, lis
     sql<AssetRow[]>`(select coalesce(json_agg(a), '[]') from ${selectAssetRows(db, lists[0]!).as('a')})`.as('assets'),
     shape
       ? // json_agg's own ORDER BY: the rows' order as the candidates' statement gives it.
-        sql<CandidateRow[]>`(select coalesce(json_agg(t order by t.id, t.stop_sequence), '[]') from ${selectCandidateRows(db, shape, lists.slice(ASSET_ROW_LISTS)).as('t')})`.as('trips')
-      : sql<CandidateRow[]>`'[]'::json`.as('trips'),
+        sql<unknown[][]>`(select coalesce(json_agg(json_build_array(${sql.join(CANDIDATE_COLUMNS.map((column) => sql.ref(`t.${column}`)))}) order by t.id, t.stop_sequence), '[]') from ${selectCandidateRows(db, shape, lists.slice(ASSET_ROW_LISTS)).as('t')})`.as('trips')
+      : sql<unknown[][]>`'[]'::json`.as('trips'),
   ]),
 );
 
@@ -96,7 +134,7 @@ async function findAssetsAndTrips(db: Db, batch: readonly PositionRequest[]): Pr
     const named = batch.flatMap((request) => (request.tripId ? [request.tripId] : []));
     const candidates = candidateLists(ids, [...new Set(named)]);
     const [row] = await assetsAndCandidates(db, candidates?.shape ?? null, [...assetRowLists(assetIds), ...(candidates?.lists ?? [])]);
-    return [assetsOf(toAssetRows(row!.assets)), toTripCandidates(row!.trips)];
+    return [assetsOf(toAssetRows(row!.assets)), toTripCandidates(row!.trips.map(candidateRowOf))];
   }
   const assets = assetsOf(await findAssetRows(db, assetIds));
   const named = batch.flatMap((request, index) => (assets[index] && request.tripId ? [request.tripId] : []));
