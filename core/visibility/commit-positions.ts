@@ -68,8 +68,9 @@ export async function commitPositions(
  * trips afresh (after the Live ETAs) and share what they record themselves.
  *
  * Its first statement waits for `turn` (the batch before it committed). On Postgres the
- * transaction is opened before: BEGIN takes no lock and no snapshot, and its round trip is then
- * no longer part of the time between one batch's commit and the next one's. On SQLite a
+ * transaction is opened before (its connection taken from the pool; BEGIN takes no lock and no
+ * snapshot, and is sent with the first statement, db/postgres-statement-cache.ts), so neither
+ * is part of the time between one batch's commit and the next one's. On SQLite a
  * transaction holds the one connection every request shares, so it is opened only in its turn.
  */
 async function writePositions(db: Db, accepted: readonly AcceptedPosition[], turn: Promise<void>): Promise<boolean[]> {

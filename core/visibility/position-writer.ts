@@ -17,8 +17,9 @@ const MAX_BATCH = 500;
  * lookups run (`checkPositions`, on Postgres on another pooled connection). Transactions
  * (`commitPositions`) run one at a time, in arrival order, so batches never wait on each other's
  * row locks; each round trip in one is time the writer waits (issue 19). On Postgres a batch's
- * transaction is opened while the one before it commits (`openBeforeTurn`: BEGIN's round trip
- * is off that path). A batch costs a fixed number of statements: one asset lookup and one
+ * transaction is opened while the one before it commits (`openBeforeTurn`: its connection is
+ * taken from the pool off that path; BEGIN itself goes out with the held-position statement,
+ * db/postgres-statement-cache.ts). A batch costs a fixed number of statements: one asset lookup and one
  * trip lookup (one statement for both on Postgres), one lookup of the chosen trips' loads,
  * then one transaction: the
  * held-position upsert, the history insert and the reads the next steps need (the loads' share
