@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { AUDIENCE, fetchToken, SECRET_KEY } from '../test/harness.js';
 import { feedPositions, openPostgres, percentile, prepareBigTenant, repeatWhile } from './big-tenant-server.js';
 import { newLoad, sender } from './load-write-round.js';
-import { startProcess, stop } from './server-process.js';
+import { startProcess, stop, warnAboutStrayServers } from './server-process.js';
 
 interface Server {
   name: string;
@@ -41,6 +41,7 @@ async function main(): Promise<void> {
   if (!base) throw new Error('set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a Postgres server');
   const url = await openPostgres(base, process.env.BENCH_WRITES_PG_DATABASE ?? 'waybill_writes_bench_1');
   const tenant = await prepareBigTenant('postgres', url, { scale: 1, reuse: true });
+  warnAboutStrayServers('postgres');
   const p99s = new Map(servers.map((server) => [server.name, { alone: [] as number[], creating: [] as number[] }]));
   let n = Date.now() % 1_000_000_000;
   for (let round = 1; round <= ROUNDS; round++) {

@@ -40,7 +40,7 @@ import { feedPositions, openPostgres, percentile, prepareBigTenant, repeatWhile,
 import { newLoad, round, sender, WRITES, type Write } from './load-write-round.js';
 import type { LoadResult } from './position-load.js';
 import { recordResults, type Figures } from './results.js';
-import { createBenchDatabase, dropBenchDatabases, stop } from './server-process.js';
+import { createBenchDatabase, dropBenchDatabases, stop, warnAboutStrayServers } from './server-process.js';
 
 const SCALE = Number(process.env.BENCH_WRITES_SCALE ?? 1);
 const SAMPLES = Number(process.env.BENCH_WRITES_SAMPLES ?? 200);
@@ -114,6 +114,7 @@ async function benchIngestion(label: string, apiUrl: string, tenant: BigTenant, 
 
 async function benchDatabase(label: string, databaseUrl: string): Promise<void> {
   const tenant = await prepareBigTenant(label, databaseUrl, { scale: SCALE, reuse: Boolean(REUSE) });
+  warnAboutStrayServers(label);
   const server = await startBigTenantServer(databaseUrl);
   try {
     const token = (client: { clientId: string; secret: string }) => fetchToken(server.authUrl, client.clientId, client.secret);

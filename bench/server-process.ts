@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdtempSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,12 +40,54 @@ export function pinServerProcess(): void {
   if (pinned.status !== 0) throw new Error(`taskset could not pin the bench to cores ${cpus}: ${pinned.stderr}`);
 }
 
+/**
+ * The processes a benchmark started, killed when it exits however it ends (a failed assertion,
+ * a closed pipe on its output): a server left behind keeps its dispatcher and its connections
+ * busy and slows every later run on the machine.
+ */
+const children = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+/**
+ * Waybill servers running on this machine that this benchmark did not start (Linux: read from
+ * /proc): left over from an interrupted run, they take CPU and Postgres connections from the
+ * one measured. The benches print them before they measure.
+ */
+export function strayServers(): string[] {
+  if (!existsSync('/proc')) return [];
+  const ours = new Set([...children].map((child) => String(child.pid)));
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid) || ours.has(pid) || pid === String(process.pid)) continue;
+    let command: string;
+    try {
+      command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+    } catch {
+      continue; // gone meanwhile, or not ours to read
+    }
+    if (/bin\/(start|api-worker|worker)\.(js|ts)/.test(command)) found.push(`${pid} ${command}`);
+  }
+  return found;
+}
+
+/** Prints a warning naming `strayServers()`, if any. */
+export function warnAboutStrayServers(label: string): void {
+  const stray = strayServers();
+  if (stray.length === 0) return;
+  console.log(`[${label}] WARNING: ${stray.length} Waybill server process(es) this run did not start are running and will skew it (kill them first):`);
+  for (const line of stray) console.log(`[${label}]   ${line}`);
+}
+
 /** Starts a Node script and resolves once it printed the line `ready` matches. */
 export function startProcess(script: string, env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
   // BENCH_SERVER_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the servers.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const [command, args] = nodeCommand([...nodeArgs, script], process.env.BENCH_SERVER_CPUS);
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
   // BENCH_SERVER_OUTPUT=<file> keeps what the servers print (request log lines with their
   // durations, `--trace-gc` lines), to find what a slow request met.
   const keep = process.env.BENCH_SERVER_OUTPUT;
@@ -128,6 +170,8 @@ export function runLoadGenerator(script: string, planPath: string, plan: unknown
   return new Promise((resolve, reject) => {
     const [command, args] = nodeCommand([join(here, script), planPath], process.env.BENCH_LOAD_CPUS);
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.add(child);
+    child.once('exit', () => children.delete(child));
     let out = '';
     child.stdout!.on('data', (chunk) => (out += chunk));
     child.on('error', reject);

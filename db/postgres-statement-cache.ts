@@ -220,7 +220,6 @@ function cacheStatements(client: pg.PoolClient, capacity: number): void {
     if (beginPending && (parameters === null || !beginPrepared)) {
       return sendBegin().then(() => client.query(config as string, values as unknown[]));
     }
-    // Kysely passes (sql, parameters); anything else (a cursor, a config object) is pg's own.
     if (typeof config !== 'string') return query(config, values);
     if (cache.generation !== generation) forgetAll();
     if (cache.closing.length > 0 && idle()) closeEvicted();
