@@ -50,6 +50,13 @@ process.on('exit', () => {
   for (const child of children) child.kill('SIGKILL');
 });
 
+/** Keeps `child` among `children` until it exits. */
+function track(child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
 /**
  * Waybill servers running on this machine that this benchmark did not start (Linux: read from
  * /proc): left over from an interrupted run, they take CPU and Postgres connections from the
@@ -85,9 +92,7 @@ export function startProcess(script: string, env: Record<string, string>, ready:
   // BENCH_SERVER_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the servers.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const [command, args] = nodeCommand([...nodeArgs, script], process.env.BENCH_SERVER_CPUS);
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
+  const child = track(spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
   // BENCH_SERVER_OUTPUT=<file> keeps what the servers print (request log lines with their
   // durations, `--trace-gc` lines), to find what a slow request met.
   const keep = process.env.BENCH_SERVER_OUTPUT;
@@ -169,9 +174,7 @@ export function runLoadGenerator(script: string, planPath: string, plan: unknown
   writeFileSync(planPath, JSON.stringify(plan));
   return new Promise((resolve, reject) => {
     const [command, args] = nodeCommand([join(here, script), planPath], process.env.BENCH_LOAD_CPUS);
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    children.add(child);
-    child.once('exit', () => children.delete(child));
+    const child = track(spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] }));
     let out = '';
     child.stdout!.on('data', (chunk) => (out += chunk));
     child.on('error', reject);

@@ -203,12 +203,12 @@ function cacheStatements(client: pg.PoolClient, capacity: number): void {
       const command = config.trim().toLowerCase();
       if (command === 'begin' && !beginPending && client.getTransactionStatus() === 'I') {
         beginPending = true;
-        return Promise.resolve(EMPTY_RESULT('BEGIN'));
+        return Promise.resolve(emptyResult('BEGIN'));
       }
       // A transaction that ran nothing: nothing was sent, nothing to end.
       if (beginPending && (command === 'commit' || command === 'rollback')) {
         beginPending = false;
-        return Promise.resolve(EMPTY_RESULT(command.toUpperCase()));
+        return Promise.resolve(emptyResult(command.toUpperCase()));
       }
     }
     if (beginPending && typeof config !== 'string') {
@@ -241,4 +241,4 @@ function cacheStatements(client: pg.PoolClient, capacity: number): void {
 }
 
 /** What pg gives for a statement that returns no rows, for the BEGIN, COMMIT and ROLLBACK not sent. */
-const EMPTY_RESULT = (command: string) => ({ command, rowCount: null, oid: 0, rows: [], fields: [] }) as unknown as pg.QueryResult;
+const emptyResult = (command: string) => ({ command, rowCount: null, oid: 0, rows: [], fields: [] }) as unknown as pg.QueryResult;
