@@ -204,6 +204,42 @@ describe('group commit', () => {
     expect(events.filter((event) => event.startsWith('write'))).toEqual(['write 1', 'write 2', 'write 3']);
   });
 
+  it('release: a commit that hands its turn on lets the next batch write before it settles; each keeps its own result', async () => {
+    const events: string[] = [];
+    const held = gate();
+    const group = new GroupCommit<number, number, number[]>({
+      serial: true,
+      openBeforeTurn: true,
+      check: async (batch) => {
+        events.push(`check ${batch.join(',')}`);
+        return batch;
+      },
+      commit: async (checked, turn, release) => {
+        await turn;
+        events.push(`write ${checked.join(',')}`);
+        // 1 hands its turn on and then takes long to settle (its COMMIT); 2 does not.
+        if (checked[0] === 1) {
+          release();
+          await held.promise;
+        }
+        events.push(`settled ${checked.join(',')}`);
+        return checked.map((n) => n * 10);
+      },
+    });
+    const first = group.push(1);
+    await nextTurn();
+    const second = group.push(2);
+    for (let i = 0; i < 5; i++) await nextTurn();
+    const third = group.push(3);
+    for (let i = 0; i < 5; i++) await nextTurn();
+    // 2 wrote and settled while 1 was still settling; 3 waits for 2, which did not release.
+    expect(events).toEqual(['check 1', 'write 1', 'check 2', 'write 2', 'settled 2', 'check 3', 'write 3', 'settled 3']);
+    expect(await Promise.all([second, third])).toEqual([20, 30]);
+    held.open();
+    expect(await first).toBe(10);
+    expect(events.at(-1)).toBe('settled 1');
+  });
+
   it('retryAlone: a failed batch is tried again item by item, so a bad item fails only itself', async () => {
     const batches: number[][] = [];
     const group = new GroupCommit<number, number>({

@@ -5,11 +5,12 @@
  * one asset several times in a batch around the position already held, stale readings, the
  * counters the history's triggers keep, and two writers racing to share one load.
  */
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../core/shared/scope.js';
+import { StatementCount } from '../db/statement-count.js';
 import { formatStoredDateTime } from '../core/shared/datetime.js';
-import { positionRow, type PositionRequest } from '../core/visibility/check-positions.js';
+import { checkPositions, positionRow, type PositionRequest } from '../core/visibility/check-positions.js';
+import { commitPositions } from '../core/visibility/commit-positions.js';
 import { PositionWriter } from '../core/visibility/position-writer.js';
 import { sharePositionBatch } from '../core/visibility-shares/share-progress.js';
 import type { ShareLink } from '../core/visibility-shares/share.repository.js';
@@ -77,23 +78,11 @@ async function locationShares(): Promise<string[]> {
   return rows.map((row) => row.shared_at);
 }
 
-/** Counts the statements a Kysely instance runs (`transformResult` runs once per statement; BEGIN and COMMIT are not counted). */
-class StatementCounter implements KyselyPlugin {
-  count = 0;
-  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
-    return node;
-  }
-  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    this.count++;
-    return result;
-  }
-}
-
 describe('position batches in few statements', () => {
-  it('writes a batch that refreshes Live ETAs and shares nothing in two statements on Postgres, after its two lookups (three on SQLite)', async () => {
+  it('writes a batch that refreshes Live ETAs and shares nothing in two statements on Postgres after its lookup (six on SQLite, after two)', async () => {
     // No integration for this batch: L-1001's first share is the subject of the tests below.
     await t.db.updateTable('customers').set({ visibility_url: null }).where('id', '=', 'cus_heartland').execute();
-    const counter = new StatementCounter();
+    const counter = new StatementCount();
     const writer = new PositionWriter(t.db.withPlugin(counter));
     const before = await t.db.selectFrom('trips').select('version').where('id', '=', 'trp_1001_a').executeTakeFirstOrThrow();
     const recordedAt = formatStoredDateTime(t.clock.now().getTime() - 2 * MINUTE);
@@ -101,11 +90,12 @@ describe('position batches in few statements', () => {
     expect(outcomes(results)).toEqual(['held', 'held']);
     const after = await t.db.selectFrom('trips').select('version').where('id', '=', 'trp_1001_a').executeTakeFirstOrThrow();
     expect(after.version).toBe(before.version + 1);
-    // Lookups: assets and trips (with the stops' fences), one statement on Postgres; the chosen trips' loads. Then Postgres: positions with history and
-    // the reads (the trip's stops among them, for the Live ETAs and the geofence: the delivery
-    // has coordinates, so a fence); stops with the trips' versions. SQLite: upsert, history, one
-    // stops read for both, stops update, trips update.
-    expect(counter.count).toBe(testDatabaseKind() === 'postgres' ? 2 + 2 : 3 + 5);
+    // Lookups: assets and trips (with the stops' fences), one statement on Postgres. Then
+    // Postgres: positions with history and the reads (the chosen trips' loads, their share
+    // state, the trip's stops, for the Live ETAs and the geofence: the delivery has coordinates,
+    // so a fence); stops with the trips' versions. SQLite: the loads, upsert, history, one stops
+    // read for both, stops update, trips update.
+    expect(counter.count).toBe(testDatabaseKind() === 'postgres' ? 1 + 2 : 2 + 6);
     await t.db.updateTable('customers').set({ visibility_url: 'http://127.0.0.1:9/tracking' }).where('id', '=', 'cus_heartland').execute();
   });
 
@@ -168,7 +158,7 @@ describe('position batches in few statements', () => {
     const row = positionRow(
       request('trk_101', formatStoredDateTime(t.clock.now())).reading,
       { id: 'trk_101', kind: 'truck', type: 'Truck', subsidiaryId: 'sub_kc' },
-      { id: 'trp_1001_a', tripNumber: 'T-1001-1', status: 'InTransit', share: link, fences: null, statusSent: null },
+      { id: 'trp_1001_a', tripNumber: 'T-1001-1' },
     );
     const staleRead = new Map([['lod_1001', { locationSharedAt: firstShare, etaShared: null }]]);
     // Another process shared the load after this batch's read, at the same clock time.
@@ -183,5 +173,40 @@ describe('position batches in few statements', () => {
     expect(await locationShares()).toEqual([firstShare, otherShare]);
     const state = await t.db.selectFrom('visibility_load_state').select('location_shared_at').where('load_id', '=', 'lod_1001').executeTakeFirstOrThrow();
     expect(state.location_shared_at).toBe(otherShare);
+  });
+
+  it('hands the next batch its turn before its COMMIT when only the held statement ran (Postgres); that batch meets the committed reading', async () => {
+    const checked = (requests: PositionRequest[]) => checkPositions(t.db, requests);
+    const [first, older, other] = await Promise.all([
+      checked([request('trk_202', '2026-11-22T09:05:00.000Z')]),
+      checked([request('trk_202', '2026-11-22T09:04:00.000Z')]),
+      checked([request('drv_cara', '2026-11-22T09:05:00.000Z')]),
+    ]);
+    const next: Promise<unknown>[] = [];
+    let released = 0;
+    // The next batches start in the release, while the first has yet to commit: the older
+    // reading's upsert waits on the first's row lock, then compares with what it committed.
+    const results = await commitPositions(t.db, first, Promise.resolve(), () => {
+      released++;
+      next.push(commitPositions(t.db, older), commitPositions(t.db, other));
+    });
+    expect(results).toMatchObject([{ held: true }]);
+    expect(released).toBe(testDatabaseKind() === 'postgres' ? 1 : 0);
+    if (testDatabaseKind() !== 'postgres') next.push(commitPositions(t.db, older), commitPositions(t.db, other));
+    expect(await Promise.all(next)).toMatchObject([[{ held: false }], [{ held: true }]]);
+    expect((await historyOf('trk_202')).slice(-2)).toEqual(['2026-11-22T09:00:09.000Z', '2026-11-22T09:05:00.000Z']);
+    expect(await historyOf('drv_cara')).toEqual(['2026-11-22T09:00:00.000Z', '2026-11-22T09:05:00.000Z']);
+  });
+
+  it('keeps its turn until it commits when it wrote more than the positions (a Live ETA moved)', async () => {
+    const moved = request('trk_101', formatStoredDateTime(t.clock.now().getTime() - MINUTE / 2));
+    const elsewhere = { ...moved, point: { latitude: 37.2, longitude: -95.1 }, reading: { ...moved.reading, latitude: '37.2', longitude: '-95.1' } };
+    const before = await t.db.selectFrom('trips').select('version').where('id', '=', 'trp_1001_a').executeTakeFirstOrThrow();
+    let released = 0;
+    const results = await commitPositions(t.db, await checkPositions(t.db, [elsewhere]), Promise.resolve(), () => released++);
+    expect(results).toMatchObject([{ held: true }]);
+    const after = await t.db.selectFrom('trips').select('version').where('id', '=', 'trp_1001_a').executeTakeFirstOrThrow();
+    expect(after.version).toBeGreaterThan(before.version);
+    expect(released).toBe(0);
   });
 });

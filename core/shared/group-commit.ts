@@ -33,10 +33,16 @@ export interface GroupCommitOptions<Item, Result, Checked> {
   /**
    * Writes a batch: one result per item in the batch's order (a `Refusal` for an item refused
    * alone), or nothing when every item's result is `undefined`. Throwing fails the whole batch.
-   * With `openBeforeTurn`, `turn` settles when the commit before this one has; otherwise it has
-   * already settled when `commit` is called.
+   * With `openBeforeTurn`, `turn` settles when the commit before this one has (or released its
+   * turn); otherwise it has already settled when `commit` is called.
+   *
+   * With `serial`, `release` hands the turn to the next batch before this one has committed:
+   * for a commit whose remaining work cannot affect what the next batch reads or decides (on
+   * Postgres, a transaction left with only its COMMIT: the next batch's statement then goes out
+   * while it commits and waits on the row locks they share, instead of the commit's round trip
+   * and the event loop's turn after it).
    */
-  commit(checked: Checked, turn: Promise<void>): Promise<readonly (Result | Refusal)[] | void>;
+  commit(checked: Checked, turn: Promise<void>, release: () => void): Promise<readonly (Result | Refusal)[] | void>;
   /**
    * With `check`: a checked batch's `commit` is called at once, while the commit before it is
    * still in flight, and must wait for `turn` before anything that may meet that commit's row
@@ -48,6 +54,8 @@ export interface GroupCommitOptions<Item, Result, Checked> {
   /** A failed batch of several items is tried again item by item (both stages), so a bad item fails only itself. */
   retryAlone?: boolean;
 }
+
+type CommitOf<Result> = (turn: Promise<void>, release: () => void) => Promise<readonly (Result | Refusal)[] | void>;
 
 interface Batch<Item, Result> {
   items: Item[];
@@ -102,16 +110,16 @@ export class GroupCommit<Item, Result = void, Checked = Item[]> {
   private async run(batch: Batch<Item, Result>): Promise<void> {
     const { check } = this.options;
     if (!check) {
-      this.startCommit(batch, (turn) => this.options.commit(batch.items as unknown as Checked, turn), SETTLED);
+      this.startCommit(batch, (turn, release) => this.options.commit(batch.items as unknown as Checked, turn, release), SETTLED);
       // Not serial, a batch cut at maxBatch leaves the rest for the next turn.
       this.schedule();
       return;
     }
     this.checking = true;
-    let commit: (turn: Promise<void>) => Promise<readonly (Result | Refusal)[] | void>;
+    let commit: CommitOf<Result>;
     try {
       const checked = await check(batch.items);
-      commit = (turn) => this.options.commit(checked, turn);
+      commit = (turn, release) => this.options.commit(checked, turn, release);
     } catch (error) {
       // Failed in its lookups: the batch is tried again in its commit turn, so commits stay in order.
       commit = () => Promise.reject(error);
@@ -124,11 +132,14 @@ export class GroupCommit<Item, Result = void, Checked = Item[]> {
     this.schedule();
   }
 
-  private startCommit(batch: Batch<Item, Result>, commit: (turn: Promise<void>) => Promise<readonly (Result | Refusal)[] | void>, turn: Promise<void>): void {
-    const settled = this.commitBatch(batch, commit, turn);
+  private startCommit(batch: Batch<Item, Result>, commit: CommitOf<Result>, turn: Promise<void>): void {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const settled = this.commitBatch(batch, commit, turn, release);
     if (!this.options.serial) return;
     const { releaseAfterMs } = this.options;
-    const slot = releaseAfterMs === undefined ? settled : releasedAfter(settled, releaseAfterMs);
+    const done = Promise.race([settled, released]);
+    const slot = releaseAfterMs === undefined ? done : releasedAfter(done, releaseAfterMs);
     this.committing = slot;
     void slot.then(() => {
       if (this.committing === slot) this.committing = null;
@@ -137,14 +148,10 @@ export class GroupCommit<Item, Result = void, Checked = Item[]> {
   }
 
   /** Runs a batch's commit and settles its items; never rejects. */
-  private async commitBatch(
-    batch: Batch<Item, Result>,
-    commit: (turn: Promise<void>) => Promise<readonly (Result | Refusal)[] | void>,
-    turn: Promise<void>,
-  ): Promise<void> {
+  private async commitBatch(batch: Batch<Item, Result>, commit: CommitOf<Result>, turn: Promise<void>, release: () => void): Promise<void> {
     let results: readonly (Result | Refusal)[] | void;
     try {
-      results = await commit(turn);
+      results = await commit(turn, release);
     } catch (error) {
       // A commit opened before its turn may fail before it: what follows waits for the turn too.
       await turn;
@@ -162,7 +169,7 @@ export class GroupCommit<Item, Result = void, Checked = Item[]> {
     const { check, commit } = this.options;
     const batch = { items: [item], resolves: [resolve], rejects: [reject] };
     try {
-      settle(batch, await commit(check ? await check(batch.items) : (batch.items as unknown as Checked), SETTLED));
+      settle(batch, await commit(check ? await check(batch.items) : (batch.items as unknown as Checked), SETTLED, () => {}));
     } catch (error) {
       reject(error);
     }

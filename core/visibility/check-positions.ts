@@ -8,8 +8,8 @@ import { notFound } from '../errors.js';
 import { Refusal } from '../shared/group-commit.js';
 import { listQuery } from '../shared/in-list.js';
 import type { Scope } from '../shared/scope.js';
-import { chooseTrip, positionTrip, type PositionTrip } from './position-trip.js';
-import { candidateLists, findTripCandidates, findTripLoads, selectCandidateRows, toTripCandidates, type CandidateRow, type CandidateShape, type TripCandidates } from './position-trip.repository.js';
+import { chooseTrip, chosenTrip, type ChosenTrip } from './position-trip.js';
+import { candidateLists, findTripCandidates, selectCandidateRows, toTripCandidates, type CandidateRow, type CandidateShape, type TripCandidates } from './position-trip.repository.js';
 
 /** The stored columns a reading gives itself; its asset's and its trip's are added once they are known. */
 export type PositionReading = Omit<AssetPositionColumns, 'subsidiary_id' | 'asset_id' | 'asset_type' | 'trip_id' | 'trip_number'>;
@@ -30,15 +30,15 @@ export interface PositionRequest {
   refusal?: unknown;
 }
 
-/** A reading its lookups accepted: the row to write and the trip it attaches to. */
+/** A reading its lookups accepted: the row to write and the trip it attaches to (its load is read in the transaction). */
 export interface AcceptedPosition {
   request: PositionRequest;
   row: AssetPositionColumns;
-  trip: PositionTrip | null;
+  trip: ChosenTrip | null;
 }
 
 /** The stored row of a reading on its asset and trip. */
-export function positionRow(reading: PositionReading, asset: PositionAsset, trip: PositionTrip | null): AssetPositionColumns {
+export function positionRow(reading: PositionReading, asset: PositionAsset, trip: Pick<ChosenTrip, 'id' | 'tripNumber'> | null): AssetPositionColumns {
   // Columns in the table's order, as every row of a batch's statements lists them.
   return {
     tenant_id: reading.tenant_id,
@@ -143,27 +143,22 @@ async function findAssetsAndTrips(db: Db, batch: readonly PositionRequest[]): Pr
 }
 
 /**
- * The first stage of a position batch, outside its transaction: one asset lookup, one trip
- * lookup (with the trips' open stops; one statement for both on Postgres) and one read of the
- * chosen trips' loads (their share links and 214s) for the whole batch. Per reading, in order, checked in the API's order: an
- * asset outside the caller's scope (or of the wrong type) is 404, a TripId that is not the
- * asset's within that scope is 404, then the reading's own refusal (422); otherwise its row.
+ * The first stage of a position batch, outside its transaction: one asset lookup and one trip
+ * lookup (with the trips' open stops; one statement for both on Postgres) for the whole batch.
+ * Per reading, in order, checked in the API's order: an asset outside the caller's scope (or of
+ * the wrong type) is 404, a TripId that is not the asset's within that scope is 404, then the
+ * reading's own refusal (422); otherwise its row and its trip. What the trip's load says (share
+ * link, 214s) is read in the transaction (commit-positions.ts).
  */
 export async function checkPositions(db: Db, batch: readonly PositionRequest[]): Promise<(AcceptedPosition | Refusal)[]> {
   const [assets, candidates] = await findAssetsAndTrips(db, batch);
-  const choices = batch.map((request, index) => {
-    const asset = assets[index];
-    return asset ? chooseTrip(candidates, request.scope, asset, request.point, request.tripId) : null;
-  });
-  const chosenLoads = choices.flatMap((trip) => (trip && trip !== 'unknown' ? [trip.load_id] : []));
-  const loads = await findTripLoads(db, [...new Set(chosenLoads)]);
   return batch.map((request, index) => {
     const asset = assets[index];
     if (!asset) return new Refusal(notFound('Asset'));
-    const choice = choices[index]!;
+    const choice = chooseTrip(candidates, request.scope, asset, request.point, request.tripId);
     if (choice === 'unknown') return new Refusal(notFound('Trip'));
     if (request.refusal !== undefined) return new Refusal(request.refusal);
-    const trip = choice && positionTrip(choice, loads.get(choice.load_id), candidates);
+    const trip = choice && chosenTrip(choice, candidates);
     return { request, row: positionRow(request.reading, asset, trip), trip };
   });
 }

@@ -1,4 +1,5 @@
 import { dialectOf, type Db } from '../../db/create-db.js';
+import { StatementCount } from '../../db/statement-count.js';
 import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
 import type { Clock } from '../clock.js';
 import { Refusal } from '../shared/group-commit.js';
@@ -9,6 +10,7 @@ import type { ShareLink } from '../visibility-shares/share.repository.js';
 import type { AcceptedPosition } from './check-positions.js';
 import type { SentStatus } from './position-trip.js';
 import { holdAndAppendPositions } from './position.repository.js';
+import { positionTrip } from './position-trip.js';
 
 export interface PositionOutcome {
   row: AssetPositionColumns;
@@ -21,7 +23,7 @@ export interface InTransitReading {
   tripId: string;
   tenantId: string;
   row: AssetPositionColumns;
-  /** What its load's 214s last said, read with the trip outside the transaction (may be older). */
+  /** What its load's 214s last said, read in the batch's transaction with the positions. */
   sent: SentStatus;
 }
 
@@ -54,9 +56,10 @@ export async function commitPositions(
   db: Db,
   checked: readonly (AcceptedPosition | Refusal)[],
   turn: Promise<void> = Promise.resolve(),
+  release: () => void = () => {},
 ): Promise<(PositionOutcome | Refusal)[]> {
   const accepted = checked.filter((reading): reading is AcceptedPosition => !(reading instanceof Refusal));
-  const held = await writePositions(db, accepted, turn);
+  const held = await writePositions(db, accepted, turn, release);
   let next = 0;
   return checked.map((reading) => (reading instanceof Refusal ? reading : { row: reading.row, held: held[next++]! }));
 }
@@ -73,20 +76,24 @@ export async function commitPositions(
  * is part of the time between one batch's commit and the next one's. On SQLite a
  * transaction holds the one connection every request shares, so it is opened only in its turn.
  */
-async function writePositions(db: Db, accepted: readonly AcceptedPosition[], turn: Promise<void>): Promise<boolean[]> {
+async function writePositions(db: Db, accepted: readonly AcceptedPosition[], turn: Promise<void>, release: () => void): Promise<boolean[]> {
   if (accepted.length === 0) return [];
-  if (dialectOf(db) !== 'postgres') await turn;
-  const shareLoadIds = new Set(accepted.flatMap(({ trip }) => (trip?.share ? [trip.share.loadId] : [])));
+  const postgres = dialectOf(db) === 'postgres';
+  if (!postgres) await turn;
+  const loadIds = new Set(accepted.flatMap(({ trip }) => (trip ? [trip.loadId] : [])));
   const etaTripIds = new Set(accepted.flatMap(({ trip }) => (trip?.status === 'InTransit' ? [trip.id] : [])));
   const fenceTripIds = new Set(accepted.flatMap(({ trip }) => (trip?.fences ? [trip.id] : [])));
-  return db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (held) => {
     await turn;
-    const { held: outcomes, shareStates, tripStops } = await holdAndAppendPositions(
-      trx,
+    const { held: outcomes, loads, shareStates, tripStops } = await holdAndAppendPositions(
+      held,
       accepted.map((item) => item.row),
-      { shareLoadIds: [...shareLoadIds], etaTripIds: [...etaTripIds], fenceTripIds: [...fenceTripIds] },
+      { loadIds: [...loadIds], etaTripIds: [...etaTripIds], fenceTripIds: [...fenceTripIds] },
     );
-    const heldItems = accepted.filter((_, index) => outcomes[index]);
+    // What follows the held positions runs counted: a batch that ran nothing more hands its turn on.
+    const followers = new StatementCount();
+    const trx = held.withPlugin(followers);
+    const heldItems = accepted.flatMap(({ request, row, trip }, index) => (outcomes[index] ? [{ request, row, trip: trip && positionTrip(trip, loads.get(trip.loadId)) }] : []));
     const live: LiveEtaUpdate[] = heldItems
       .filter((item) => item.trip?.status === 'InTransit')
       .map(({ request, trip }) => ({
@@ -128,6 +135,13 @@ async function writePositions(db: Db, accepted: readonly AcceptedPosition[], tur
       ),
       tripStops ?? [],
     );
+    // Only its COMMIT is left, and it wrote nothing the next batch's statement reads in its
+    // snapshot (stops, trips, loads, share states): the held positions and the counters they bump, which
+    // that statement meets through their row locks (an upsert waits for this commit and then
+    // compares with the committed row). So the next batch goes now, its statement waiting on
+    // those locks in the database rather than behind this commit's round trip. On SQLite the
+    // transaction holds the one connection; nothing to gain.
+    if (postgres && followers.count === 0) release();
     return outcomes;
   });
 }

@@ -129,8 +129,8 @@ export function candidateLists(assets: readonly { id: string; kind: AssetKind }[
  * One read for a whole batch: the Dispatched or InTransit trips of its assets, plus any trip a
  * reading names by TripId (whatever its status), each with the Open and Arrived stops of the
  * active ones (with their locations' fences): what choosing each reading's trip needs. What the
- * chosen trips' loads add (share links, 214s) is read for those trips only (`findTripLoads`):
- * a truck of a real carrier has about eleven active trips, and joining each one's load,
+ * chosen trips' loads add (share links, 214s) is read for those trips only, in the batch's
+ * transaction (`selectTripLoads`): a truck of a real carrier has about eleven active trips, and joining each one's load,
  * customer, tender and 214 state cost the big tenant's feed (bench/big-tenant.ts) most of this
  * read, for the one trip a reading attaches to.
  */
@@ -187,9 +187,9 @@ export function toTripCandidates(rows: readonly CandidateRow[]): TripCandidates 
   return { byAsset, nextStop, fences };
 }
 
-/** The loads' statement: its one parameter is the list of load ids. */
-const loadRows = listQuery((db: Db, _shape: null, lists) =>
-  db
+/** The loads of a batch's trips, by id: what `TripLoad` says of each. */
+export function selectTripLoads(db: Db, loadIds: readonly string[]) {
+  return db
     .selectFrom('loads')
     .leftJoin('customers', (join) =>
       join.onRef('customers.id', '=', 'loads.customer_id').onRef('customers.tenant_id', '=', 'loads.tenant_id').on('customers.visibility_url', 'is not', null),
@@ -214,19 +214,27 @@ const loadRows = listQuery((db: Db, _shape: null, lists) =>
       'edi_load_status.en_route_sent_at as status_en_route_sent_at',
       'edi_load_status.eta_sent as status_eta_sent',
     ])
-    .where(inList(db, 'loads.id', lists[0]!)),
-);
+    .where(inList(db, 'loads.id', loadIds));
+}
+
+/** A row of `selectTripLoads`. */
+export type TripLoadRow = InferResult<ReturnType<typeof selectTripLoads>>[number];
+
+export function toTripLoads(rows: readonly TripLoadRow[]): Map<string, TripLoad> {
+  return new Map(rows.map(({ id, ...load }) => [id, load]));
+}
+
+/** `selectTripLoads` as a statement of its own (SQLite batches), built once (core/shared/in-list.ts). */
+const loadRows = listQuery((db: Db, _shape: null, [loadIds]) => selectTripLoads(db, loadIds!));
 
 /**
- * The loads of the trips a batch's readings attach to, by load id: each one's customer when
- * that one has a visibility integration (the share link: read outside the write transaction,
- * as a load's customer and its integration rarely change; the share state itself is read in
- * the transaction), and what the load's 214s last said when a partner follows it
- * (docs/edi.md#outbound-214): a batch of loads without one, or with none due, then costs the
- * 214s no statement.
+ * The loads of the trips a batch's readings attach to, by load id, read in the batch's
+ * transaction (position.repository.ts: on Postgres within its held-position statement): each
+ * one's customer when that one has a visibility integration (the share link), and what the
+ * load's 214s last said when a partner follows it (docs/edi.md#outbound-214): a batch of loads
+ * without one, or with none due, then costs the 214s no statement.
  */
 export async function findTripLoads(db: Db, loadIds: readonly string[]): Promise<Map<string, TripLoad>> {
   if (loadIds.length === 0) return new Map();
-  const rows = await loadRows(db, null, [loadIds]);
-  return new Map(rows.map(({ id, ...load }) => [id, load]));
+  return toTripLoads(await loadRows(db, null, [loadIds]));
 }

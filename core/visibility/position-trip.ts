@@ -5,14 +5,20 @@ import type { Fence } from '../locations/fence-geometry.js';
 import type { ShareLink } from '../visibility-shares/share.repository.js';
 import { ACTIVE, ASSET_COLUMN, type CandidateTrip, type TripCandidates, type TripLoad } from './position-trip.repository.js';
 
-export interface PositionTrip {
+/** The trip a reading attaches to, as its lookups chose it (outside the transaction). */
+export interface ChosenTrip {
   id: string;
   tripNumber: string;
   status: string;
-  /** Where the trip's progress is shared: null when its load's customer has no visibility integration. */
-  share: ShareLink | null;
+  loadId: string;
   /** The fences of its Open and Arrived stops when it has a fenced stop to watch (docs/api-rules.md#geofences); null otherwise. */
   fences: ReadonlyMap<string, Fence> | null;
+}
+
+/** A chosen trip with what its load says, read in the batch's transaction. */
+export interface PositionTrip extends ChosenTrip {
+  /** Where the trip's progress is shared: null when its load's customer has no visibility integration. */
+  share: ShareLink | null;
   /**
    * When its load was tendered by an Active EDI partner that receives 214s
    * (docs/edi.md#outbound-214): what they last said, as read with the trip; null otherwise.
@@ -28,7 +34,7 @@ export interface SentStatus {
 
 /**
  * The candidate trip a position attaches to (docs/api-rules.md#visibility); `positionTrip` then
- * adds what its load says. Only the asset's trips in the
+ * adds what its load says, in the batch's transaction. Only the asset's trips in the
  * caller's scope count: the batch's candidates are every caller's, and an asset may also be on
  * a trip of another subsidiary, which this caller may not see. A given TripId must be one of
  * them (`'unknown'` otherwise: the same 404 as a missing trip). Without one: the asset's
@@ -60,26 +66,28 @@ export function chooseTrip(
   return best?.trip ?? null;
 }
 
-/** A chosen trip with its load (`undefined` only if the load went between the two reads: then nothing to share). */
-export function positionTrip(trip: CandidateTrip, load: TripLoad | undefined, candidates: TripCandidates): PositionTrip {
+/** A candidate as the trip its reading attaches to. */
+export function chosenTrip(trip: CandidateTrip, candidates: TripCandidates): ChosenTrip {
+  return { id: trip.id, tripNumber: trip.trip_number, status: trip.status, loadId: trip.load_id, fences: candidates.fences.get(trip.id) ?? null };
+}
+
+/** A chosen trip with its load (`undefined` only if the load went since the trip was read: then nothing to share). */
+export function positionTrip(trip: ChosenTrip, load: TripLoad | undefined): PositionTrip {
   const share =
     !load || load.share_customer_id === null
       ? null
       : {
           tripId: trip.id,
-          tripNumber: trip.trip_number,
+          tripNumber: trip.tripNumber,
           tenantId: load.load_tenant_id,
           subsidiaryId: load.load_subsidiary_id,
           customerId: load.share_customer_id,
-          loadId: trip.load_id,
+          loadId: trip.loadId,
           loadNumber: load.load_number,
         };
   return {
-    id: trip.id,
-    tripNumber: trip.trip_number,
-    status: trip.status,
+    ...trip,
     share,
-    fences: candidates.fences.get(trip.id) ?? null,
     statusSent: !load || load.status_partner_id === null ? null : { enRouteSentAt: load.status_en_route_sent_at, etaSent: load.status_eta_sent },
   };
 }

@@ -15,17 +15,18 @@ const MAX_BATCH = 500;
  *
  * Two stages of plain data, overlapped: while one batch's transaction commits, the next batch's
  * lookups run (`checkPositions`, on Postgres on another pooled connection). Transactions
- * (`commitPositions`) run one at a time, in arrival order, so batches never wait on each other's
- * row locks; each round trip in one is time the writer waits (issue 19). On Postgres a batch's
+ * (`commitPositions`) take turns, in arrival order, so batches never wait on each other's row
+ * locks; each round trip in one is time the writer waits (issue 19). On Postgres a batch's
  * transaction is opened while the one before it commits (`openBeforeTurn`: its connection is
  * taken from the pool off that path; BEGIN itself goes out with the held-position statement,
- * db/postgres-statement-cache.ts). A batch costs a fixed number of statements: one asset lookup and one
- * trip lookup (one statement for both on Postgres), one lookup of the chosen trips' loads,
- * then one transaction: the
- * held-position upsert, the history insert and the reads the next steps need (the loads' share
- * state, the trips' stops), one statement on Postgres; the Live ETAs with the trips' version
- * bump, one statement on Postgres; the tracking shares (statements only when something is
- * due); and one commit for all of them.
+ * db/postgres-statement-cache.ts), and a transaction left with only its COMMIT hands the turn
+ * on before it (`release`): the next batch's statement meets its row locks in the database
+ * instead of waiting for the commit's round trip. A batch costs a fixed number of statements:
+ * one asset lookup and one trip lookup (one statement for both on Postgres), then one
+ * transaction: the held-position upsert, the history insert and the reads the next steps need
+ * (the chosen trips' loads, their share state, the trips' stops), one statement on Postgres;
+ * the Live ETAs with the trips' version bump, one statement on Postgres; the tracking shares
+ * (statements only when something is due); and one commit for all of them.
  *
  * On Postgres the writer runs on connections of its own whose statements are planned once
  * (`plannedOnce` of db/create-db.ts, made by `positionWriterFor`): they take the batch's
@@ -48,7 +49,7 @@ export class PositionWriter {
         return checkPositions(db, batch);
       },
       openBeforeTurn: true,
-      commit: (checked, turn) => commitPositions(db, checked, turn),
+      commit: (checked, turn, release) => commitPositions(db, checked, turn, release),
     });
   }
 

@@ -7,6 +7,7 @@ import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
 import { readLiveEtaStops, selectLiveEtaStops, type LiveEtaStop } from '../trips/live-eta.repository.js';
+import { findTripLoads, selectTripLoads, toTripLoads, type TripLoad, type TripLoadRow } from './position-trip.repository.js';
 import { readShareStates, selectShareStates, toShareStates, type ShareState, type ShareStateRow } from '../visibility-shares/share.repository.js';
 import type { TAssetLocation } from './position.schemas.js';
 
@@ -119,8 +120,8 @@ export async function holdLatestPositions(trx: Db, rows: readonly AssetPositionC
 
 /** What a batch's transaction reads besides the positions, for the steps after them. */
 export interface BatchReads {
-  /** The loads whose share state is read (share-progress.ts). */
-  shareLoadIds: readonly string[];
+  /** The loads of the batch's trips: what each one says (share link, 214s) and, for those shared, their share state (share-progress.ts). */
+  loadIds: readonly string[];
   /** Trips whose stops the Live ETA refresh may need (it reads them itself when they are not read here). */
   etaTripIds: readonly string[];
   /** Trips with a fenced stop to watch, whose stops' statuses and visits the geofence needs (core/trips/geofence-watch.ts). */
@@ -129,6 +130,7 @@ export interface BatchReads {
 
 export interface BatchReadResults {
   held: boolean[];
+  loads: Map<string, TripLoad>;
   shareStates: Map<string, ShareState>;
   /**
    * The stops of the ETA and fence trips (`selectLiveEtaStops`), in trip and route order: one
@@ -143,8 +145,9 @@ export interface BatchReadResults {
  * in the fewest round trips. On Postgres each round is one statement: a data-modifying CTE
  * whose history insert selects the upsert's RETURNING (only rows the guard let through), each
  * paired with its history id by key (keys are unique within a round); the first round's
- * statement also returns, in one more row, the loads' share state and the trips' stops as JSON
- * arrays (the snapshot is the transaction's, as statements of their own would see): the stops
+ * statement also returns, in one more row, the trips' loads, their share state and the trips'
+ * stops as JSON arrays (the snapshot is the transaction's, as statements of their own would
+ * see; the loads' read is a round trip the batch's lookups no longer make): the stops
  * of the ETA and the fence trips in one read, so a fenced trip InTransit, as most are, costs
  * the statement nothing more. The history's statement triggers (counters, migrations 0074 and
  * 0085) fire once for it, over the rows it inserted. On SQLite, in-process, a statement costs
@@ -156,9 +159,11 @@ export async function holdAndAppendPositions(
   rows: readonly AssetPositionColumns[],
   reads: BatchReads,
 ): Promise<BatchReadResults> {
-  const { shareLoadIds, etaTripIds, fenceTripIds } = reads;
+  const { loadIds, etaTripIds, fenceTripIds } = reads;
   const stopTripIds = fenceTripIds.length === 0 ? etaTripIds : [...new Set([...etaTripIds, ...fenceTripIds])];
   if (dialectOf(trx) !== 'postgres') {
+    const loads = await findTripLoads(trx, loadIds);
+    const shareLoadIds = [...loads].flatMap(([loadId, load]) => (load.share_customer_id === null ? [] : [loadId]));
     const held = await holdLatestPositions(trx, rows);
     await appendPositionHistory(
       trx,
@@ -166,8 +171,9 @@ export async function holdAndAppendPositions(
     );
     const shareStates = shareLoadIds.length === 0 ? new Map() : toShareStates(await readShareStates(trx, null, [shareLoadIds]));
     const tripStops = fenceTripIds.length === 0 ? undefined : await readLiveEtaStops(trx, null, [stopTripIds]);
-    return { held, shareStates, tripStops };
+    return { held, loads, shareStates, tripStops };
   }
+  let loads = new Map<string, TripLoad>();
   let shareStates = new Map<string, ShareState>();
   let tripStops: LiveEtaStop[] = [];
   const held = await holdInRounds(rows, async (round, first) => {
@@ -192,10 +198,13 @@ export async function holdAndAppendPositions(
       .select([
         sql<string | null>`history.asset_id`.as('asset_id'),
         sql<string | null>`history.source`.as('source'),
+        sql<TripLoadRow[] | null>`null`.as('loads'),
         sql<ShareStateRow[] | null>`null`.as('share_states'),
         sql<LiveEtaStop[] | null>`null`.as('trip_stops'),
       ]);
-    const shareStatesJson = shareLoadIds.length > 0 ? sql<ShareStateRow[] | null>`(select json_agg(s) from ${selectShareStates(trx, shareLoadIds).as('s')})` : sql<null>`null`;
+    // Every load's share state: those not shared are a few index probes that find nothing.
+    const loadsJson = loadIds.length > 0 ? sql<TripLoadRow[] | null>`(select json_agg(l) from ${selectTripLoads(trx, loadIds).as('l')})` : sql<null>`null`;
+    const shareStatesJson = loadIds.length > 0 ? sql<ShareStateRow[] | null>`(select json_agg(s) from ${selectShareStates(trx, loadIds).as('s')})` : sql<null>`null`;
     // json_agg's own ORDER BY: the rows' order as the refresh's own read orders them.
     const tripStopsJson =
       stopTripIds.length > 0 ? sql<LiveEtaStop[] | null>`(select json_agg(s order by s.trip_id, s.sequence) from ${selectLiveEtaStops(trx, stopTripIds).as('s')})` : sql<null>`null`;
@@ -205,6 +214,7 @@ export async function holdAndAppendPositions(
           trx.selectNoFrom([
             sql<string | null>`null`.as('asset_id'),
             sql<string | null>`null`.as('source'),
+            loadsJson.as('loads'),
             shareStatesJson.as('share_states'),
             tripStopsJson.as('trip_stops'),
           ]),
@@ -215,13 +225,14 @@ export async function holdAndAppendPositions(
     for (const row of returned) {
       if (row.asset_id !== null && row.source !== null) keys.push({ asset_id: row.asset_id, source: row.source });
       else {
+        loads = toTripLoads(row.loads ?? []);
         shareStates = toShareStates(row.share_states ?? []);
         tripStops = row.trip_stops ?? [];
       }
     }
     return keys;
   });
-  return { held, shareStates, tripStops };
+  return { held, loads, shareStates, tripStops };
 }
 
 export async function heldRecordedAt(db: Db, scope: Scope, assetId: string, source: string): Promise<string | undefined> {
