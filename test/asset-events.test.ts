@@ -244,6 +244,17 @@ describe('the event stream over every asset of a kind, at any page', () => {
     await u.db.deleteFrom('stops').where('id', '=', 'stp_1990_2').execute();
     await u.db.updateTable('trips').set({ driver_id: null }).where('id', '=', 'trp_1990_a').execute();
     await expectEveryPage([2]);
+    // Stops inserted and deleted: with an event and without, one statement each (Postgres's
+    // trigger skips a statement none of whose stops has an event, migration 0390).
+    const model = await u.db.selectFrom('stops').selectAll().where('id', '=', 'stp_1001_2').executeTakeFirstOrThrow();
+    const copy = (id: string, sequence: number, arrived: string | null, departed: string | null) => ({ ...model, id, trip_id: 'trp_1990_a', sequence, arrived_at: arrived, departed_at: departed });
+    await u.db.insertInto('stops').values([copy('stp_x_events', 91, at(61), at(62)), copy('stp_x_plain', 92, null, null)]).execute();
+    await expectEveryPage([2]);
+    await u.db.insertInto('stops').values([copy('stp_x_plain2', 93, null, null)]).execute();
+    await u.db.deleteFrom('stops').where('id', 'in', ['stp_x_plain', 'stp_x_plain2']).execute();
+    await expectEveryPage([2]);
+    await u.db.deleteFrom('stops').where('id', '=', 'stp_x_events').execute();
+    await expectEveryPage([2]);
   });
 
   it('keeps Total and pages exact when readings arrive together and are written in batches', { timeout: 60_000 }, async () => {

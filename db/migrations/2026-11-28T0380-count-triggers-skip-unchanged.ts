@@ -22,7 +22,7 @@ import { changedStops, movedTrips, POSTGRES_FUNCTIONS as EVENT_COUNT_FUNCTIONS, 
 const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /** `exists` when the update's new rows differ from its old rows in `columns`. */
-const changedIn = (columns: string) => `exists (select ${columns} from new_rows except all select ${columns} from old_rows)`;
+export const changedIn = (columns: string) => `exists (select ${columns} from new_rows except all select ${columns} from old_rows)`;
 
 /**
  * A counter function over an insert's, a delete's or an update's transition tables: `upsert`
@@ -41,7 +41,7 @@ end $$`;
 
 const LIST_COUNTS = guardedCounter('list_counts_bump', upsertChanges, changes, 'tenant_id, subsidiary_id, status');
 
-const EVENT_COUNTS = [
+export const EVENT_COUNTS = [
   guardedCounter('asset_event_counts_stops', postgresUpsert, changedStops, 'trip_id, arrived_at, departed_at'),
   `create or replace function asset_event_counts_trips() returns trigger language plpgsql as $$
 begin

@@ -46,6 +46,7 @@ import * as ediLoadStatus from './2026-11-27T0340-edi-load-status.js';
 import * as webhookMessageIds from './2026-11-27T0360-webhook-message-ids.js';
 import * as rateLimitLastGrant from './2026-11-27T0370-rate-limit-last-grant.js';
 import * as countTriggersSkipUnchanged from './2026-11-28T0380-count-triggers-skip-unchanged.js';
+import * as stopEventCountsSkipEventless from './2026-11-28T0390-stop-event-counts-skip-eventless.js';
 
 /**
  * Every migration, by name, in order. Listed statically (not read from the folder) so the
@@ -99,4 +100,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T0360-webhook-message-ids': webhookMessageIds,
   '2026-11-27T0370-rate-limit-last-grant': rateLimitLastGrant,
   '2026-11-28T0380-count-triggers-skip-unchanged': countTriggersSkipUnchanged,
+  '2026-11-28T0390-stop-event-counts-skip-eventless': stopEventCountsSkipEventless,
 };
