@@ -70,7 +70,8 @@ export async function commitPositions(
  * trips' fences; per reading, held or stale. The geofence goes last: its trip writes read the
  * trips afresh (after the Live ETAs) and share what they record themselves.
  *
- * Its first statement waits for `turn` (the batch before it committed). On Postgres the
+ * Its first statement waits for `turn` (the batch before it committed, or released its turn with
+ * only its COMMIT left: `release` below). On Postgres the
  * transaction is opened before (its connection taken from the pool; BEGIN takes no lock and no
  * snapshot, and is sent with the first statement, db/postgres-statement-cache.ts), so neither
  * is part of the time between one batch's commit and the next one's. On SQLite a
@@ -83,16 +84,16 @@ async function writePositions(db: Db, accepted: readonly AcceptedPosition[], tur
   const loadIds = new Set(accepted.flatMap(({ trip }) => (trip ? [trip.loadId] : [])));
   const etaTripIds = new Set(accepted.flatMap(({ trip }) => (trip?.status === 'InTransit' ? [trip.id] : [])));
   const fenceTripIds = new Set(accepted.flatMap(({ trip }) => (trip?.fences ? [trip.id] : [])));
-  return db.transaction().execute(async (held) => {
+  return db.transaction().execute(async (batchTrx) => {
     await turn;
     const { held: outcomes, loads, shareStates, tripStops } = await holdAndAppendPositions(
-      held,
+      batchTrx,
       accepted.map((item) => item.row),
       { loadIds: [...loadIds], etaTripIds: [...etaTripIds], fenceTripIds: [...fenceTripIds] },
     );
     // What follows the held positions runs counted: a batch that ran nothing more hands its turn on.
     const followers = new StatementCount();
-    const trx = held.withPlugin(followers);
+    const trx = batchTrx.withPlugin(followers);
     const heldItems = accepted.flatMap(({ request, row, trip }, index) => (outcomes[index] ? [{ request, row, trip: trip && positionTrip(trip, loads.get(trip.loadId)) }] : []));
     const live: LiveEtaUpdate[] = heldItems
       .filter((item) => item.trip?.status === 'InTransit')

@@ -130,9 +130,9 @@ export function candidateLists(assets: readonly { id: string; kind: AssetKind }[
  * reading names by TripId (whatever its status), each with the Open and Arrived stops of the
  * active ones (with their locations' fences): what choosing each reading's trip needs. What the
  * chosen trips' loads add (share links, 214s) is read for those trips only, in the batch's
- * transaction (`selectTripLoads`): a truck of a real carrier has about eleven active trips, and joining each one's load,
- * customer, tender and 214 state cost the big tenant's feed (bench/big-tenant.ts) most of this
- * read, for the one trip a reading attaches to.
+ * transaction (`selectTripLoads`): a truck of a real carrier has about eleven active trips,
+ * and joining each one's load, customer, tender and 214 state cost the big tenant's feed
+ * (bench/big-tenant.ts) most of this read, for the one trip a reading attaches to.
  */
 export async function findTripCandidates(
   db: Db,

@@ -7,9 +7,9 @@ import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
 import { readLiveEtaStops, selectLiveEtaStops, type LiveEtaStop } from '../trips/live-eta.repository.js';
-import { findTripLoads, selectTripLoads, toTripLoads, type TripLoad, type TripLoadRow } from './position-trip.repository.js';
 import { readShareStates, selectShareStates, toShareStates, type ShareState, type ShareStateRow } from '../visibility-shares/share.repository.js';
 import type { TAssetLocation } from './position.schemas.js';
+import { findTripLoads, selectTripLoads, toTripLoads, type TripLoad, type TripLoadRow } from './position-trip.repository.js';
 
 export function toAssetLocation(row: Selectable<AssetPositionColumns>): TAssetLocation {
   const hasAddress = [row.street, row.city, row.state, row.zip_code, row.country].some((part) => part !== null);
