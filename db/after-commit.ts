@@ -22,6 +22,23 @@ export async function afterCommit(db: Kysely<any>, callback: () => void): Promis
   });
 }
 
+const onCommitSent = new WeakMap<DatabaseConnection, Array<() => void>>();
+
+/**
+ * Runs `callback` as soon as the COMMIT of the transaction `db` has been handed to the driver
+ * (on Postgres, written to the connection's socket), before its answer: for a writer that hands
+ * on its turn once only its COMMIT is left (core/visibility/commit-positions.ts), so that COMMIT
+ * goes out before whatever the next turn starts. Dropped on rollback. Needs a database made by
+ * createDb, and `db` a transaction.
+ */
+export async function whenCommitSent(db: Kysely<any>, callback: () => void): Promise<void> {
+  await db.getExecutor().provideConnection(async (connection) => {
+    const list = onCommitSent.get(connection);
+    if (list) list.push(callback);
+    else onCommitSent.set(connection, [callback]);
+  });
+}
+
 /**
  * The dialect with a driver that runs the callbacks `afterCommit` registered on a connection,
  * and `onCommitted` after every commit (SQLite: the WAL's restart, db/sqlite-checkpointer.ts).
@@ -38,12 +55,18 @@ export function withAfterCommit(dialect: Dialect, onCommitted?: () => void): Dia
       driver.commitTransaction = async (connection) => {
         const callbacks = pending.get(connection);
         pending.delete(connection);
-        await commit(connection);
+        const sent = onCommitSent.get(connection);
+        onCommitSent.delete(connection);
+        // The driver sends COMMIT before its first await (Kysely's executeQuery calls pg's query at once).
+        const committing = commit(connection);
+        for (const callback of sent ?? []) callback();
+        await committing;
         onCommitted?.();
         for (const callback of callbacks ?? []) callback();
       };
       driver.rollbackTransaction = async (connection) => {
         pending.delete(connection);
+        onCommitSent.delete(connection);
         await rollback(connection);
       };
       return driver;

@@ -1,10 +1,9 @@
 import { CompiledQuery, sql, type Compilable, type Expression, type InferResult, type Kysely, type SqlBool } from 'kysely';
 import { dialectOf, type Dialect } from '../../db/create-db.js';
 
-type Lists = readonly (readonly string[])[];
 
 /** A list as `inList` sends it: one parameter, an array on Postgres, its JSON text on SQLite. */
-function listParameter(dialect: Dialect, values: readonly string[]): unknown {
+function listParameter(dialect: Dialect, values: readonly unknown[]): unknown {
   return dialect === 'postgres' ? [...values] : JSON.stringify(values);
 }
 
@@ -28,8 +27,9 @@ export function inList(on: Kysely<any> | Dialect, ref: string, values: readonly 
 }
 
 /**
- * A batch read whose only parameters are `inList` lists, built and compiled once per dialect
- * and shape and then run with each batch's lists. Building a Kysely query (its immutable nodes,
+ * A batch statement whose only parameters are lists (`inList`'s, or on Postgres the arrays
+ * `unnest` makes rows of), built and compiled once per dialect and shape and then run with each
+ * batch's lists. Building a Kysely query (its immutable nodes,
  * one copy per call) and compiling it cost more CPU than SQLite took to run it: 160 of 180 µs
  * for a batch's trip lookup, 50 of 77 µs for its asset lookup (32 readings; the same text
  * every time, as the lists are one parameter each).
@@ -39,9 +39,9 @@ export function inList(on: Kysely<any> | Dialect, ref: string, values: readonly 
  * twice is given twice): the first compile of each shape checks that, so a fixed value sent as a
  * parameter fails the first batch (and the tests) instead of being reused for every batch.
  */
-export function listQuery<S, Q extends Compilable<any>>(build: (db: Kysely<any>, shape: S, lists: Lists) => Q) {
+export function listQuery<S, Q extends Compilable<any>, V = string>(build: (db: Kysely<any>, shape: S, lists: readonly (readonly V[])[]) => Q) {
   const texts = new Map<string, string>();
-  return async (db: Kysely<any>, shape: S, lists: Lists): Promise<InferResult<Q>> => {
+  return async (db: Kysely<any>, shape: S, lists: readonly (readonly V[])[]): Promise<InferResult<Q>> => {
     const dialect = dialectOf(db);
     const key = `${dialect}\u0000${JSON.stringify(shape)}`;
     const parameters = lists.map((list) => listParameter(dialect, list));

@@ -1,3 +1,4 @@
+import { whenCommitSent } from '../../db/after-commit.js';
 import { dialectOf, type Db } from '../../db/create-db.js';
 import { StatementCount } from '../../db/statement-count.js';
 import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
@@ -139,10 +140,11 @@ async function writePositions(db: Db, accepted: readonly AcceptedPosition[], tur
     // Only its COMMIT is left, and it wrote nothing the next batch's statement reads in its
     // snapshot (stops, trips, loads, share states): the held positions and the counters they bump, which
     // that statement meets through their row locks (an upsert waits for this commit and then
-    // compares with the committed row). So the next batch goes now, its statement waiting on
-    // those locks in the database rather than behind this commit's round trip. On SQLite the
-    // transaction holds the one connection; nothing to gain.
-    if (postgres && followers.count === 0) release();
+    // compares with the committed row). So the next batch goes as soon as this COMMIT is sent
+    // (first: the next batch's work would delay it), its statement waiting on those locks in the
+    // database rather than behind this commit's round trip. On SQLite the transaction holds the
+    // one connection; nothing to gain.
+    if (postgres && followers.count === 0) await whenCommitSent(batchTrx, release);
     return outcomes;
   });
 }
