@@ -15,10 +15,15 @@ export async function afterCommit(db: Kysely<any>, callback: () => void): Promis
     callback();
     return;
   }
+  await register(pending, db, callback);
+}
+
+/** Adds `callback` to the list `lists` keeps for the connection of the transaction `db`. */
+async function register(lists: WeakMap<DatabaseConnection, Array<() => void>>, db: Kysely<any>, callback: () => void): Promise<void> {
   await db.getExecutor().provideConnection(async (connection) => {
-    const list = pending.get(connection);
+    const list = lists.get(connection);
     if (list) list.push(callback);
-    else pending.set(connection, [callback]);
+    else lists.set(connection, [callback]);
   });
 }
 
@@ -32,11 +37,7 @@ const onCommitSent = new WeakMap<DatabaseConnection, Array<() => void>>();
  * createDb, and `db` a transaction.
  */
 export async function whenCommitSent(db: Kysely<any>, callback: () => void): Promise<void> {
-  await db.getExecutor().provideConnection(async (connection) => {
-    const list = onCommitSent.get(connection);
-    if (list) list.push(callback);
-    else onCommitSent.set(connection, [callback]);
-  });
+  await register(onCommitSent, db, callback);
 }
 
 /**

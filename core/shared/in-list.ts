@@ -1,7 +1,6 @@
 import { CompiledQuery, sql, type Compilable, type Expression, type InferResult, type Kysely, type SqlBool } from 'kysely';
 import { dialectOf, type Dialect } from '../../db/create-db.js';
 
-
 /** A list as `inList` sends it: one parameter, an array on Postgres, its JSON text on SQLite. */
 function listParameter(dialect: Dialect, values: readonly unknown[]): unknown {
   return dialect === 'postgres' ? [...values] : JSON.stringify(values);
@@ -29,10 +28,10 @@ export function inList(on: Kysely<any> | Dialect, ref: string, values: readonly 
 /**
  * A batch statement whose only parameters are lists (`inList`'s, or on Postgres the arrays
  * `unnest` makes rows of), built and compiled once per dialect and shape and then run with each
- * batch's lists. Building a Kysely query (its immutable nodes,
- * one copy per call) and compiling it cost more CPU than SQLite took to run it: 160 of 180 µs
- * for a batch's trip lookup, 50 of 77 µs for its asset lookup (32 readings; the same text
- * every time, as the lists are one parameter each).
+ * batch's lists. Building a Kysely query (its immutable nodes, one copy per call) and compiling
+ * it cost more CPU than SQLite took to run it: 160 of 180 µs for a batch's trip lookup, 50 of 77
+ * µs for its asset lookup (32 readings; the same text every time, as the lists are one parameter
+ * each).
  *
  * `shape` is what the text depends on besides the dialect (which lists there are, say: JSON
  * data). `build` must take its parameters from the lists alone, in the order given (a list used

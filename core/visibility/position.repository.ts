@@ -251,10 +251,12 @@ export async function holdAndAppendPositions(
   let tripStops: LiveEtaStop[] = [];
   const held = await holdInRounds(rows, async (round, first) => {
     const shape: HeldShape = { reads: first, loads: first && loadIds.length > 0, stops: first && stopTripIds.length > 0 };
+    const columns = KEYED_COLUMNS.map((column) => round.map((row) => row[column]));
+    // The history's keys are the first two columns, given again (a list used twice is given twice).
     const returned = await heldStatement(trx, shape, [
-      ...KEYED_COLUMNS.map((column) => round.map((row) => row[column])),
-      round.map((row) => row.asset_id),
-      round.map((row) => row.source),
+      ...columns,
+      columns[0]!,
+      columns[1]!,
       round.map(() => historyId()),
       ...(shape.loads ? [loadIds, loadIds] : []),
       ...(shape.stops ? [stopTripIds] : []),
