@@ -239,12 +239,21 @@ describe.runIf(testDatabaseKind() === 'postgres')('WEB_CONCURRENCY=2 on Postgres
     // The demo data was loaded once (a second load would have failed on its ids).
     expect(logLines(server).filter((line) => line.msg === 'fixture loaded into the empty database')).toHaveLength(1);
 
-    // docs/api-rules.md#rate-limits, 10 a second per token: exactly 10 of 25 in one window, over both workers.
+    // docs/api-rules.md#rate-limits, 10 a second per token, over both workers: never more than 10 of 25 in one window.
     const counts = await tokenBurst([apiUrl], authUrl, 25);
-    expect(counts).toEqual({ 200: TOKEN_LIMIT, 429: 25 - TOKEN_LIMIT });
     const served = () => logLines(server).filter((line) => line.msg === 'request' && line.path === '/api/p/v1.0/subsidiaries');
     await until(() => served().length >= 25, 'the request log lines');
     expect(new Set(served().map((line) => line.pid))).toEqual(new Set(workerPids));
+    expect((counts[200] ?? 0) + (counts[429] ?? 0), JSON.stringify(counts)).toBe(25);
+    expect(counts[200]).toBeLessThanOrEqual(TOKEN_LIMIT);
+    // Exactly 10 when each worker got at least 10 of the requests. The primary hands connections
+    // to whichever worker is free, so the split can be uneven; a worker that got fewer may hold
+    // units of its last slice it has no request to spend on (the leasing store's header: stricter,
+    // never looser), at most one slice of half the budget, 5.
+    const burst = served().slice(-25); // the burst that fitted a window (an earlier attempt's lines come first)
+    const perWorker = workerPids.map((pid) => burst.filter((line) => line.pid === pid).length);
+    if (Math.min(...perWorker) >= TOKEN_LIMIT) expect(counts, JSON.stringify(perWorker)).toEqual({ 200: TOKEN_LIMIT, 429: 25 - TOKEN_LIMIT });
+    else expect(counts[200], JSON.stringify({ counts, perWorker })).toBeGreaterThanOrEqual(TOKEN_LIMIT / 2);
 
     // The token endpoint, 30 a minute per client id, over both workers.
     const tokenCounts = await tokenEndpointBurst([authUrl], 40);
