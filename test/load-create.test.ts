@@ -43,7 +43,8 @@ describe('POST /loads', () => {
     expect(response.status, response.text).toBe(201);
     const load = response.body;
     expect(load.LoadNumber).toMatch(/^[0-9]+$/);
-    expect(load.Id).toMatch(/^lod_/);
+    // Time-ordered UUIDs (docs/api-rules.md#loads): new rows go at the end of their indexes.
+    expect(load.Id).toMatch(/^lod_[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(load).toMatchObject({
       Status: 'Planned',
       CustomerId: 'cus_heartland',
@@ -58,7 +59,8 @@ describe('POST /loads', () => {
     });
     expect(load.Trips).toHaveLength(1);
     expect(load.Trips[0]).toMatchObject({ TripNumber: `${load.LoadNumber}-1`, Status: 'Planned', DriverId: null });
-    expect(load.Trips[0].Id).toMatch(/^trp_/);
+    expect(load.Trips[0].Id).toMatch(/^trp_[0-9a-f]{8}-[0-9a-f]{4}-7/);
+    for (const stop of load.Trips[0].Stops) expect(stop.Id).toMatch(/^stp_[0-9a-f]{8}-[0-9a-f]{4}-7/);
     expect(load.Trips[0].Stops.map((stop: any) => [stop.Id.slice(0, 4), stop.Status, stop.Eta?.Manual])).toEqual([
       ['stp_', 'Open', '2026-11-25T15:00:00.000Z'],
       ['stp_', 'Open', '2026-11-26T14:00:00.000Z'],

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PositionRequest } from '../core/visibility/check-positions.js';
 import { PositionWriter } from '../core/visibility/position-writer.js';
-import { historyId } from '../core/visibility/position.repository.js';
 import type { Scope } from '../core/shared/scope.js';
 import { startTestApp, type TestApp } from './harness.js';
 
@@ -131,14 +130,5 @@ describe('position writer (batches)', () => {
     expect(await heldOf('drv_ana')).toBe('2026-11-22T12:00:00.000Z');
     expect(await heldOf('drv_cara')).toBe('2026-11-22T11:00:30.000Z');
     expect(await heldOf('trk_202')).toBe('2026-11-22T12:00:00.000Z');
-  });
-});
-
-describe('history ids', () => {
-  it('are UUIDv7: version 7, RFC variant, and ordered by the millisecond they were made', () => {
-    const ids = [historyId(1_795_000_000_000), historyId(1_795_000_000_001), historyId(1_795_000_100_000)];
-    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect([...ids].reverse().sort()).toEqual(ids);
-    expect(new Set(Array.from({ length: 1000 }, () => historyId(1_795_000_000_000))).size).toBe(1000);
   });
 });

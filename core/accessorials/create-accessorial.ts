@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { notFound } from '../errors.js';
 import { createOnce } from '../idempotency/create-once.js';
 import { findCarrier, findCustomer, findDriver, type PartyRef } from '../shared/parties.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { minorOf } from '../shared/money-input.js';
+import { newRecordId } from '../shared/record-id.js';
 import { scopeOf, type Scope } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import type { Db } from '../../db/create-db.js';
@@ -62,7 +62,7 @@ function createProcedure(family: Family) {
       if (amount === null) throw notWholeCents();
 
       const now = formatStoredDateTime(ctx.clock.now());
-      const id = `acc_${randomUUID()}`;
+      const id = newRecordId('acc');
       const result = await createOnce(ctx.db, {
         scope,
         family: family.path,

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/create-db.js';
+import { newRecordId } from '../shared/record-id.js';
 
 /**
  * The customer accessorial detention bills at departure (docs/api-rules.md#detention): of the
@@ -73,7 +73,7 @@ export async function saveDetentionCharge(trx: Db, charge: DetentionCharge, exis
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) > 0) return existingId;
   }
-  const id = `acc_${randomUUID()}`;
+  const id = newRecordId('acc');
   await trx
     .insertInto('accessorials')
     .values({

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { withHeaders } from '../answer-headers.js';
 import { claimExternalIds } from '../external-ids/external-id.repository.js';
 import { pairsOf, storeExternalIds, type TExternalIds } from '../external-ids/external-ids.schemas.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { ZCreatedHeaders } from '../shared/record-headers.js';
+import { newRecordId } from '../shared/record-id.js';
 import { scopeOf } from '../shared/scope.js';
 import type { TPageRequest } from '../shared/search-page.js';
 import { subsidiaryForWrite } from '../subsidiaries/subsidiary-for-write.js';
@@ -43,7 +43,7 @@ export function createAssetProcedure<T, L extends TPageRequest, S extends TPageR
       const now = formatStoredDateTime(ctx.clock.now());
       const externalIds = (input.ExternalIds ?? {}) as TExternalIds;
       const row = {
-        id: `${kind.idPrefix}_${randomUUID()}`,
+        id: newRecordId(kind.idPrefix),
         tenant_id: scope.tenantId,
         subsidiary_id: subsidiaryId,
         ...columnsOf(kind, input, 'all'),

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { sql, type Expression, type Insertable, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import { dialectOf, type Db } from '../../db/create-db.js';
 import type { Database } from '../../db/database.js';
@@ -9,6 +8,7 @@ import { parseExternalIds, storeExternalIds, type TExternalIds } from '../extern
 import { etagOf } from '../shared/etag.js';
 import { toMoney } from '../shared/money.js';
 import { unitsOf } from '../shared/money-object-input.js';
+import { newRecordId } from '../shared/record-id.js';
 import { updateAtVersion } from '../shared/update-at-version.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf } from '../shared/search-page.js';
@@ -160,7 +160,7 @@ export function newCarrierRow(tenantId: string, id: string, carrier: NewCarrier,
 /** The rows of a carrier's policies, in the order given. */
 export function insuranceRows(tenantId: string, carrierId: string, policies: readonly TInsuranceInput[]): InsuranceRow[] {
   return policies.map((policy, index) => ({
-    id: `cin_${randomUUID()}`,
+    id: newRecordId('cin'),
     tenant_id: tenantId,
     carrier_id: carrierId,
     sequence: index + 1,

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { withHeaders } from '../answer-headers.js';
 import { claimExternalIds } from '../external-ids/external-id.repository.js';
 import { pairsOf } from '../external-ids/external-ids.schemas.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { ZCreatedHeaders } from '../shared/record-headers.js';
+import { newRecordId } from '../shared/record-id.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import { appendCarrierEvent } from './carrier-events.js';
@@ -44,7 +44,7 @@ export const createCarrier = authedProcedure
     const now = formatStoredDateTime(ctx.clock.now());
     const externalIds = input.ExternalIds ?? {};
     const numbers = { McNumber: input.McNumber ?? null, DotNumber: input.DotNumber ?? null };
-    const row = newCarrierRow(scope.tenantId, `car_${randomUUID()}`, { ...input, Status: input.Status ?? 'Pending' }, { created_at: now, updated_at: now });
+    const row = newCarrierRow(scope.tenantId, newRecordId('car'), { ...input, Status: input.Status ?? 'Pending' }, { created_at: now, updated_at: now });
     const insurance = insuranceRows(scope.tenantId, row.id, input.InsuranceInfo ?? []);
     const carrier = toCarrier(row, insurance);
 

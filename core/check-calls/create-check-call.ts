@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { withHeaders } from '../answer-headers.js';
 import { appendEvent } from '../events/outbox.repository.js';
 import { ZCreatedHeaders } from '../shared/record-headers.js';
+import { newRecordId } from '../shared/record-id.js';
 import { authedProcedure } from '../trpc.js';
 import { writeManualEta } from '../trips/set-stop-eta.js';
 import { invalidState, refuseTripStatuses } from '../trips/stop-write.js';
@@ -47,7 +47,7 @@ export const createCheckCall = authedProcedure
         if (input.RecordedAt != null) assertNotAhead(input.RecordedAt, now.getTime());
         const eta = stop && input.Eta != null ? await writeManualEta({ ...write, stop }, 'Eta', input.Eta) : null;
         const row: CheckCallRow = {
-          id: `chk_${randomUUID()}`,
+          id: newRecordId('chk'),
           tenant_id: write.before.meta.tenantId,
           trip_id: input.tripId,
           stop_id: stop?.id ?? null,

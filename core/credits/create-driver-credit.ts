@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { notFound } from '../errors.js';
 import { deductionEtag, getDeductionRow, insertDeduction, toDeduction } from '../deductions/deduction.repository.js';
 import { ZDeduction } from '../deductions/deduction.schemas.js';
@@ -8,6 +7,7 @@ import { findDriver, findOwnerOperator } from '../shared/parties.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { DEFAULT_CURRENCY } from '../shared/money.js';
 import { minorOf } from '../shared/money-input.js';
+import { newRecordId } from '../shared/record-id.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import { DRIVER_CREDIT_FAMILY, driverCreditFingerprint, findUnkeyedCredit } from './driver-credit.repository.js';
@@ -47,7 +47,7 @@ export const createDriverCredit = authedProcedure
     const now = formatStoredDateTime(ctx.clock.now());
     const amount = minorOf(input.Amount);
     const ownerOperatorId = input.OwnerOperatorId ?? null;
-    const id = `cr_${randomUUID()}`;
+    const id = newRecordId('cr');
     const result = await createOnce(ctx.db, {
       scope,
       family: DRIVER_CREDIT_FAMILY,
@@ -63,7 +63,7 @@ export const createDriverCredit = authedProcedure
           tenant_id: scope.tenantId,
           subsidiary_id: driver.subsidiaryId,
           type: 'Credit',
-          group_id: `grp_${randomUUID()}`,
+          group_id: newRecordId('grp'),
           description: input.Description,
           category: input.Category,
           amount,

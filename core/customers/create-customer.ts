@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { appendCustomerEvent } from './customer-events.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { minorOf } from '../shared/money-input.js';
 import { ZCreatedHeaders } from '../shared/record-headers.js';
+import { newRecordId } from '../shared/record-id.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import {
@@ -46,7 +46,7 @@ export const createCustomer = authedProcedure
     const scope = scopeOf(ctx.principal);
     const subsidiaryId = await customerSubsidiary(ctx.db, scope, input.SubsidiaryId, 'create');
     const now = formatStoredDateTime(ctx.clock.now());
-    const id = `cus_${randomUUID()}`;
+    const id = newRecordId('cus');
     const externalId = input.ExternalId ?? null;
     let companyNumber = input.CompanyNumber ?? '';
 

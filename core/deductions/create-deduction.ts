@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { notFound } from '../errors.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { minorOf } from '../shared/money-input.js';
+import { newRecordId } from '../shared/record-id.js';
 import { scopeOf } from '../shared/scope.js';
 import { findDriver, findOwnerOperator, findTruck } from '../shared/parties.repository.js';
 import { authedProcedure } from '../trpc.js';
@@ -36,11 +36,11 @@ export const createDeduction = authedProcedure
 
     const now = formatStoredDateTime(ctx.clock.now());
     const row = await insertDeduction(ctx.db, {
-      id: `ded_${randomUUID()}`,
+      id: newRecordId('ded'),
       tenant_id: scope.tenantId,
       subsidiary_id: owner.subsidiaryId,
       type: 'Deduction',
-      group_id: `grp_${randomUUID()}`,
+      group_id: newRecordId('grp'),
       description: input.Description,
       category: input.Category,
       amount: minorOf(input.Amount),

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { Insertable, SelectQueryBuilder, Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { DeductionsTable } from '../../db/tables/settlements.js';
 import type { Database } from '../../db/database.js';
 import { etagOf } from '../shared/etag.js';
 import { toMoney } from '../shared/money.js';
+import { newRecordId } from '../shared/record-id.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
@@ -117,7 +117,7 @@ export interface GeneratedDeduction {
  * maintenance chargeback's.
  */
 export async function insertGeneratedDeduction(trx: Db, deduction: GeneratedDeduction): Promise<string> {
-  const id = `ded_${randomUUID()}`;
+  const id = newRecordId('ded');
   await trx
     .insertInto('deductions')
     .values({
@@ -125,7 +125,7 @@ export async function insertGeneratedDeduction(trx: Db, deduction: GeneratedDedu
       tenant_id: deduction.tenantId,
       subsidiary_id: deduction.subsidiaryId,
       type: 'Deduction',
-      group_id: `grp_${randomUUID()}`,
+      group_id: newRecordId('grp'),
       description: deduction.description,
       category: deduction.category,
       amount: -deduction.amount,
@@ -163,10 +163,10 @@ export async function insertChargebackDeduction(
   await trx
     .insertInto('deductions')
     .values({
-      id: `ded_${randomUUID()}`,
+      id: newRecordId('ded'),
       tenant_id: deduction.tenantId,
       type: 'Deduction',
-      group_id: `grp_${randomUUID()}`,
+      group_id: newRecordId('grp'),
       is_paid: 0,
       created_by: deduction.clientId,
       external_id: deduction.externalId,

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { validationError } from '../errors.js';
 import { appendEvent } from '../events/outbox.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
+import { newRecordId } from '../shared/record-id.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure, type Context, type Principal } from '../trpc.js';
 import { linkIssuerFor } from './document-links.js';
@@ -81,7 +81,7 @@ export async function createDocument(
     // Uploaded now, by the caller; the fixture path builds the same row from the same shape.
     const newRow = documentRow(
       {
-        id: `doc_${randomUUID()}`,
+        id: newRecordId('doc'),
         AttachmentType: known.type,
         FileName: upload.FileName,
         ContentType: upload.ContentType,

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { DocumentsTable } from '../../db/tables/documents.js';
+import { newRecordId } from '../shared/record-id.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
@@ -220,7 +220,7 @@ export async function updateDocumentType(
   await trx
     .insertInto('document_type_changes')
     .values({
-      id: `dtc_${randomUUID()}`,
+      id: newRecordId('dtc'),
       tenant_id: row.tenant_id,
       document_id: row.id,
       sequence: Number(last?.sequence ?? 0) + 1,

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { withHeaders } from '../answer-headers.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { ZCreatedHeaders } from '../shared/record-headers.js';
+import { newRecordId } from '../shared/record-id.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import { generateWebhookSecret, sealSecret } from '../webhooks/signing.js';
@@ -48,7 +48,7 @@ export const createEdiPartner = authedProcedure
     const now = formatStoredDateTime(ctx.clock.now());
     const their = { qualifier: input.Their.IsaQualifier, isaId: input.Their.IsaId };
     const row: EdiPartnerRow = {
-      id: `edp_${randomUUID()}`,
+      id: newRecordId('edp'),
       tenant_id: scope.tenantId,
       subsidiary_id: subsidiaryId,
       customer_id: input.CustomerId,

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { EdiDocumentsTable } from '../../db/tables/edi.js';
 import { inDateTimeRange } from '../shared/master-data-filters.js';
+import { newRecordId } from '../shared/record-id.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
@@ -24,7 +24,7 @@ export type EdiDocumentRow = Selectable<EdiDocumentsTable>;
 /** The sets an interchange may hold, in the order an inbound `set_id` lists them. */
 const INBOUND_SET_ORDER: readonly string[] = DOCUMENT_SETS;
 
-export const newEdiDocumentId = () => `edd_${randomUUID()}`;
+export const newEdiDocumentId = () => newRecordId('edd');
 
 /** `set_id` of an inbound document: its distinct sets, comma-separated in a fixed order, so the Set filter matches by value. */
 export function inboundSetList(sets: readonly string[]): string {

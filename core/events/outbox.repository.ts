@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { afterCommit } from '../../db/after-commit.js';
 import type { Db } from '../../db/create-db.js';
 import type { Clock } from '../clock.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
+import { newRecordId } from '../shared/record-id.js';
 import { announceEvents } from './feed-signal.js';
 
 export interface EventToEmit {
@@ -35,7 +35,7 @@ export async function appendEvents(trx: Db, clock: Clock, events: readonly Event
   await afterCommit(trx, announceEvents);
   const createdAt = formatStoredDateTime(clock.now());
   const rows = events.map((event) => ({
-    id: `evt_${randomUUID()}`,
+    id: newRecordId('evt'),
     tenant_id: event.tenantId,
     subsidiary_id: event.subsidiaryId,
     kind: 'event',
@@ -67,7 +67,7 @@ export async function appendVisibilityPosts(trx: Db, clock: Clock, posts: readon
   if (posts.length === 0) return [];
   const createdAt = formatStoredDateTime(clock.now());
   const rows = posts.map((post) => ({
-    id: `vis_${randomUUID()}`,
+    id: newRecordId('vis'),
     tenant_id: post.tenantId,
     subsidiary_id: post.subsidiaryId,
     kind: 'visibility',

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { importOnce } from '../card-imports/import-once.js';
 import { findImportParties, importSubsidiary } from '../card-imports/import-parties.repository.js';
 import { notFound } from '../errors.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { ZIdempotentCreatedHeaders } from '../shared/record-headers.js';
+import { newRecordId } from '../shared/record-id.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import { fuelFingerprint, fuelRow } from './fuel-rows.js';
@@ -40,7 +40,7 @@ export const createFuel = authedProcedure
     const subsidiaryId = await importSubsidiary(ctx.db, scope, input.SubsidiaryId, [truck, driver]);
 
     const now = formatStoredDateTime(ctx.clock.now());
-    const id = `fuel_${randomUUID()}`;
+    const id = newRecordId('fuel');
     const row = fuelRow(input, { id, tenantId: scope.tenantId, subsidiaryId, createdBy: ctx.principal.ClientId, createdAt: now, updatedAt: now });
     const chargedOwner = driver?.type === 'OWNER_OPERATOR' ? driver.ownerOperatorId : null;
 

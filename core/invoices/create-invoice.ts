@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { AppError, notFound, validationError } from '../errors.js';
 import { getCustomerRow } from '../customers/customer.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { utcCalendarDate } from '../shared/money-input.js';
 import { ZCreatedHeaders } from '../shared/record-headers.js';
+import { newRecordId } from '../shared/record-id.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import { withHeaders } from '../answer-headers.js';
@@ -76,7 +76,7 @@ export const createInvoice = authedProcedure
       throw validationError('InvoicedDate', "leaves no DueDate before the year 10000 with the customer's payment terms; send DueDate.");
     }
     const dueDate = input.DueDate ?? formatStoredDateTime(defaultDue);
-    const id = `inv_${randomUUID()}`;
+    const id = newRecordId('inv');
     let number = input.Number ?? '';
 
     const row = await ctx.db
@@ -113,7 +113,7 @@ export const createInvoice = authedProcedure
           invoice: created,
           loadNumbers: input.LoadNumbers,
           lineItems: billing.lines.map((line, index) => ({
-            id: `ili_${randomUUID()}`,
+            id: newRecordId('ili'),
             tenant_id: scope.tenantId,
             invoice_id: id,
             sequence: index + 1,

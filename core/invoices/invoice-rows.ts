@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { toStoredDateTime, toStoredDateTimeOrNull } from '../shared/datetime.js';
 import { DEFAULT_CURRENCY, toMinorUnits } from '../shared/money.js';
+import { newRecordId } from '../shared/record-id.js';
 import type { Row } from '../shared/row-set.js';
 import type { TNewInvoice } from './new-invoice.schemas.js';
 
@@ -81,7 +81,7 @@ export function buildInvoiceRows(invoice: TNewInvoice, ctx: InvoiceRowContext, r
   );
   lineItems.forEach((line, index) =>
     rows.invoice_line_items.push({
-      id: `ili_${randomUUID()}`,
+      id: newRecordId('ili'),
       tenant_id: ctx.tenantId,
       invoice_id: invoice.Id,
       sequence: index + 1,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/create-db.js';
 import { notFound } from '../errors.js';
 import { createOnce } from '../idempotency/create-once.js';
@@ -7,6 +6,7 @@ import { formatStoredDateTime } from '../shared/datetime.js';
 import { etagOf } from '../shared/etag.js';
 import { minorOf } from '../shared/money-input.js';
 import { ZIdempotentCreatedHeaders } from '../shared/record-headers.js';
+import { newRecordId } from '../shared/record-id.js';
 import { scopeOf, type Scope } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import { appendPaymentEvents } from './invoice-events.js';
@@ -103,7 +103,7 @@ export const recordPayment = authedProcedure
 
     const now = formatStoredDateTime(ctx.clock.now());
     const amount = minorOf(input.Amount);
-    const paymentId = `ipm_${randomUUID()}`;
+    const paymentId = newRecordId('ipm');
     let answer: { invoice: TInvoice; etag: string } | undefined;
 
     const result = await createOnce(ctx.db, {

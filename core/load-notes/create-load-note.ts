@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { withHeaders } from '../answer-headers.js';
 import { notFound } from '../errors.js';
 import { appendEvent } from '../events/outbox.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { ZCreatedHeaders } from '../shared/record-headers.js';
+import { newRecordId } from '../shared/record-id.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import { findNotedLoad, insertLoadNote, loadNoteEtag, toLoadNote, type LoadNoteRow } from './load-note.repository.js';
@@ -34,7 +34,7 @@ export const createLoadNote = authedProcedure
     const load = await findNotedLoad(ctx.db, scope, input.loadNumber);
     if (!load) throw notFound('Load');
     const row: LoadNoteRow = {
-      id: `note_${randomUUID()}`,
+      id: newRecordId('note'),
       tenant_id: scope.tenantId,
       load_id: load.id,
       text: input.Text,

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/create-db.js';
 import { AppError } from '../errors.js';
 import { findVisibleDefinitionIds } from '../reference-definitions/reference-definition.repository.js';
+import { newRecordId } from '../shared/record-id.js';
 import type { Scope } from '../shared/scope.js';
 import type { TNewStop, TNewTrip } from '../trips/new-trip.schemas.js';
 import { newReferences, newStopFromInput } from '../trips/stop-input.js';
@@ -11,8 +11,8 @@ import { missingRecord } from './new-load-checks.js';
 import { assignableStatuses, type AssignableTable } from '../trips/assignable.repository.js';
 
 /** Server-assigned ids (docs/api-rules.md#loads): the prefix says the kind, as everywhere. */
-export const newLoadId = () => `lod_${randomUUID()}`;
-export const newTripId = () => `trp_${randomUUID()}`;
+export const newLoadId = () => newRecordId('lod');
+export const newTripId = () => newRecordId('trp');
 
 const TRIP_RESOURCES = [
   { field: 'DriverId', table: 'drivers', what: 'Driver' },

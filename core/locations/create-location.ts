@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { withHeaders } from '../answer-headers.js';
 import { validationError } from '../errors.js';
 import { appendEvent } from '../events/outbox.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { ZCreatedHeaders } from '../shared/record-headers.js';
+import { newRecordId } from '../shared/record-id.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import { toGeofence } from './geofence.schemas.js';
@@ -41,7 +41,7 @@ export const createLocation = authedProcedure
     if (problem) throw validationError(problem.fields[0]!, problem.message);
 
     const now = formatStoredDateTime(ctx.clock.now());
-    const row = newLocationRow(scope.tenantId, `loc_${randomUUID()}`, { ...input, Coordinates: coordinates, Geofence: geofence }, { created_at: now, updated_at: now });
+    const row = newLocationRow(scope.tenantId, newRecordId('loc'), { ...input, Coordinates: coordinates, Geofence: geofence }, { created_at: now, updated_at: now });
     const location = toLocation(row);
     await ctx.db.transaction().execute(async (trx) => {
       await insertLocation(trx, row);

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { notFound } from '../errors.js';
 import { findTrailer, findTruck } from '../shared/parties.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { minorOf } from '../shared/money-input.js';
+import { newRecordId } from '../shared/record-id.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import { chargebackTarget, syncChargebackDeduction } from './maintenance-chargeback.js';
@@ -38,7 +38,7 @@ export const createMaintenance = authedProcedure
 
     const now = formatStoredDateTime(ctx.clock.now());
     const record: MaintenanceRow = {
-      id: `mnt_${randomUUID()}`,
+      id: newRecordId('mnt'),
       tenant_id: scope.tenantId,
       subsidiary_id: asset.subsidiaryId,
       truck_id: truckId,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/create-db.js';
 import type { Clock } from '../clock.js';
 import { notFound } from '../errors.js';
@@ -7,6 +6,7 @@ import type { Fingerprint } from '../idempotency/idempotency.repository.js';
 import { getLocation } from '../locations/location.repository.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { minorOf } from '../shared/money-input.js';
+import { newRecordId } from '../shared/record-id.js';
 import type { Scope } from '../shared/scope.js';
 import { appendTenderEvent } from './tender-events.js';
 import { tenderRow, type TermValues } from './tender-rows.js';
@@ -75,7 +75,7 @@ export async function receiveTender(
   await checkStopLocations(trx, scope, terms);
   const now = formatStoredDateTime(clock.now());
   const row = tenderRow({
-      id: `tnd_${randomUUID()}`,
+      id: newRecordId('tnd'),
       tenantId: scope.tenantId,
       subsidiaryId: customer.subsidiary_id,
       customerId: customer.id,

@@ -3,6 +3,7 @@ import type { Db } from '../../db/create-db.js';
 import type { TNewLoad } from '../loads/new-load.schemas.js';
 import { getLocation } from '../locations/location.repository.js';
 import { fromMinorUnits } from '../shared/money.js';
+import { newRecordId } from '../shared/record-id.js';
 import type { Scope } from '../shared/scope.js';
 import type { TNewStop } from '../trips/new-trip.schemas.js';
 import type { TenderRow } from './tender.repository.js';
@@ -25,7 +26,7 @@ export async function loadOfTender(db: Db, scope: Scope, tender: TenderRow, load
   for (const stop of stops) {
     const location = stop.LocationId && !stop.Coordinates ? await getLocation(db, scope, stop.LocationId) : undefined;
     loadStops.push({
-      Id: `stp_${randomUUID()}`,
+      Id: newRecordId('stp'),
       $type: stop.ScheduleType === 'APPT' ? 'appointment' : 'delivery_window',
       StopType: stop.StopType,
       ScheduleType: stop.ScheduleType,
@@ -39,18 +40,18 @@ export async function loadOfTender(db: Db, scope: Scope, tender: TenderRow, load
     });
   }
   return {
-    Id: `lod_${randomUUID()}`,
+    Id: newRecordId('lod'),
     LoadNumber: loadNumber,
     SubsidiaryId: tender.subsidiary_id,
     CustomerId: tender.customer_id,
     Equipment: tender.equipment,
     Trips: [
       {
-        Id: `trp_${randomUUID()}`,
+        Id: newRecordId('trp'),
         TripNumber: `${loadNumber}-1`,
         Status: 'Planned',
         Stops: loadStops,
-        References: references.map((reference) => ({ Id: `ref_${randomUUID()}`, Name: reference.Name, Value: reference.Value, Origin: 'Integration' })),
+        References: references.map((reference) => ({ Id: newRecordId('ref'), Name: reference.Name, Value: reference.Value, Origin: 'Integration' })),
         LineItems: [{ Description: 'Line haul', Type: 'LineHaul', Amount: { Amount: fromMinorUnits(Number(tender.rate_amount)), Currency: tender.rate_currency } }],
       },
     ],

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { importOnce } from '../card-imports/import-once.js';
 import { findImportParties, importSubsidiary } from '../card-imports/import-parties.repository.js';
 import { notFound } from '../errors.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { ZIdempotentCreatedHeaders } from '../shared/record-headers.js';
+import { newRecordId } from '../shared/record-id.js';
 import { scopeOf } from '../shared/scope.js';
 import { authedProcedure } from '../trpc.js';
 import { tollFingerprint, tollRow } from './toll-rows.js';
@@ -39,7 +39,7 @@ export const createToll = authedProcedure
     const subsidiaryId = await importSubsidiary(ctx.db, scope, input.SubsidiaryId, [truck]);
 
     const now = formatStoredDateTime(ctx.clock.now());
-    const id = `toll_${randomUUID()}`;
+    const id = newRecordId('toll');
     const row = tollRow(input, { id, tenantId: scope.tenantId, subsidiaryId, createdBy: ctx.principal.ClientId, createdAt: now, updatedAt: now });
 
     const result = await importOnce(ctx.db, {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { authedProcedure } from '../trpc.js';
 import { toReference, type TripReferenceRow } from './trip.repository.js';
 import { ZReference } from './trip.schemas.js';
@@ -15,6 +14,7 @@ import { writeTrip } from './trip-write.js';
 import { insertTripReference } from './trip-reference.repository.js';
 import { ZTripEtagHeader } from './stop-write.schemas.js';
 import { withHeaders } from '../answer-headers.js';
+import { newRecordId } from '../shared/record-id.js';
 
 export const createTripReference = authedProcedure
   .meta({
@@ -45,7 +45,7 @@ export const createTripReference = authedProcedure
         checkAgainstDefinition(definition, input);
         await refuseSecondValue(trx, before.meta.id, definitionId);
         const row: TripReferenceRow = {
-          id: `ref_${randomUUID()}`,
+          id: newRecordId('ref'),
           tenant_id: before.meta.tenantId,
           trip_id: before.meta.id,
           stop_id: null,

@@ -1,14 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/create-db.js';
 import { notFound } from '../errors.js';
 import { getLocation } from '../locations/location.repository.js';
+import { newRecordId } from '../shared/record-id.js';
 import type { Scope } from '../shared/scope.js';
 import { API_REFERENCE_ORIGIN } from './trip-reference-rules.js';
 import type { TNewReference, TNewStop, TReferenceInput, TStopInput } from './new-trip.schemas.js';
 
 /** Server-assigned ids (docs/api-rules.md#loads): the prefix says the kind, as everywhere. */
-export const newStopId = () => `stp_${randomUUID()}`;
-export const newReferenceId = () => `ref_${randomUUID()}`;
+export const newStopId = () => newRecordId('stp');
+export const newReferenceId = () => newRecordId('ref');
 
 export function newReferences(references: readonly TReferenceInput[] | null | undefined): TNewReference[] {
   return (references ?? []).map((reference) => ({ Id: newReferenceId(), ...reference, Origin: API_REFERENCE_ORIGIN }));

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import tzLookup from '@photostructure/tz-lookup';
 import { toStoredDateTimeOrNull } from '../shared/datetime.js';
+import { newRecordId } from '../shared/record-id.js';
 import { spellTimeZone } from '../shared/time-zone.js';
 import { DEFAULT_CURRENCY, toMinorUnits } from '../shared/money.js';
 import { flag, type Row } from '../shared/row-set.js';
@@ -139,7 +139,7 @@ export function referenceRow(
 export function lineItemRow(item: TNewLineItem, tripId: string, sequence: number, ctx: TripRowsContext): Row<'trip_line_items'> {
   const rates = item.RatePolicies;
   return {
-    id: `tli_${randomUUID()}`,
+    id: newRecordId('tli'),
     tenant_id: ctx.tenantId,
     trip_id: tripId,
     sequence,

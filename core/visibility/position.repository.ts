@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { sql, type ExpressionBuilder, type InsertQueryBuilder, type QueryCreator, type Selectable } from 'kysely';
 import { dialectOf, type Db } from '../../db/create-db.js';
 import type { Database } from '../../db/database.js';
 import type { AssetPositionColumns } from '../../db/tables/asset-positions.js';
 import { listQuery } from '../shared/in-list.js';
+import { timeOrderedUuid } from '../shared/record-id.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
@@ -286,18 +286,8 @@ export async function heldRecordedAt(db: Db, scope: Scope, assetId: string, sour
   return row?.recorded_at;
 }
 
-/**
- * History ids are UUIDv7 (RFC 9562): the millisecond first, then randomness. New rows land at
- * the end of the id index instead of on a random page of it, which keeps inserts cheap as
- * history grows to millions of rows a day.
- */
-export function historyId(now = Date.now()): string {
-  // A v4 UUID from Node's pooled generator supplies the random bits and the variant; the first
-  // 48 bits become the timestamp and the version nibble 7.
-  const random = randomUUID();
-  const time = now.toString(16).padStart(12, '0');
-  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${random.slice(15, 18)}-${random.slice(19)}`;
-}
+/** History ids are time-ordered UUIDs (core/shared/record-id.ts): millions of rows a day land at the end of the id index. */
+export const historyId = timeOrderedUuid;
 
 /** Appends accepted readings to history in one statement. */
 export async function appendPositionHistory(trx: Db, rows: readonly AssetPositionColumns[]): Promise<void> {

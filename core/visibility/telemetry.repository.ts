@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { AssetTelemetryTable } from '../../db/tables/asset-telemetry.js';
+import { timeOrderedUuid } from '../shared/record-id.js';
 import { inScope, type Scope } from '../shared/scope.js';
 import type { PageOf, TPageRequest } from '../shared/search-page.js';
 import { selectPage, thenById } from '../shared/select-page.js';
@@ -25,7 +25,7 @@ export function toAssetTelemetry(row: Selectable<AssetTelemetryTable>): TAssetTe
 }
 
 export async function insertTelemetry(db: Db, row: Omit<Insertable<AssetTelemetryTable>, 'id'>): Promise<Selectable<AssetTelemetryTable>> {
-  const stored = { id: randomUUID(), ...row } as Selectable<AssetTelemetryTable>;
+  const stored = { id: timeOrderedUuid(), ...row } as Selectable<AssetTelemetryTable>;
   await db.insertInto('asset_telemetry').values(stored).execute();
   return stored;
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { WebhookDeliveryAttemptsTable } from '../../db/tables/webhook-deliveries.js';
@@ -6,6 +5,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
 import { GroupCommit } from '../shared/group-commit.js';
+import { newRecordId } from '../shared/record-id.js';
 import { recordShareOutcomes } from '../visibility-shares/share.repository.js';
 import { insertAttempts } from './attempt.repository.js';
 import { moveDeliveries, type Delivery, type Move } from './delivery.repository.js';
@@ -88,7 +88,7 @@ export class AttemptLog {
       const recorded = batch.flatMap((finished, index) => (kept[index] ? [{ ...finished, state: moves[index]!.state }] : []));
 
       const rows: Insertable<WebhookDeliveryAttemptsTable>[] = recorded.map(({ delivery, attemptedAt, outcome }) => ({
-        id: `att_${randomUUID()}`,
+        id: newRecordId('att'),
         tenant_id: delivery.tenant_id,
         delivery_id: delivery.id,
         event_id: delivery.outbox_id,

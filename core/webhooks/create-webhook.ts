@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { notFound, validationError } from '../errors.js';
 import { formatStoredDateTime } from '../shared/datetime.js';
+import { newRecordId } from '../shared/record-id.js';
 import { scopeOf } from '../shared/scope.js';
 import { isSubsidiaryVisible } from '../subsidiaries/subsidiary.repository.js';
 import { authedProcedure } from '../trpc.js';
@@ -40,7 +40,7 @@ export const createWebhook = authedProcedure
     const secret = generateWebhookSecret();
     const now = formatStoredDateTime(ctx.clock.now());
     const row: WebhookRow = {
-      id: `wh_${randomUUID()}`,
+      id: newRecordId('wh'),
       tenant_id: scope.tenantId,
       subsidiary_id: subsidiaryId,
       name: input.Name,

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { WebhookDeliveriesTable } from '../../db/tables/webhook-deliveries.js';
+import { timeOrderedUuid } from '../shared/record-id.js';
 
 /**
  * The body every attempt of a delivery sends (docs/api-rules.md#webhooks): `{ type, timestamp, data }`,
@@ -10,9 +10,9 @@ export function eventBody(type: string, timestamp: string, dataJson: string): st
   return `{"type":${JSON.stringify(type)},"timestamp":${JSON.stringify(timestamp)},"data":${dataJson}}`;
 }
 
-/** A delivery id: one event to one receiver, the delivery log's DeliveryId. */
+/** A delivery id: one event to one receiver, the delivery log's DeliveryId; time-ordered, as record ids are. */
 export function newDeliveryId(): string {
-  return `msg_${randomUUID().replaceAll('-', '')}`;
+  return `msg_${timeOrderedUuid().replaceAll('-', '')}`;
 }
 
 /**

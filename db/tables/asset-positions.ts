@@ -33,6 +33,6 @@ export type AssetPositionsLatestTable = AssetPositionColumns;
  * key is (id, recorded_at).
  */
 export interface AssetPositionsTable extends AssetPositionColumns {
-  /** UUIDv7: time-ordered (core/visibility/position.repository.ts historyId). */
+  /** UUIDv7: time-ordered (core/shared/record-id.ts). */
   id: string;
 }
