@@ -20,6 +20,7 @@ const UNIT = [
   'test/group-commit.test.ts',
   'test/local-datetime.test.ts',
   'test/polygon.test.ts',
+  'test/record-id.test.ts',
   'test/reverse-geocode.test.ts',
   'test/sqlite-statement-cache.test.ts',
   'test/table-owners.test.ts',

@@ -15,29 +15,11 @@ export async function afterCommit(db: Kysely<any>, callback: () => void): Promis
     callback();
     return;
   }
-  await register(pending, db, callback);
-}
-
-/** Adds `callback` to the list `lists` keeps for the connection of the transaction `db`. */
-async function register(lists: WeakMap<DatabaseConnection, Array<() => void>>, db: Kysely<any>, callback: () => void): Promise<void> {
   await db.getExecutor().provideConnection(async (connection) => {
-    const list = lists.get(connection);
+    const list = pending.get(connection);
     if (list) list.push(callback);
-    else lists.set(connection, [callback]);
+    else pending.set(connection, [callback]);
   });
-}
-
-const onCommitSent = new WeakMap<DatabaseConnection, Array<() => void>>();
-
-/**
- * Runs `callback` as soon as the COMMIT of the transaction `db` has been handed to the driver
- * (on Postgres, written to the connection's socket), before its answer: for a writer that hands
- * on its turn once only its COMMIT is left (core/visibility/commit-positions.ts), so that COMMIT
- * goes out before whatever the next turn starts. Dropped on rollback. Needs a database made by
- * createDb, and `db` a transaction.
- */
-export async function whenCommitSent(db: Kysely<any>, callback: () => void): Promise<void> {
-  await register(onCommitSent, db, callback);
 }
 
 /**
@@ -56,18 +38,12 @@ export function withAfterCommit(dialect: Dialect, onCommitted?: () => void): Dia
       driver.commitTransaction = async (connection) => {
         const callbacks = pending.get(connection);
         pending.delete(connection);
-        const sent = onCommitSent.get(connection);
-        onCommitSent.delete(connection);
-        // The driver sends COMMIT before its first await (Kysely's executeQuery calls pg's query at once).
-        const committing = commit(connection);
-        for (const callback of sent ?? []) callback();
-        await committing;
+        await commit(connection);
         onCommitted?.();
         for (const callback of callbacks ?? []) callback();
       };
       driver.rollbackTransaction = async (connection) => {
         pending.delete(connection);
-        onCommitSent.delete(connection);
         await rollback(connection);
       };
       return driver;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GroupCommit, Refusal } from '../core/shared/group-commit.js';
+import { PendingKeys } from '../core/shared/pending-keys.js';
 
 /** The group-commit building block alone: no database, no server. */
 
@@ -254,5 +255,25 @@ describe('group commit', () => {
     const results = await Promise.allSettled([group.push(1), group.push(2), group.push(3)]);
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(batches).toEqual([[1, 2, 3], [1], [2], [3]]);
+  });
+});
+
+describe('PendingKeys: work that handed its turn on before it finished', () => {
+  it('lets work that shares no key go at once, and holds work that shares one until every holder has finished', async () => {
+    const pending = new PendingKeys();
+    expect(pending.clear(new Set(['trk_1']))).toBeNull();
+    const finishFirst = pending.hold(new Set(['trk_1', 'trp_1', 'lod_1']));
+    const finishSecond = pending.hold(new Set(['trk_2', 'trp_2', 'lod_1']));
+    expect(pending.clear(new Set(['trk_3', 'trp_3', 'lod_3']))).toBeNull();
+    let cleared = false;
+    void pending.clear(new Set(['trk_4', 'trp_4', 'lod_1']))!.then(() => (cleared = true));
+    finishFirst();
+    await nextTurn();
+    expect(cleared).toBe(false);
+    finishSecond();
+    await nextTurn();
+    expect(cleared).toBe(true);
+    expect(pending.size).toBe(0);
+    expect(pending.clear(new Set(['lod_1']))).toBeNull();
   });
 });

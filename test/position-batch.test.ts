@@ -198,15 +198,31 @@ describe('position batches in few statements', () => {
     expect(await historyOf('drv_cara')).toEqual(['2026-11-22T09:00:00.000Z', '2026-11-22T09:05:00.000Z']);
   });
 
-  it('keeps its turn until it commits when it wrote more than the positions (a Live ETA moved)', async () => {
+  it('hands the turn on after its held statement even when a Live ETA moved (Postgres); a batch of the same trip waits for its commit', async () => {
     const moved = request('trk_101', formatStoredDateTime(t.clock.now().getTime() - MINUTE / 2));
     const elsewhere = { ...moved, point: { latitude: 37.2, longitude: -95.1 }, reading: { ...moved.reading, latitude: '37.2', longitude: '-95.1' } };
+    // The trip's driver, another asset: only the trip (and its load) are shared.
+    const driver = request('drv_ana', formatStoredDateTime(t.clock.now().getTime() - MINUTE / 4));
+    const sameTrip = await checkPositions(t.db, [{ ...driver, point: { latitude: 37.4, longitude: -95.3 }, reading: { ...driver.reading, latitude: '37.4', longitude: '-95.3' } }]);
     const before = await t.db.selectFrom('trips').select('version').where('id', '=', 'trp_1001_a').executeTakeFirstOrThrow();
+    let firstCommitted = false;
     let released = 0;
-    const results = await commitPositions(t.db, await checkPositions(t.db, [elsewhere]), Promise.resolve(), () => released++);
+    let next: Promise<unknown> = Promise.resolve();
+    const sawFirstCommitted: boolean[] = [];
+    const results = await commitPositions(t.db, await checkPositions(t.db, [elsewhere]), Promise.resolve(), () => {
+      released++;
+      next = commitPositions(t.db, sameTrip, Promise.resolve(), () => sawFirstCommitted.push(firstCommitted));
+    });
+    firstCommitted = true;
     expect(results).toMatchObject([{ held: true }]);
+    expect(released).toBe(testDatabaseKind() === 'postgres' ? 1 : 0);
+    if (testDatabaseKind() === 'postgres') {
+      expect(await next).toMatchObject([{ held: true }]);
+      // Its held statement ran only once the first batch had committed.
+      expect(sawFirstCommitted).toEqual([true]);
+    }
+    // Each batch moved the trip's Live ETAs, each bumping its version once.
     const after = await t.db.selectFrom('trips').select('version').where('id', '=', 'trp_1001_a').executeTakeFirstOrThrow();
-    expect(after.version).toBeGreaterThan(before.version);
-    expect(released).toBe(0);
+    expect(after.version).toBe(before.version + (testDatabaseKind() === 'postgres' ? 2 : 1));
   });
 });

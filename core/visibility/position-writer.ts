@@ -19,9 +19,10 @@ const MAX_BATCH = 500;
  * locks; each round trip in one is time the writer waits (issue 19). On Postgres a batch's
  * transaction is opened while the one before it commits (`openBeforeTurn`: its connection is
  * taken from the pool off that path; BEGIN itself goes out with the held-position statement,
- * db/postgres-statement-cache.ts), and a transaction left with only its COMMIT hands the turn
- * on before it (`release`): the next batch's statement meets its row locks in the database
- * instead of waiting for the commit's round trip. A batch costs a fixed number of statements:
+ * db/postgres-statement-cache.ts), and a transaction hands the turn on once its held-position
+ * statement has answered (`release`): the next batch waits only for unfinished batches it
+ * shares an asset, a trip or a load with (commit-positions.ts), and otherwise goes while they
+ * write their Live ETAs and commit. A batch costs a fixed number of statements:
  * one asset lookup and one trip lookup (one statement for both on Postgres), then one
  * transaction: the held-position upsert, the history insert and the reads the next steps need
  * (the chosen trips' loads, their share state, the trips' stops), one statement on Postgres;
