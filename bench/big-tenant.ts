@@ -18,8 +18,8 @@ import { CompiledQuery, sql } from 'kysely';
 import { SCOPES } from '../core/auth/scopes.js';
 import { ManualClock, systemClock } from '../core/clock.js';
 import { loadFixture } from '../seeding/load-fixture.js';
+import { timeOrderedUuid } from '../core/shared/record-id.js';
 import { maintainPositionPartitions } from '../core/visibility/position-partitions.repository.js';
-import { historyId } from '../core/visibility/position.repository.js';
 import { dialectOf, type Db } from '../db/create-db.js';
 import type { Database } from '../db/database.js';
 import { SECRET_KEY } from '../test/harness.js';
@@ -498,7 +498,7 @@ async function writePositions(db: Db, shape: TenantShape, total: number, now: nu
           const recorded = iso(r.next);
           const city = CITIES[Math.floor(r.next / DAY) % CITIES.length]!;
           const row = {
-            id: historyId(r.next),
+            id: timeOrderedUuid(r.next),
             tenant_id: shape.tenantId,
             subsidiary_id: r.subsidiaryId,
             asset_id: r.assetId,

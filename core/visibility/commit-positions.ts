@@ -112,20 +112,21 @@ async function writePositions(db: Db, accepted: readonly AcceptedPosition[], tur
   const loadIds = new Set(accepted.flatMap(({ trip }) => (trip ? [trip.loadId] : [])));
   const etaTripIds = new Set(accepted.flatMap(({ trip }) => (trip?.status === 'InTransit' ? [trip.id] : [])));
   const fenceTripIds = new Set(accepted.flatMap(({ trip }) => (trip?.fences ? [trip.id] : [])));
-  const pending = postgres ? pendingOf(db) : null;
-  const keys = pending && new Set([...accepted.map(({ row }) => row.asset_id), ...accepted.flatMap(({ trip }) => (trip ? [trip.id] : [])), ...loadIds]);
-  let finished: (() => void) | null = null;
+  const gate = postgres
+    ? { pending: pendingOf(db), keys: new Set([...accepted.map(({ row }) => row.asset_id), ...accepted.flatMap(({ trip }) => (trip ? [trip.id] : [])), ...loadIds]) }
+    : null;
+  let finish = () => {};
   try {
     return await db.transaction().execute(async (batchTrx) => {
       await turn;
-      if (pending) await pending.clear(keys!);
+      await gate?.pending.clear(gate.keys);
       const { held: outcomes, loads, shareStates, tripStops } = await holdAndAppendPositions(
         batchTrx,
         accepted.map((item) => item.row),
         { loadIds: [...loadIds], etaTripIds: [...etaTripIds], fenceTripIds: [...fenceTripIds] },
       );
-      if (pending) {
-        finished = pending.hold(keys!);
+      if (gate) {
+        finish = gate.pending.hold(gate.keys);
         release();
       }
       const heldItems = accepted.flatMap(({ request, row, trip }, index) => (outcomes[index] ? [{ request, row, trip: trip && positionTrip(trip, loads.get(trip.loadId)) }] : []));
@@ -174,6 +175,6 @@ async function writePositions(db: Db, accepted: readonly AcceptedPosition[], tur
     });
   } finally {
     // Committed or rolled back: the batches waiting on its keys go.
-    (finished as (() => void) | null)?.();
+    finish();
   }
 }

@@ -257,7 +257,7 @@ export async function holdAndAppendPositions(
       ...columns,
       columns[0]!,
       columns[1]!,
-      round.map(() => historyId()),
+      round.map(() => timeOrderedUuid()),
       ...(shape.loads ? [loadIds, loadIds] : []),
       ...(shape.stops ? [stopTripIds] : []),
     ]);
@@ -286,15 +286,12 @@ export async function heldRecordedAt(db: Db, scope: Scope, assetId: string, sour
   return row?.recorded_at;
 }
 
-/** History ids are time-ordered UUIDs (core/shared/record-id.ts): millions of rows a day land at the end of the id index. */
-export const historyId = timeOrderedUuid;
-
 /** Appends accepted readings to history in one statement. */
 export async function appendPositionHistory(trx: Db, rows: readonly AssetPositionColumns[]): Promise<void> {
   if (rows.length === 0) return;
   await trx
     .insertInto('asset_positions')
-    .values(rows.map((row) => ({ id: historyId(), ...row })))
+    .values(rows.map((row) => ({ id: timeOrderedUuid(), ...row })))
     .execute();
 }
 
