@@ -90,11 +90,12 @@ export async function openPostgres(url: string, name: string): Promise<string> {
 
 /**
  * The position feed (bench/position-load.ts, in its own process, so it never shares an event
- * loop with the server or the bench): `connections` connections each posting the next reading
- * as soon as the last is answered, for `seconds`. `work` is where its plan file goes.
+ * loop with the server or the bench) for `seconds`: `connections` connections each posting the
+ * next reading as soon as the last is answered, or with `rate`, that many readings a second
+ * at a steady pace whatever the answers do. `work` is where its plan file goes.
  */
-export function feedPositions(work: string, apiUrl: string, slots: LoadPlan['slots'], seconds: number, connections: number): Promise<LoadResult> {
-  const plan: LoadPlan = { url: apiUrl, prefix: `${API}/assets/`, suffix: '/locations', seconds, connections, slots };
+export function feedPositions(work: string, apiUrl: string, slots: LoadPlan['slots'], seconds: number, connections: number, rate?: number): Promise<LoadResult> {
+  const plan: LoadPlan = { url: apiUrl, prefix: `${API}/assets/`, suffix: '/locations', seconds, connections, slots, ...(rate ? { rate } : {}) };
   return runLoadGenerator('position-load.js', join(work, `plan-${Date.now()}.json`), plan);
 }
 
