@@ -5,6 +5,7 @@ import { createDb } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { AUDIENCE, SECRET_KEY } from '../test/harness.js';
 import { analyze, BIG_TENANT, describeBigTenant, generateBigTenant, type BigTenant } from './big-tenant.js';
+import { percentile } from './percentile.js';
 import type { LoadPlan, LoadResult } from './position-load.js';
 import { runLoadGenerator, startProcess, type Started } from './server-process.js';
 
@@ -114,12 +115,7 @@ export function feedPositions(work: string, apiUrl: string, slots: LoadPlan['slo
   return runLoadGenerator('position-load.js', join(work, `plan-${Date.now()}.json`), plan);
 }
 
-/** The nearest-rank percentile of ascending `sorted` (NaN when empty). */
-export function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, index)]!;
-}
+export { percentile };
 
 /** Latencies of the requests a client sent while the feed ran. */
 export interface PagerStats {

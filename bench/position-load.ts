@@ -21,6 +21,7 @@
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import autocannon from 'autocannon';
+import { percentile } from './percentile.js';
 
 export interface LoadPlan {
   url: string;
@@ -68,12 +69,6 @@ function readings(plan: LoadPlan): () => { path: string; token: string; body: st
     });
     return { path: plan.prefix + slot.truckId + plan.suffix, token: slot.token, body };
   };
-}
-
-/** The nearest-rank percentile of ascending `sorted`. */
-function nearestRank(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
 /**
@@ -189,9 +184,9 @@ async function runAtRate(plan: LoadPlan, rate: number): Promise<LoadResult> {
     statuses,
     errors,
     timeouts: 0,
-    p50: nearestRank(latencies, 50),
-    p90: nearestRank(latencies, 90),
-    p99: nearestRank(latencies, 99),
+    p50: percentile(latencies, 50),
+    p90: percentile(latencies, 90),
+    p99: percentile(latencies, 99),
     max: latencies.at(-1) ?? NaN,
   };
 }
