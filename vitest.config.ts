@@ -25,6 +25,7 @@ const UNIT = [
   'test/sqlite-statement-cache.test.ts',
   'test/table-owners.test.ts',
   'test/time-zone.test.ts',
+  'test/touched-tables.test.ts',
 ];
 
 const PROCESSES = [

@@ -77,8 +77,8 @@ export const appRouter = router({
 
 // Trips sit below loads, so the loads domain's answer to a trip write is handed to them here;
 // and below EDI, whose 214 of a moved delivery ETA follows the same write.
-followTripWrites(async (trx, clock, scope, after, now) => {
-  await loadFollowsItsTrip(trx, clock, scope, after, now);
+followTripWrites(async (trx, clock, scope, before, after, now) => {
+  await loadFollowsItsTrip(trx, clock, scope, before, after, now);
   await send214OfTripWrite(trx, clock, after);
 });
 // Outbound EDI (docs/edi.md#outbound-990): the domains below it hand it their changes.

@@ -55,6 +55,8 @@ export class Dispatcher {
   private running = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
+  /** The last claim took as many deliveries as there were free slots: more may be due. */
+  private slotsWereTheLimit = false;
 
   constructor(options: DispatcherOptions) {
     this.db = options.db;
@@ -151,11 +153,15 @@ export class Dispatcher {
           for (const attempt of await this.attemptAll(claimed)) {
             const tracked: Promise<void> = attempt.finally(() => {
               this.inFlight.delete(tracked);
-              this.wake?.();
+              // A freed slot is worth a claim only when the slots held work back. Otherwise nothing
+              // more is due before the next poll brings new deliveries or retries: a claim per
+              // finished attempt was a transaction per delivery, beside the API's own requests.
+              if (this.slotsWereTheLimit) this.wake?.();
             });
             this.inFlight.add(tracked);
           }
           claimedFull = claimed.length === free;
+          this.slotsWereTheLimit = claimedFull;
         }
       } catch (error) {
         this.logger?.error({ err: error }, 'webhook dispatcher pass failed; retrying');

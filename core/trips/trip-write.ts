@@ -16,6 +16,7 @@
  */
 import type { Db } from '../../db/create-db.js';
 import { turnBetweenStages } from '../../db/reads-in-turn.js';
+import { TouchedTables } from '../../db/touched-tables.js';
 import type { Clock } from '../clock.js';
 import { notFound } from '../errors.js';
 import { appendEvents, type EventToEmit } from '../events/outbox.repository.js';
@@ -25,7 +26,7 @@ import type { Context, Principal } from '../trpc.js';
 import { shareTripWrite } from '../visibility-shares/share-progress.js';
 import { diffTrips, tripsDiffer } from './trip-diff.js';
 import { bumpTripVersion, lockTrip, patchTrip, tripStopRows, type TripPatch } from './trip-write.repository.js';
-import { assembleTrips, tripEtag, tripLineItemRows, type StopRow, type TripRecord } from './trip.repository.js';
+import { assembleTrips, tripEtag, tripLineItemRows, tripReferenceRows, type StopRow, type TripRecord } from './trip.repository.js';
 
 export type WriteContext = Context & { principal: Principal };
 
@@ -74,7 +75,7 @@ export interface TripWriteResult<R> {
  * trips, as a load is read with its trips, so the composition root, core/router.ts, hands the
  * loads domain's follower in here instead of this module importing it).
  */
-export type TripWriteFollower = (trx: Db, clock: Clock, scope: Scope, after: TripRecord, now: string) => Promise<void>;
+export type TripWriteFollower = (trx: Db, clock: Clock, scope: Scope, before: TripRecord, after: TripRecord, now: string) => Promise<void>;
 
 let follower: TripWriteFollower | null = null;
 
@@ -114,13 +115,16 @@ export async function writeTripIn<R>(
   const stops = await tripStopRows(trx, tripId);
   // Only a new trip has line items written (core/loads/load-rows.ts): the read afterwards keeps these.
   const lineItems = await tripLineItemRows(trx, [tripId]);
-  const before = (await assembleTrips(trx, [locked.row], { loadNumbers, stops, lineItems }))[0]!;
+  const references = await tripReferenceRows(trx, [tripId]);
+  const before = (await assembleTrips(trx, [locked.row], { loadNumbers, stops, lineItems, references }))[0]!;
   const now = formatStoredDateTime(clock.now());
 
   let stopsAfter: StopRow[] | undefined;
   let row = locked.row;
+  // The operation writes through this, so the read afterwards knows which rows it left as they were.
+  const touched = new TouchedTables();
   const result = await options.apply({
-    trx,
+    trx: trx.withPlugin(touched),
     scope,
     clock,
     before,
@@ -133,7 +137,11 @@ export async function writeTripIn<R>(
     },
   });
 
-  const changedRecord = (await assembleTrips(trx, [row], { loadNumbers, stops: stopsAfter, lineItems }))[0]!;
+  const unchanged = {
+    stops: stopsAfter ?? (touched.mayHaveChanged('stops') ? undefined : stops),
+    references: touched.mayHaveChanged('trip_references') ? undefined : references,
+  };
+  const changedRecord = (await assembleTrips(trx, [row], { loadNumbers, lineItems, ...unchanged }))[0]!;
   if (!tripsDiffer(before.trip, changedRecord.trip)) {
     return { result, record: before, changed: false };
   }
@@ -144,7 +152,7 @@ export async function writeTripIn<R>(
     meta: { ...changedRecord.meta, version: before.meta.version + 1 },
   };
   await emitTripEvents(clock, trx, before, after, options.emitTripChanged);
-  await follow(trx, clock, scope, after, now);
+  await follow(trx, clock, scope, before, after, now);
   await shareTripWrite(trx, clock, before, after);
   return { result, record: after, changed: true };
 }

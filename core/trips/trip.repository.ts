@@ -253,6 +253,11 @@ export interface AlreadyRead {
   references?: readonly Selectable<TripReferencesTable>[];
 }
 
+/** Every reference of trips and their stops, in (created_at, id) order (`AlreadyRead.references`). */
+export function tripReferenceRows(db: Db, tripIds: readonly string[]): Promise<TripReferenceRow[]> {
+  return db.selectFrom('trip_references').selectAll().where('trip_id', 'in', [...tripIds]).orderBy('created_at').orderBy('id').execute();
+}
+
 /** The line items of trips in their order. */
 export function tripLineItemRows(db: Db, tripIds: readonly string[]): Promise<TripLineItemRow[]> {
   return db.selectFrom('trip_line_items').selectAll().where('trip_id', 'in', [...tripIds]).orderBy('sequence').execute();
@@ -277,15 +282,7 @@ export async function assembleTrips(db: Db, rows: readonly TripRow[], read: Alre
     db,
     async (): Promise<readonly StopApiRow[]> =>
       read.stops ?? db.selectFrom('stops').select(STOP_API_COLUMNS).where('trip_id', 'in', tripIds).orderBy('trip_id').orderBy('sequence').execute(),
-    async () =>
-      read.references ??
-      db
-        .selectFrom('trip_references')
-        .selectAll()
-        .where('trip_id', 'in', tripIds)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute(),
+    async () => read.references ?? tripReferenceRows(db, tripIds),
     async () => read.lineItems ?? tripLineItemRows(db, tripIds),
     async () => known ?? db.selectFrom('loads').select(['id', 'load_number']).where('id', 'in', loadIds).execute(),
   );
