@@ -87,13 +87,13 @@ async function applyPlan({ trx, before, now, stops }: TripWrite, planned: StopLi
     changed = true;
   }
   if (planned.patch && (await patchStop(trx, planned.patch.stop, planned.patch.columns, now))) changed = true;
-  const placed: Pick<StopRow, 'id' | 'sequence'>[] = stops.filter((stop) => stop.id !== planned.remove?.id);
+  const kept = stops.filter((stop) => stop.id !== planned.remove?.id);
+  // The stops there are move to their places first; a new one then goes in at its own, free by then.
+  if (await renumberStops(trx, before.meta.id, kept, planned.order)) changed = true;
   if (planned.insert) {
-    // Sequence 0 is held by no stop (they count from 1); the renumbering gives the stop its place.
-    await insertStop(trx, { ...planned.insert.stop, sequence: 0 }, planned.insert.references);
-    placed.push({ id: planned.insert.stop.id, sequence: 0 });
+    const sequence = planned.order.indexOf(planned.insert.stop.id) + 1;
+    await insertStop(trx, { ...planned.insert.stop, sequence }, planned.insert.references);
     changed = true;
   }
-  if (await renumberStops(trx, before.meta.id, placed, planned.order)) changed = true;
   return changed;
 }
