@@ -79,7 +79,7 @@ export const appRouter = router({
 // and below EDI, whose 214 of a moved delivery ETA follows the same write.
 followTripWrites(async (trx, clock, scope, before, after, now) => {
   await loadFollowsItsTrip(trx, clock, scope, before, after, now);
-  await send214OfTripWrite(trx, clock, after);
+  await send214OfTripWrite(trx, clock, before, after);
 });
 // Outbound EDI (docs/edi.md#outbound-990): the domains below it hand it their changes.
 followTenderAnswers(send990OfAnswer);

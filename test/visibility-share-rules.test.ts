@@ -144,6 +144,32 @@ describe('delivery ETA shares', () => {
       expect(item).toMatchObject({ LoadNumber: 'L-1001', TripNumber: 'T-1001-1', StopId: DELIVERY, Status: 'Completed', Error: null });
     }
   });
+
+  it('shares no tracking.eta on a trip write that leaves the delivery ETA where it was, even after the integration is set up since', async () => {
+    const integration = (url: string | null) => t.db.updateTable('customers').set({ visibility_url: url }).where('id', '=', 'cus_heartland').execute();
+    // Computed while the customer has no integration: nothing is shared, though it moved 20 minutes.
+    await integration(null);
+    t.clock.advance(20 * MINUTE);
+    await position('37.42');
+    const eta = await deliveryLiveEta();
+    expect(await newPosts()).toEqual([]);
+    await integration(`${receiver.url}/tracking`);
+
+    // A Manual ETA changes the trip (its ETag) but not the delivery ETA (Live, else Planned).
+    const manual = await t.api(`${TRIP}/stops/${DELIVERY}/eta`, { method: 'PUT', as: ALL, body: { Manual: plus(eta, 60) }, headers: { 'If-Match': '*' } });
+    expect(manual.status, manual.text).toBe(200);
+    expect(await deliveryLiveEta()).toBe(eta);
+    expect(etaPosts(await newPosts())).toEqual([]);
+
+    // Its next move is shared: a minute later at the same place, 21 minutes from the last one shared.
+    t.clock.advance(MINUTE);
+    await position('37.42');
+    const moved = await deliveryLiveEta();
+    expect(moved).toBe(plus(eta, 1));
+    const posts = etaPosts(await newPosts());
+    expect(posts).toHaveLength(1);
+    expect(posts[0].data).toMatchObject({ StopId: DELIVERY, Eta: moved });
+  });
 });
 
 describe('stop departure shares', () => {

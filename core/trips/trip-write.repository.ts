@@ -148,11 +148,17 @@ export async function setStopValues<C extends StopValueColumn>(trx: Db, column: 
 /**
  * Writes the trip columns of `patch` that differ from `row`, the trip's row as the write holds
  * it (locked in scope by `writeTrip`); answers the row as written, undefined when nothing differed.
+ * With `bumpAt`, the same statement bumps the version and sets `updated_at` (`bumpTripVersion`).
  */
-export async function patchTrip(trx: Db, row: TripRow, patch: TripPatch): Promise<TripRow | undefined> {
+export async function patchTrip(trx: Db, row: TripRow, patch: TripPatch, bumpAt?: string): Promise<TripRow | undefined> {
   const changes = differing<TripPatch>(row, patch);
   if (Object.keys(changes).length === 0) return undefined;
-  return trx.updateTable('trips').set(changes).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
+  return trx
+    .updateTable('trips')
+    .set((eb) => ({ ...changes, ...(bumpAt === undefined ? {} : { version: eb('version', '+', 1), updated_at: bumpAt }) }))
+    .where('id', '=', row.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** The trip's stop rows in route order; `tripId` is a trip locked in scope by `writeTrip`. */

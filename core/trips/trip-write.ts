@@ -6,7 +6,8 @@
  *    reading the same version), 404 when the caller may not see it;
  * 2. let the operation check its rules and change rows, writing only values that differ;
  * 3. compare the trip's API snapshot before and after: if nothing changed, nothing more is
- *    written, the ETag stays and no event is emitted;
+ *    written, the ETag stays and no event is emitted (a write of one of the trip's own columns,
+ *    all of which the snapshot shows, is a change, and bumps the version as it writes);
  * 4. otherwise bump `trips.version` (the ETag), append `trip.changed` (with `diff.changes`,
  *    never Eta fields; not for dispatch or an ETA-only change, whose diff is empty) and
  *    `trip.status.changed` to the outbox in the same transaction, routed by the trip's
@@ -121,6 +122,7 @@ export async function writeTripIn<R>(
 
   let stopsAfter: StopRow[] | undefined;
   let row = locked.row;
+  let bumped = false;
   // The operation writes through this, so the read afterwards knows which rows it left as they were.
   const touched = new TouchedTables();
   const result = await options.apply({
@@ -133,7 +135,10 @@ export async function writeTripIn<R>(
     now,
     stopsAfterWrite: (rows) => (stopsAfter = rows),
     patchTrip: async (patch) => {
-      row = (await patchTrip(trx, row, patch)) ?? row;
+      // A trip column the API shows changed, so the trip did: the first such write bumps the
+      // version in its own statement, rather than a second update of the row (and its triggers).
+      const written = await patchTrip(trx, row, patch, bumped ? undefined : now);
+      if (written) [row, bumped] = [written, true];
     },
   });
 
@@ -142,10 +147,10 @@ export async function writeTripIn<R>(
     references: touched.mayHaveChanged('trip_references') ? undefined : references,
   };
   const changedRecord = (await assembleTrips(trx, [row], { loadNumbers, lineItems, ...unchanged }))[0]!;
-  if (!tripsDiffer(before.trip, changedRecord.trip)) {
-    return { result, record: before, changed: false };
+  if (!bumped) {
+    if (!tripsDiffer(before.trip, changedRecord.trip)) return { result, record: before, changed: false };
+    await bumpTripVersion(trx, tripId, now);
   }
-  await bumpTripVersion(trx, tripId, now);
   // The bump touched only the version and the timestamp, so the record need not be read again.
   const after: TripRecord = {
     trip: { ...changedRecord.trip, UpdatedAt: now },

@@ -172,9 +172,22 @@ export function deliveryEtaOf(trip: SharedTrip): DeliveryEta | null {
 }
 
 /**
+ * The trip's delivery ETA when a write moved it (another value, or another final stop), else
+ * null: a delivery ETA is weighed for sharing when it is first computed and each time it moves
+ * (docs/api-rules.md#visibility), by the write that moved it; one that stayed was weighed then.
+ */
+export function movedDeliveryEta(before: SharedTrip, after: SharedTrip): DeliveryEta | null {
+  const delivery = deliveryEtaOf(after);
+  const previous = deliveryEtaOf(before);
+  if (delivery === null || (previous !== null && previous.stopId === delivery.stopId && previous.eta === delivery.eta)) return null;
+  return delivery;
+}
+
+/**
  * The shares of a write to a trip (trip-write.ts, after a change): an arrival or departure for
  * each stop whose ArrivedAt or DepartedAt was set or corrected (clearing one shares nothing),
- * and the delivery ETA when due. No read at all when the write touched none of these.
+ * and the delivery ETA when the write moved it and it is due. No read at all when the write
+ * touched none of these.
  */
 export async function shareTripWrite(trx: Db, clock: Clock, before: SharedTrip, after: SharedTrip): Promise<void> {
   const previous = new Map(before.trip.Stops.map((stop) => [stop.Id, stop]));
@@ -184,7 +197,7 @@ export async function shareTripWrite(trx: Db, clock: Clock, before: SharedTrip, 
     if (stop.ArrivedAt !== null && stop.ArrivedAt !== old?.ArrivedAt) moves.push({ kind: 'Arrival', stop });
     if (stop.DepartedAt !== null && stop.DepartedAt !== old?.DepartedAt) moves.push({ kind: 'Departure', stop });
   }
-  const delivery = deliveryEtaOf(after);
+  const delivery = movedDeliveryEta(before, after);
   if (moves.length === 0 && delivery === null) return;
 
   const target = (await findShareTargets(trx, [after.meta.id])).get(after.meta.id);

@@ -11,7 +11,7 @@ import type { Clock } from '../../clock.js';
 import { formatStoredDateTime } from '../../shared/datetime.js';
 import type { TripRecord } from '../../trips/trip.repository.js';
 import type { InTransitReading } from '../../visibility/commit-positions.js';
-import { deliveryEtaOf, etaDue, type DeliveryEta } from '../../visibility-shares/share-progress.js';
+import { etaDue, movedDeliveryEta, type DeliveryEta } from '../../visibility-shares/share-progress.js';
 import { sendEdiDocuments, type SendEdiDocumentInput } from '../send-edi-document.js';
 import { claimLoadStatuses, findPartnerTrip, findPartnerTrips, saveLoadStatuses, type LoadStatus, type LoadStatusRow, type PartnerTrip } from './edi-links.repository.js';
 import { exchanges } from './partner-sets.js';
@@ -106,9 +106,9 @@ export async function send214sOfPositions(
   if (news.length > 0) await sendDue(trx, clock, news, now);
 }
 
-/** A trip write: the `AG` of its delivery ETA when due (the trip write's `tracking.eta` decision). */
-export async function send214OfTripWrite(trx: Db, clock: Clock, after: TripRecord): Promise<void> {
-  const delivery = deliveryEtaOf(after);
+/** A trip write: the `AG` of the delivery ETA it moved, when due (the trip write's `tracking.eta` decision). */
+export async function send214OfTripWrite(trx: Db, clock: Clock, before: TripRecord, after: TripRecord): Promise<void> {
+  const delivery = movedDeliveryEta(before, after);
   if (!delivery) return;
   const link = await findPartnerTrip(trx, after.meta);
   if (link && exchanges(link.partner, '214')) await sendDue(trx, clock, [{ link, reading: undefined, delivery }], clock.now().getTime());
