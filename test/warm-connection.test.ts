@@ -3,7 +3,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, fillPool, type Db } from '../db/create-db.js';
 import { warmingScript } from '../db/warm-connection.js';
-import { createTestDatabase, testDatabaseKind, type TestDatabase } from './support/database.js';
+import { ManualClock } from '../core/clock.js';
+import { SECRET_KEY, testFixture } from './harness.js';
+import { createTestDatabase, createTestDatabaseWith, testDatabaseKind, type TestDatabase } from './support/database.js';
 
 const postgres = testDatabaseKind() === 'postgres';
 let database: TestDatabase;
@@ -58,6 +60,46 @@ describe.runIf(postgres)('Postgres: warmed pool connections', () => {
       expect((await client.query('select pg_current_xact_id_if_assigned() as xid')).rows[0].xid).toBeNull();
     } finally {
       await client.end();
+    }
+  });
+
+  it("enters the trips' asset-change branch on one trip with a truck, rolls it back, and skips a trip another writer holds", async () => {
+    const fixture = await createTestDatabaseWith(testFixture(), { clock: new ManualClock('2026-11-22T12:00:00Z'), secretKey: SECRET_KEY });
+    const client = new pg.Client({ connectionString: fixture.url! });
+    const holder = new pg.Client({ connectionString: fixture.url! });
+    await client.connect();
+    await holder.connect();
+    try {
+      const script = (await warmingScript(client))!;
+      const state = async () => ({
+        trips: (await client.query('select id, status, driver_id, truck_id, trailer_id, version from trips order by id')).rows,
+        loads: (await client.query('select id, version from loads order by id')).rows,
+        counts: (await client.query('select * from asset_event_counts order by 1, 2')).rows,
+        lists: (await client.query('select * from list_counts order by 1, 2, 3, 4')).rows,
+      });
+      const before = await state();
+      const withTruck = before.trips.filter((trip) => trip.truck_id !== null).length;
+      expect(withTruck).toBeGreaterThan(0);
+      // Without its rollback the script leaves the change to see: one trip lost its assets.
+      await client.query(script.replace(/;\nrollback$/, ''));
+      expect((await client.query('select count(*)::int as n from trips where truck_id is not null')).rows[0].n).toBe(withTruck - 1);
+      await client.query('rollback');
+      // As the pool runs it, nothing changed.
+      await client.query(script);
+      expect(await state()).toEqual(before);
+
+      // Every trip with a truck locked by another transaction: the script goes on without waiting for one.
+      await holder.query('begin');
+      await holder.query('select id from trips where truck_id is not null for update');
+      const started = Date.now();
+      await client.query(script);
+      expect(Date.now() - started).toBeLessThan(1_000);
+      await holder.query('rollback');
+      expect(await state()).toEqual(before);
+    } finally {
+      await holder.end();
+      await client.end();
+      await fixture.dispose();
     }
   });
 
