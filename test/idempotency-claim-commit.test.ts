@@ -1,6 +1,6 @@
 import { sql, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type UnknownRow } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimKey, markCommitted } from '../core/idempotency/request-idempotency-key.repository.js';
+import { claimKey, markCommitted, storeAnswer } from '../core/idempotency/request-idempotency-key.repository.js';
 import { createDb, type Db } from '../db/create-db.js';
 import { createTestDatabase, testDatabaseKind, type TestDatabase } from './support/database.js';
 
@@ -50,6 +50,14 @@ describe("Idempotency-Key: the claim's own commit", () => {
     });
     const row = await db.selectFrom('request_idempotency_keys').select(['state', 'fingerprint']).where('idempotency_key', '=', 'async-claim').executeTakeFirst();
     expect(row).toEqual({ state: 'committed', fingerprint: 'digest' });
+
+    // The stored answer after it commits without a flush too, and leaves the session's setting alone.
+    const stored = new ReturnedRows();
+    await storeAnswer(db.withPlugin(stored), claimed.claim, 'digest', { status: 201, headers: { etag: '"x"' }, body: '{}' });
+    expect(stored.rows).toEqual([expect.objectContaining({ commit_mode: 'off' })]);
+    expect(await commitSetting(db)).toBe('on');
+    const done = await claimKey(db, owner('async-claim'), new Date());
+    expect(done).toEqual({ kind: 'done', fingerprint: 'digest', answer: { status: 201, headers: { etag: '"x"' }, body: '{}' } });
   });
 
   it('a claim taken inside a caller\'s transaction leaves that transaction\'s commit as it was', async () => {

@@ -45,7 +45,7 @@ export type ClaimResult =
 const TABLE = 'request_idempotency_keys' as const;
 
 /**
- * Postgres: the claim's insert commits without waiting for its WAL to reach the disk
+ * Postgres: the claim's insert (and the stored answer, `storeAnswer`) commits without waiting for its WAL to reach the disk
  * (db/commit-without-flush.ts, evaluated in its RETURNING list). That wait was a whole flush on every POST with a key, before its
  * real write even began. Nothing can be lost by it: Postgres writes its WAL in order, so the
  * request's write transaction, which commits with the usual flush, makes the claim durable
@@ -140,7 +140,14 @@ export async function markCommitted(trx: Db, claim: Claim, fingerprint: string):
   }
 }
 
-/** Stores the answer replays will repeat. */
+/**
+ * Stores the answer replays will repeat. On Postgres, like the claim, its commit does not wait
+ * for the WAL flush: the write it answers is already durable, and so is `committed` with it, so
+ * a Postgres crash in the next moments (three times `wal_writer_delay`) can only forget the
+ * stored answer, leaving the key as a process that died before storing it leaves it (retries
+ * answer RequestInProgress until the key expires). That wait was a second flush on every POST
+ * with a key, after its write's own.
+ */
 export async function storeAnswer(db: Db, claim: Claim, fingerprint: string, answer: StoredAnswer): Promise<void> {
   await db
     .updateTable(TABLE)
@@ -153,6 +160,7 @@ export async function storeAnswer(db: Db, claim: Claim, fingerprint: string, ans
     })
     .where(ofOwner(claim))
     .where('claim_token', '=', claim.token)
+    .returning(['claim_token', ...claimReturning(db)])
     .execute();
 }
 
