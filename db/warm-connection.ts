@@ -66,7 +66,7 @@ export async function warmingScript(client: pg.ClientBase): Promise<string | nul
   const { rows } = await client.query<{ table: string; column: string }>(TRIGGER_TABLES);
   if (rows.length === 0) return null;
   const statements = rows.flatMap((row) => warmingStatements(row.table, row.column));
-  const branches = rows.flatMap((row) => (BRANCH_WARMERS[row.table] === undefined ? [] : [BRANCH_WARMERS[row.table]!]));
+  const branches = rows.flatMap((row) => BRANCH_WARMERS[row.table] ?? []);
   return ['begin', "set local lock_timeout = '100ms'", ...statements, ...branches, 'rollback'].join(';\n');
 }
 

@@ -45,8 +45,8 @@ export type ClaimResult =
 const TABLE = 'request_idempotency_keys' as const;
 
 /**
- * Postgres: the claim's insert (and the stored answer, `storeAnswer`) commits without waiting for its WAL to reach the disk
- * (db/commit-without-flush.ts, evaluated in its RETURNING list). That wait was a whole flush on every POST with a key, before its
+ * Postgres: the claim's insert (and the stored answer, `storeAnswer`) commits without waiting
+ * for its WAL to reach the disk (db/commit-without-flush.ts, evaluated in its RETURNING list). That wait was a whole flush on every POST with a key, before its
  * real write even began. Nothing can be lost by it: Postgres writes its WAL in order, so the
  * request's write transaction, which commits with the usual flush, makes the claim durable
  * with it (its `markCommitted` needs the claim row anyway); and a claim lost to a database

@@ -88,7 +88,7 @@ async function applyPlan({ trx, before, now, stops }: TripWrite, planned: StopLi
   }
   if (planned.patch && (await patchStop(trx, planned.patch.stop, planned.patch.columns, now))) changed = true;
   const kept = stops.filter((stop) => stop.id !== planned.remove?.id);
-  // The stops there are move to their places first; a new one then goes in at its own, free by then.
+  // The trip's stops move to their places first; a new one then goes in at its own, free by then.
   if (await renumberStops(trx, before.meta.id, kept, planned.order)) changed = true;
   if (planned.insert) {
     const sequence = planned.order.indexOf(planned.insert.stop.id) + 1;

@@ -36,20 +36,15 @@ export async function renumberStops(trx: Db, tripId: string, stops: readonly Pic
   const current = new Map(stops.map((stop) => [stop.id, Number(stop.sequence)]));
   const moves = order.map((id, index) => ({ id, sequence: index + 1 })).filter((move) => current.has(move.id) && current.get(move.id) !== move.sequence);
   if (moves.length === 0) return false;
+  // Straight to the new sequences when none is held now; otherwise by way of their negatives.
   const held = new Set(current.values());
-  if (moves.every((move) => !held.has(move.sequence))) {
-    await setStopValues(
-      trx,
-      'sequence',
-      moves.map((move) => ({ id: move.id, value: move.sequence })),
-    );
-    return true;
-  }
+  const direct = moves.every((move) => !held.has(move.sequence));
   await setStopValues(
     trx,
     'sequence',
-    moves.map((move) => ({ id: move.id, value: -move.sequence })),
+    moves.map((move) => ({ id: move.id, value: direct ? move.sequence : -move.sequence })),
   );
+  if (direct) return true;
   await trx
     .updateTable('stops')
     .set((eb) => ({ sequence: eb.neg(eb.ref('sequence')) }))
